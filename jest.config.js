@@ -1,0 +1,46 @@
+// Unit tests live next to the code (*.spec.ts); integration and end-to-end tests live in test/
+// (*.e2e-spec.ts) and talk to the real PostgreSQL, a real Kafka broker and real pseudo-terminals.
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+
+const moduleNameMapper = {
+  '^@studio/(cards|contracts|persistence|scanner-protocol|games)$': '<rootDir>/libs/$1/src',
+  '^@studio/(cards|contracts|persistence|scanner-protocol|games)/(.*)$': '<rootDir>/libs/$1/src/$2',
+};
+
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j)s$': swc },
+  moduleNameMapper,
+  moduleFileExtensions: ['ts', 'js', 'json'],
+};
+
+module.exports = {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{src,libs,apps,scripts}/**/*.spec.ts'],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      slowTestThreshold: 30,
+    },
+  ],
+};

@@ -1,0 +1,3 @@
+export * from './envelope';
+export * from './table-events';
+export * from './topics';

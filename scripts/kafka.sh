@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# A real single-node Apache Kafka broker (KRaft) for tests and local development, without Docker.
+#
+#   scripts/kafka.sh start|stop|status|restart|resolve
+#
+# The broker jars are resolved from Maven Central by Maven, once, into .cache/kafka/libs.
+# Environment (all optional):
+#   KAFKA_PORT       client port on 127.0.0.1 (default 19092); the controller uses KAFKA_PORT+1
+#   KAFKA_HOME_DIR   folder for config, data, log and pid (default .cache/kafka/broker-$KAFKA_PORT)
+#   KAFKA_HEAP       JVM heap (default 384m)
+#   KAFKA_START_TIMEOUT  seconds to wait for the broker to accept clients (default 90)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CACHE="$ROOT/.cache/kafka"
+LIBS="$CACHE/libs"
+PORT="${KAFKA_PORT:-19092}"
+CONTROLLER_PORT=$((PORT + 1))
+HOME_DIR="${KAFKA_HOME_DIR:-$CACHE/broker-$PORT}"
+HEAP="${KAFKA_HEAP:-384m}"
+START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
+PID_FILE="$HOME_DIR/broker.pid"
+
+log() { echo "[kafka:$PORT] $*" >&2; }
+
+resolve() {
+  if [ -f "$LIBS/.complete" ]; then return 0; fi
+  command -v java >/dev/null || { log "java is required (Java 17): apt-get install openjdk-17-jre-headless"; exit 1; }
+  command -v mvn >/dev/null || { log "Maven is required: apt-get install maven"; exit 1; }
+  log "resolving Apache Kafka jars from Maven Central (once) into $LIBS"
+  rm -rf "$LIBS"
+  mkdir -p "$LIBS"
+  mvn -q -B -f "$ROOT/scripts/kafka/pom.xml" dependency:copy-dependencies \
+    -DincludeScope=runtime -DoutputDirectory="$LIBS" >&2
+  touch "$LIBS/.complete"
+}
+
+is_running() {
+  [ -f "$PID_FILE" ] && kill -0 "$(cat "$PID_FILE")" 2>/dev/null
+}
+
+port_open() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && exec 3>&- 3<&-
+}
+
+write_config() {
+  mkdir -p "$HOME_DIR/data"
+  cat >"$HOME_DIR/server.properties" <<PROPS
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$CONTROLLER_PORT
+listeners=PLAINTEXT://127.0.0.1:$PORT,CONTROLLER://127.0.0.1:$CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$PORT
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+log.dirs=$HOME_DIR/data
+num.partitions=3
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=6
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+min.insync.replicas=1
+group.initial.rebalance.delay.ms=0
+auto.create.topics.enable=true
+log.retention.hours=24
+log.segment.bytes=16777216
+PROPS
+  cat >"$HOME_DIR/log4j.properties" <<PROPS
+log4j.rootLogger=WARN, file
+log4j.appender.file=org.apache.log4j.FileAppender
+log4j.appender.file.File=$HOME_DIR/broker.log
+log4j.appender.file.layout=org.apache.log4j.PatternLayout
+log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n
+log4j.logger.kafka=INFO
+log4j.logger.org.apache.kafka=INFO
+PROPS
+}
+
+start() {
+  resolve
+  if is_running; then log "already running (pid $(cat "$PID_FILE"))"; return 0; fi
+  if port_open "$PORT"; then log "port $PORT is taken by another process"; exit 1; fi
+  write_config
+  local java_opts=(-Xms"$HEAP" -Xmx"$HEAP" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.awt.headless=true
+    -Dlog4j.configuration="file:$HOME_DIR/log4j.properties")
+  if [ ! -f "$HOME_DIR/data/meta.properties" ]; then
+    local cluster_id
+    cluster_id=$(java -cp "$LIBS/*" "${java_opts[@]}" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n1)
+    java -cp "$LIBS/*" "${java_opts[@]}" kafka.tools.StorageTool format -t "$cluster_id" \
+      -c "$HOME_DIR/server.properties" >>"$HOME_DIR/broker.log" 2>&1
+  fi
+  nohup java -cp "$LIBS/*" "${java_opts[@]}" kafka.Kafka "$HOME_DIR/server.properties" \
+    >>"$HOME_DIR/broker.out" 2>&1 </dev/null &
+  echo $! >"$PID_FILE"
+  local deadline=$((SECONDS + START_TIMEOUT))
+  until node "$ROOT/scripts/kafka-ready.js" "127.0.0.1:$PORT" >/dev/null 2>&1; do
+    if ! is_running; then log "broker exited during start-up; last lines of $HOME_DIR/broker.out:"; tail -n 30 "$HOME_DIR/broker.out" >&2; exit 1; fi
+    if [ $SECONDS -ge $deadline ]; then log "broker did not accept clients within ${START_TIMEOUT}s"; stop; exit 1; fi
+    sleep 0.5
+  done
+  log "ready on 127.0.0.1:$PORT (pid $(cat "$PID_FILE"))"
+}
+
+stop() {
+  if ! is_running; then rm -f "$PID_FILE"; log "not running"; return 0; fi
+  local pid; pid=$(cat "$PID_FILE")
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+  if kill -0 "$pid" 2>/dev/null; then log "broker did not stop in 30s; killing"; kill -KILL "$pid" 2>/dev/null || true; fi
+  rm -f "$PID_FILE"
+  log "stopped"
+}
+
+case "${1:-}" in
+  resolve) resolve ;;
+  start) start ;;
+  stop) stop ;;
+  restart) stop; start ;;
+  status) if is_running; then echo "running (pid $(cat "$PID_FILE")) on 127.0.0.1:$PORT"; else echo "stopped"; exit 3; fi ;;
+  *) echo "usage: $0 start|stop|status|restart|resolve" >&2; exit 2 ;;
+esac

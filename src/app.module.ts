@@ -1,0 +1,100 @@
+import {
+  DynamicModule,
+  Inject,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { topicName } from '@studio/contracts';
+import { LoggerModule } from 'nestjs-pino';
+import { DataSource } from 'typeorm';
+import { Clock, IdGenerator, RandomUuidGenerator, SystemClock } from './clock/clock';
+import type { StudioConfig } from './config/studio-config';
+import { DatabaseConnection } from './database/database-connection';
+import { HealthController } from './health/health.controller';
+import { databaseCheck, kafkaCheck, migrationsCheck, READINESS_CHECKS } from './health/readiness';
+import { loggingOptions } from './logging/logging.options';
+import { DisabledEventPublisher, EventPublisher } from './outbox/event-publisher';
+import { KafkaEventPublisher } from './outbox/kafka-event-publisher';
+import { OutboxRelay } from './outbox/outbox-relay';
+import { RegisterConfiguredTables } from './tables/register-configured-tables.use-case';
+import { DATA_SOURCE, STUDIO_CONFIG } from './tokens';
+
+export interface StudioModuleOptions {
+  config: StudioConfig;
+  database: DatabaseConnection;
+  clock?: Clock;
+  ids?: IdGenerator;
+}
+
+/** Start-up and shutdown order of the service's own moving parts. */
+class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(STUDIO_CONFIG) private readonly config: StudioConfig,
+    private readonly register: RegisterConfiguredTables,
+    private readonly relay: OutboxRelay,
+    private readonly publisher: EventPublisher,
+    private readonly database: DatabaseConnection,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.register.execute(this.config.tables);
+    this.relay.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    // Stop taking work, let the in-flight batch finish, flush the producer, then close the pool.
+    await this.relay.stop();
+    await this.publisher.disconnect().catch(() => undefined);
+    await this.database.close();
+  }
+}
+
+@Module({})
+export class StudioModule {
+  static forRoot(options: StudioModuleOptions): DynamicModule {
+    const { config, database } = options;
+    const topics = [topicName('tableEvents', config.kafka?.topicPrefix ?? '')];
+    return {
+      module: StudioModule,
+      imports: [LoggerModule.forRoot(loggingOptions(config.logLevel))],
+      controllers: [HealthController],
+      providers: [
+        { provide: STUDIO_CONFIG, useValue: config },
+        { provide: DatabaseConnection, useValue: database },
+        { provide: DATA_SOURCE, useValue: database.dataSource },
+        { provide: DataSource, useValue: database.dataSource },
+        { provide: Clock, useValue: options.clock ?? new SystemClock() },
+        { provide: IdGenerator, useValue: options.ids ?? new RandomUuidGenerator() },
+        {
+          provide: EventPublisher,
+          useFactory: () =>
+            config.kafka ? new KafkaEventPublisher(config.kafka) : new DisabledEventPublisher(),
+        },
+        {
+          provide: OutboxRelay,
+          inject: [DataSource, EventPublisher, Clock],
+          useFactory: (ds: DataSource, publisher: EventPublisher, clock: Clock) =>
+            new OutboxRelay(ds, publisher, config.outbox, clock, topics),
+        },
+        {
+          provide: RegisterConfiguredTables,
+          inject: [DataSource, Clock, IdGenerator],
+          useFactory: (ds: DataSource, clock: Clock, ids: IdGenerator) =>
+            new RegisterConfiguredTables(ds, clock, ids, config.kafka?.topicPrefix ?? ''),
+        },
+        {
+          provide: READINESS_CHECKS,
+          inject: [DataSource, EventPublisher, OutboxRelay],
+          useFactory: (ds: DataSource, publisher: EventPublisher, relay: OutboxRelay) => [
+            databaseCheck(ds),
+            migrationsCheck(ds),
+            kafkaCheck(publisher, relay),
+          ],
+        },
+        StudioLifecycle,
+      ],
+      exports: [OutboxRelay, Clock, IdGenerator, DataSource],
+    };
+  }
+}

@@ -1,0 +1,68 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import type { AddressInfo } from 'node:net';
+import { StudioModule, StudioModuleOptions } from './app.module';
+import { oneLine } from './common/one-line';
+import { StartupError } from './config/config-error';
+import type { StudioConfig } from './config/studio-config';
+import { DatabaseConnection } from './database/database-connection';
+
+export interface RunningStudio {
+  app: INestApplication;
+  url: string;
+  database: DatabaseConnection;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds and starts the service for a validated configuration: database (embedded or real),
+ * migrations, the Nest application and its HTTP port. Used by main.ts and by the e2e tests.
+ */
+export async function startStudio(
+  config: StudioConfig,
+  overrides: Pick<StudioModuleOptions, 'clock' | 'ids'> = {},
+): Promise<RunningStudio> {
+  const database = await DatabaseConnection.open(config.database, `studio:${config.instanceId}`);
+  let app: INestApplication | undefined;
+  try {
+    if (config.database.runMigrations) {
+      try {
+        await database.runMigrations();
+      } catch (error) {
+        throw new StartupError(`Database migrations failed: ${oneLine(error)}`, { cause: error });
+      }
+    }
+    app = await NestFactory.create(StudioModule.forRoot({ config, database, ...overrides }), {
+      bufferLogs: true,
+      abortOnError: false,
+    });
+    app.useLogger(app.get(Logger));
+    app.flushLogs();
+    await app.init();
+    try {
+      await app.listen(config.http.port, config.http.host);
+    } catch (error) {
+      throw new StartupError(
+        `HTTP port ${config.http.host}:${config.http.port} cannot be opened: ${oneLine(error)}`,
+        { cause: error },
+      );
+    }
+    const address = app.getHttpServer().address() as AddressInfo;
+    const url = `http://${config.http.host}:${address.port}`;
+    app
+      .get(Logger)
+      .log(`Studio service listening on ${url} (${database.description})`, 'Bootstrap');
+    const running = app;
+    return {
+      app: running,
+      url,
+      database,
+      close: () => running.close(),
+    };
+  } catch (error) {
+    if (app) await app.close().catch(() => undefined);
+    else await database.close().catch(() => undefined);
+    throw error;
+  }
+}

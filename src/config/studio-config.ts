@@ -1,0 +1,91 @@
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { EnvReader } from './env-reader';
+import { loadTableDefinitions, TableDefinition } from './tables-config';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface DatabaseConfig {
+  /** Real PostgreSQL when set; otherwise the embedded PGlite below is started. */
+  url?: string;
+  poolSize: number;
+  connectTimeoutMs: number;
+  runMigrations: boolean;
+  embedded: { dataDir: string; port: number };
+}
+
+export interface KafkaConfig {
+  brokers: string[];
+  clientId: string;
+  topicPrefix: string;
+  eventPartitions: number;
+  connectTimeoutMs: number;
+}
+
+export interface OutboxConfig {
+  pollIntervalMs: number;
+  batchSize: number;
+  maxBackoffMs: number;
+}
+
+export interface StudioConfig {
+  http: { host: string; port: number };
+  instanceId: string;
+  logLevel: LogLevel;
+  shutdownTimeoutMs: number;
+  database: DatabaseConfig;
+  /** Absent: publishing is switched off and events wait in the outbox. */
+  kafka?: KafkaConfig;
+  outbox: OutboxConfig;
+  tablesFile: string;
+  tables: TableDefinition[];
+}
+
+export const DEFAULT_TABLES_FILE = 'config/tables.json';
+
+/**
+ * Reads and validates the whole configuration once, at start-up. Throws ConfigError whose message
+ * names the offending variable; nothing else in the service reads process.env.
+ */
+export function loadStudioConfig(env: Record<string, string | undefined>): StudioConfig {
+  const read = new EnvReader(env);
+  const brokers = read.brokerList('KAFKA_BROKERS');
+  const tablesFile = resolve(read.string('TABLES_FILE', DEFAULT_TABLES_FILE));
+  const poolSize = read.integer('DATABASE_POOL_SIZE', 10, 1, 200);
+  return {
+    http: {
+      host: read.string('HOST', '127.0.0.1'),
+      port: read.integer('PORT', 3000, 0, 65535),
+    },
+    instanceId: read.string('STUDIO_INSTANCE_ID', `${hostname()}-${process.pid}`),
+    logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    database: {
+      url: read.postgresUrl('DATABASE_URL'),
+      poolSize,
+      connectTimeoutMs: read.integer('DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 120_000),
+      runMigrations: read.boolean('DATABASE_RUN_MIGRATIONS', true),
+      embedded: {
+        dataDir: resolve(read.string('PGLITE_DATA_DIR', '.data/pglite')),
+        port: read.integer('PGLITE_PORT', 0, 0, 65535),
+      },
+    },
+    kafka: brokers
+      ? {
+          brokers,
+          clientId: read.string('KAFKA_CLIENT_ID', 'live-dealer-studio'),
+          topicPrefix: read.string('KAFKA_TOPIC_PREFIX', ''),
+          eventPartitions: read.integer('KAFKA_EVENT_PARTITIONS', 6, 1, 1000),
+          connectTimeoutMs: read.integer('KAFKA_CONNECT_TIMEOUT_MS', 5_000, 100, 120_000),
+        }
+      : undefined,
+    outbox: {
+      pollIntervalMs: read.integer('OUTBOX_POLL_INTERVAL_MS', 200, 10, 60_000),
+      batchSize: read.integer('OUTBOX_BATCH_SIZE', 500, 1, 10_000),
+      maxBackoffMs: read.integer('OUTBOX_MAX_BACKOFF_MS', 10_000, 100, 600_000),
+    },
+    tablesFile,
+    tables: loadTableDefinitions(tablesFile),
+  };
+}

@@ -1,0 +1,71 @@
+import { GAME_KINDS, GameKind, isGameKind } from '@studio/contracts';
+import { readFileSync } from 'node:fs';
+import { ConfigError } from './config-error';
+
+export interface TableDefinition {
+  id: string;
+  name: string;
+  game: GameKind;
+  /** ISO 4217 code (or XPT-style code for the practice table's virtual points). */
+  currency: string;
+  /** Further per-table settings (limits, scanner, windows), kept verbatim for later stages. */
+  [setting: string]: unknown;
+}
+
+const TABLE_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+/** Reads and validates the table definitions; every problem names the file and the table. */
+export function loadTableDefinitions(path: string): TableDefinition[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(
+      `TABLES_FILE "${path}" cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`TABLES_FILE "${path}" is not valid JSON (${(error as Error).message})`);
+  }
+  return parseTableDefinitions(parsed, `TABLES_FILE "${path}"`);
+}
+
+export function parseTableDefinitions(value: unknown, source: string): TableDefinition[] {
+  if (!Array.isArray(value) || value.length === 0) {
+    throw new ConfigError(`${source} must be a non-empty JSON array of tables`);
+  }
+  const seen = new Set<string>();
+  return value.map((entry, index) => {
+    const where = `${source} table #${index + 1}`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      throw new ConfigError(`${where} must be an object`);
+    }
+    const table = entry as Record<string, unknown>;
+    if (typeof table.id !== 'string' || !TABLE_ID.test(table.id)) {
+      throw new ConfigError(
+        `${where}: "id" must be lowercase letters, digits and dashes, 1-63 characters (got ${JSON.stringify(table.id)})`,
+      );
+    }
+    if (seen.has(table.id)) {
+      throw new ConfigError(`${where}: table id "${table.id}" is defined twice`);
+    }
+    seen.add(table.id);
+    if (typeof table.name !== 'string' || table.name.trim() === '') {
+      throw new ConfigError(`${where} ("${table.id}"): "name" must be a non-empty string`);
+    }
+    if (!isGameKind(table.game)) {
+      throw new ConfigError(
+        `${where} ("${table.id}"): "game" must be one of ${GAME_KINDS.join(', ')} (got ${JSON.stringify(table.game)})`,
+      );
+    }
+    if (typeof table.currency !== 'string' || !/^[A-Z]{3}$/.test(table.currency)) {
+      throw new ConfigError(
+        `${where} ("${table.id}"): "currency" must be a three-letter ISO 4217 code (got ${JSON.stringify(table.currency)})`,
+      );
+    }
+    return { ...table } as TableDefinition;
+  });
+}

@@ -1,0 +1,79 @@
+import { DataSource } from 'typeorm';
+import { oneLine } from '../common/one-line';
+import { StartupError } from '../config/config-error';
+import { redactUrl } from '../config/env-reader';
+import type { DatabaseConfig } from '../config/studio-config';
+import { createStudioDataSource } from './data-source.factory';
+import { EmbeddedPostgres } from './embedded-postgres';
+
+/**
+ * Opens the database the configuration asks for: the real PostgreSQL at DATABASE_URL, or the
+ * embedded PGlite. Fails with a one-line StartupError instead of retrying forever.
+ */
+export class DatabaseConnection {
+  readonly dataSource: DataSource;
+  readonly description: string;
+
+  private constructor(
+    dataSource: DataSource,
+    description: string,
+    private readonly embedded?: EmbeddedPostgres,
+  ) {
+    this.dataSource = dataSource;
+    this.description = description;
+  }
+
+  static async open(config: DatabaseConfig, applicationName: string): Promise<DatabaseConnection> {
+    let url = config.url;
+    let embedded: EmbeddedPostgres | undefined;
+    let description: string;
+    if (url) {
+      description = `PostgreSQL at ${redactUrl(url)}`;
+    } else {
+      embedded = new EmbeddedPostgres(
+        config.embedded.dataDir,
+        config.embedded.port,
+        config.poolSize + 2,
+      );
+      try {
+        url = await embedded.start();
+      } catch (error) {
+        throw new StartupError(
+          `Embedded PostgreSQL (PGlite) could not start with data in ${config.embedded.dataDir}: ${oneLine(error)}`,
+          { cause: error },
+        );
+      }
+      description = `embedded PGlite with data in ${config.embedded.dataDir}`;
+    }
+    const dataSource = createStudioDataSource({
+      url,
+      poolSize: config.poolSize,
+      connectTimeoutMs: config.connectTimeoutMs,
+      applicationName,
+    });
+    try {
+      await dataSource.initialize();
+      await dataSource.query('SELECT 1');
+    } catch (error) {
+      await embedded?.stop().catch(() => undefined);
+      throw new StartupError(`Database unreachable (${description}): ${oneLine(error)}`, {
+        cause: error,
+      });
+    }
+    return new DatabaseConnection(dataSource, description, embedded);
+  }
+
+  async runMigrations(): Promise<string[]> {
+    const applied = await this.dataSource.runMigrations({ transaction: 'each' });
+    return applied.map((m) => m.name);
+  }
+
+  async pendingMigrations(): Promise<boolean> {
+    return this.dataSource.showMigrations();
+  }
+
+  async close(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    await this.embedded?.stop();
+  }
+}

@@ -1,0 +1,58 @@
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * The embedded default database: PGlite (PostgreSQL compiled to WebAssembly) with its data in a
+ * local folder, served over the PostgreSQL wire protocol on loopback so the ordinary `pg` driver,
+ * TypeORM and the same migrations run unchanged against it and against a real server.
+ */
+export class EmbeddedPostgres {
+  private server?: { stop(): Promise<void>; getServerConn(): string };
+  private db?: { close(): Promise<void> };
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly port: number,
+    private readonly maxConnections: number,
+  ) {}
+
+  /** Starts PGlite and its socket server; returns a connection URL for `pg`. */
+  async start(): Promise<string> {
+    mkdirSync(this.dataDir, { recursive: true });
+    // Both packages are ESM-first; import them lazily so a real-PostgreSQL deployment never loads them.
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+    const db = await PGlite.create(this.dataDir);
+    this.db = db;
+    const port = this.port === 0 ? await freeLoopbackPort() : this.port;
+    const server = new PGLiteSocketServer({
+      db,
+      host: '127.0.0.1',
+      port,
+      // The socket server refuses connections beyond this; it must cover the whole pool.
+      maxConnections: this.maxConnections,
+    });
+    await server.start();
+    this.server = server;
+    return `postgres://postgres@127.0.0.1:${port}/postgres`;
+  }
+
+  async stop(): Promise<void> {
+    await this.server?.stop();
+    this.server = undefined;
+    await this.db?.close();
+    this.db = undefined;
+  }
+}
+
+async function freeLoopbackPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}

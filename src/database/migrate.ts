@@ -1,0 +1,39 @@
+import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import { oneLine } from '../common/one-line';
+import { loadStudioConfig } from '../config/studio-config';
+import { DatabaseConnection } from './database-connection';
+
+/**
+ * Migration CLI on the same configuration and DataSource as the service:
+ *   npm run migration:run | migration:revert | migration:show
+ * With no DATABASE_URL it works on the embedded PGlite data folder.
+ */
+async function main(command: string): Promise<void> {
+  const envFile = process.env.ENV_FILE ?? '.env';
+  if (existsSync(envFile)) process.loadEnvFile(envFile);
+  const config = loadStudioConfig(process.env);
+  const db = await DatabaseConnection.open(config.database, 'studio:migrations');
+  try {
+    if (command === 'run') {
+      const applied = await db.runMigrations();
+      console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'No pending migrations');
+    } else if (command === 'revert') {
+      await db.dataSource.undoLastMigration({ transaction: 'each' });
+      console.log('Reverted the last migration');
+    } else if (command === 'show') {
+      const pending = await db.pendingMigrations();
+      console.log(pending ? 'Migrations are pending' : 'Schema is up to date');
+      process.exitCode = pending ? 1 : 0;
+    } else {
+      throw new Error(`unknown command "${command}" (use run, revert or show)`);
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+main(process.argv[2] ?? 'run').catch((error) => {
+  process.stderr.write(`Migration failed: ${oneLine(error)}\n`);
+  process.exit(1);
+});

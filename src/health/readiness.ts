@@ -1,0 +1,95 @@
+import { DataSource } from 'typeorm';
+import { oneLine } from '../common/one-line';
+import type { EventPublisher } from '../outbox/event-publisher';
+import type { OutboxRelay } from '../outbox/outbox-relay';
+
+export type CheckStatus = 'ok' | 'error' | 'disabled';
+
+export interface CheckResult {
+  status: CheckStatus;
+  message?: string;
+  [detail: string]: unknown;
+}
+
+export interface ReadinessReport {
+  status: 'ok' | 'error';
+  checks: Record<string, CheckResult>;
+}
+
+/** A named readiness check; later stages (scanners, table leases) add their own. */
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<CheckResult>;
+}
+
+export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
+
+export function databaseCheck(dataSource: DataSource): ReadinessCheck {
+  return {
+    name: 'database',
+    async check() {
+      try {
+        await dataSource.query('SELECT 1');
+        return { status: 'ok' };
+      } catch (error) {
+        return { status: 'error', message: `database unreachable: ${oneLine(error)}` };
+      }
+    },
+  };
+}
+
+export function migrationsCheck(dataSource: DataSource): ReadinessCheck {
+  return {
+    name: 'migrations',
+    async check() {
+      try {
+        const pending = await dataSource.showMigrations();
+        return pending
+          ? { status: 'error', message: 'migrations are pending: run `npm run migration:run`' }
+          : { status: 'ok' };
+      } catch (error) {
+        return { status: 'error', message: `cannot read migrations: ${oneLine(error)}` };
+      }
+    },
+  };
+}
+
+export function kafkaCheck(publisher: EventPublisher, relay: OutboxRelay): ReadinessCheck {
+  return {
+    name: 'kafka',
+    async check() {
+      const status = publisher.status();
+      let lag: Awaited<ReturnType<OutboxRelay['lag']>> | undefined;
+      try {
+        lag = await relay.lag();
+      } catch {
+        lag = undefined;
+      }
+      if (!status.enabled) {
+        return {
+          status: 'disabled',
+          message: 'KAFKA_BROKERS is not set: events wait in the outbox',
+          outbox: lag,
+        };
+      }
+      if (!status.connected) {
+        return {
+          status: 'error',
+          message: `Kafka not connected${status.lastError ? `: ${status.lastError}` : ''}`,
+          outbox: lag,
+        };
+      }
+      return { status: 'ok', outbox: lag };
+    },
+  };
+}
+
+export async function runReadiness(checks: ReadinessCheck[]): Promise<ReadinessReport> {
+  const results = await Promise.all(checks.map(async (c) => [c.name, await c.check()] as const));
+  const report: ReadinessReport = { status: 'ok', checks: {} };
+  for (const [name, result] of results) {
+    report.checks[name] = result;
+    if (result.status === 'error') report.status = 'error';
+  }
+  return report;
+}

@@ -1,0 +1,57 @@
+import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import { startStudio } from './bootstrap';
+import { oneLine } from './common/one-line';
+import { ConfigError, StartupError } from './config/config-error';
+import { loadStudioConfig, StudioConfig } from './config/studio-config';
+
+/**
+ * Entry point. Configuration and start-up failures print one line on stderr and exit non-zero;
+ * SIGTERM / SIGINT close the HTTP port, flush the Kafka producer and close the database pool.
+ */
+async function main(): Promise<void> {
+  const envFile = process.env.ENV_FILE ?? '.env';
+  if (existsSync(envFile)) process.loadEnvFile(envFile); // never overrides variables already set
+
+  let config: StudioConfig;
+  try {
+    config = loadStudioConfig(process.env);
+  } catch (error) {
+    fail('Configuration error', error);
+  }
+
+  let running: Awaited<ReturnType<typeof startStudio>>;
+  try {
+    running = await startStudio(config);
+  } catch (error) {
+    fail('Start-up failed', error);
+  }
+
+  let shuttingDown = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    const timer = setTimeout(() => {
+      process.stderr.write(`Shutdown took longer than ${config.shutdownTimeoutMs} ms; exiting\n`);
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    timer.unref();
+    running
+      .close()
+      .then(() => process.exit(0))
+      .catch((error) => {
+        process.stderr.write(`Shutdown after ${signal} failed: ${oneLine(error)}\n`);
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+function fail(prefix: string, error: unknown): never {
+  const expected = error instanceof ConfigError || error instanceof StartupError;
+  process.stderr.write(`${prefix}: ${expected ? (error as Error).message : oneLine(error)}\n`);
+  process.exit(error instanceof ConfigError ? 78 : 1);
+}
+
+void main();

@@ -1,0 +1,119 @@
+import { Logger } from '@nestjs/common';
+import { Admin, Kafka, logLevel, LogEntry, Producer } from 'kafkajs';
+import type { KafkaConfig } from '../config/studio-config';
+import { oneLine } from '../common/one-line';
+import { EventPublisher, OutgoingMessage, PublisherStatus } from './event-publisher';
+
+/**
+ * Publishes outbox rows with an idempotent kafkajs producer (acks from all in-sync replicas, one
+ * request in flight so a retry can never reorder a table's events).
+ */
+export class KafkaEventPublisher extends EventPublisher {
+  readonly enabled = true;
+  private readonly logger = new Logger('KafkaEventPublisher');
+  private readonly kafka: Kafka;
+  private producer?: Producer;
+  private connected = false;
+  private lastError?: string;
+  private readonly ensuredTopics = new Set<string>();
+
+  constructor(private readonly config: KafkaConfig) {
+    super();
+    const logger = this.logger;
+    this.kafka = new Kafka({
+      clientId: config.clientId,
+      brokers: config.brokers,
+      connectionTimeout: config.connectTimeoutMs,
+      requestTimeout: 30_000,
+      retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 3_000 },
+      logLevel: logLevel.WARN,
+      logCreator:
+        () =>
+        ({ namespace, level, log }: LogEntry) => {
+          const { message, ...extra } = log;
+          const line = `${namespace}: ${message} ${JSON.stringify(extra)}`;
+          if (level <= logLevel.ERROR) logger.error(line);
+          else logger.warn(line);
+        },
+    });
+  }
+
+  async connect(topics: string[]): Promise<void> {
+    try {
+      await this.ensureTopics(topics);
+      if (!this.producer) {
+        const producer = this.kafka.producer({
+          idempotent: true,
+          maxInFlightRequests: 1,
+          allowAutoTopicCreation: false,
+          retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 3_000 },
+        });
+        producer.on(producer.events.DISCONNECT, () => {
+          this.connected = false;
+        });
+        await producer.connect();
+        this.producer = producer;
+      }
+      this.connected = true;
+      this.lastError = undefined;
+    } catch (error) {
+      this.connected = false;
+      this.lastError = oneLine(error);
+      throw error;
+    }
+  }
+
+  async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
+    if (!this.producer || !this.connected) {
+      await this.connect([topic]);
+    }
+    try {
+      await this.producer!.send({ topic, acks: -1, messages });
+      this.connected = true;
+      this.lastError = undefined;
+    } catch (error) {
+      this.connected = false;
+      this.lastError = oneLine(error);
+      // A producer that failed mid-send may hold a stale connection; start afresh next time.
+      const producer = this.producer;
+      this.producer = undefined;
+      await producer?.disconnect().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  status(): PublisherStatus {
+    return { enabled: true, connected: this.connected, lastError: this.lastError };
+  }
+
+  async disconnect(): Promise<void> {
+    const producer = this.producer;
+    this.producer = undefined;
+    this.connected = false;
+    await producer?.disconnect();
+  }
+
+  private async ensureTopics(topics: string[]): Promise<void> {
+    const missing = topics.filter((t) => !this.ensuredTopics.has(t));
+    if (missing.length === 0) return;
+    const admin: Admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const existing = new Set(await admin.listTopics());
+      const toCreate = missing.filter((t) => !existing.has(t));
+      if (toCreate.length > 0) {
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: toCreate.map((topic) => ({
+            topic,
+            numPartitions: this.config.eventPartitions,
+          })),
+        });
+        this.logger.log(`Created Kafka topics ${toCreate.join(', ')}`);
+      }
+      missing.forEach((t) => this.ensuredTopics.add(t));
+    } finally {
+      await admin.disconnect();
+    }
+  }
+}

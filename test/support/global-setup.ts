@@ -1,0 +1,28 @@
+import { Client } from 'pg';
+import { TEST_ADMIN_DATABASE_URL, TEST_KAFKA_HOME, TEST_KAFKA_PORT } from './environment';
+import { KafkaBroker } from './kafka-broker';
+
+/**
+ * Starts the real Kafka broker shared by the integration tests (fresh storage every run) and checks
+ * that the real PostgreSQL answers, failing early with a message that says what to do.
+ */
+export default async function globalSetup(): Promise<void> {
+  const admin = new Client({
+    connectionString: TEST_ADMIN_DATABASE_URL,
+    connectionTimeoutMillis: 5000,
+  });
+  try {
+    await admin.connect();
+    await admin.query('SELECT 1');
+  } catch (error) {
+    throw new Error(
+      `PostgreSQL is not reachable at ${TEST_ADMIN_DATABASE_URL} (${(error as Error).message}). ` +
+        'Start it, or point TEST_DATABASE_URL at a server where the user may create databases.',
+    );
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  if (!process.env.TEST_KAFKA_BROKERS) {
+    await new KafkaBroker(TEST_KAFKA_PORT, TEST_KAFKA_HOME).startFresh();
+  }
+}
