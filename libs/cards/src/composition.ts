@@ -22,7 +22,7 @@ export class ShoeComposition {
     return new ShoeComposition(deckCount, new Array(CARDS_PER_DECK).fill(0));
   }
 
-  static fromJSON(json: { deckCount: number; counts: number[] }): ShoeComposition {
+  static fromJSON(json: { deckCount: number; counts: readonly number[] }): ShoeComposition {
     if (json.counts.length !== CARDS_PER_DECK) throw new Error('Composition needs 52 counts');
     return new ShoeComposition(json.deckCount, [...json.counts]);
   }
