@@ -1,0 +1,2 @@
+export * from './burn-values';
+export * from './shoe';
