@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Admin, Kafka, logLevel, LogEntry, Producer } from 'kafkajs';
+import { Admin, Kafka, logLevel, LogEntry, Partitioners, Producer } from 'kafkajs';
 import type { KafkaConfig } from '../config/studio-config';
 import { oneLine } from '../common/one-line';
 import { EventPublisher, OutgoingMessage, PublisherStatus } from './event-publisher';
@@ -29,11 +29,14 @@ export class KafkaEventPublisher extends EventPublisher {
       logLevel: logLevel.WARN,
       logCreator:
         () =>
-        ({ namespace, level, log }: LogEntry) => {
+        ({ namespace, log }: LogEntry) => {
           const { message, ...extra } = log;
-          const line = `${namespace}: ${message} ${JSON.stringify(extra)}`;
-          if (level <= logLevel.ERROR) logger.error(line);
-          else logger.warn(line);
+          // Retries are bounded on purpose: a send that fails is retried by the relay from the
+          // outbox (same event ids), so the producer's end-to-end warning about it is expected.
+          if (String(message).includes('Limiting retries for the idempotent producer')) return;
+          const line = `kafkajs ${namespace}: ${message} ${JSON.stringify(extra)}`;
+          // kafkajs reports errors it retries itself; the relay logs the failures that matter.
+          logger.warn(line);
         },
     });
   }
@@ -45,6 +48,8 @@ export class KafkaEventPublisher extends EventPublisher {
         const producer = this.kafka.producer({
           idempotent: true,
           maxInFlightRequests: 1,
+          // Java-client-compatible murmur2: platforms in any language find a table's partition.
+          createPartitioner: Partitioners.DefaultPartitioner,
           allowAutoTopicCreation: false,
           retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 3_000 },
         });

@@ -1,0 +1,131 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from './config-error';
+import { loadStudioConfig } from './studio-config';
+
+const tablesFile = (content: unknown): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'studio-config-'));
+  const file = join(dir, 'tables.json');
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return file;
+};
+
+const validTables = [{ id: 'ibj-1', name: 'IBJ', game: 'infinite-blackjack', currency: 'EUR' }];
+
+function load(env: Record<string, string>) {
+  return loadStudioConfig({ TABLES_FILE: tablesFile(validTables), ...env });
+}
+
+function errorOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadStudioConfig', () => {
+  it('starts on embedded defaults with no environment', () => {
+    const config = loadStudioConfig({});
+    expect(config.http).toEqual({ host: '127.0.0.1', port: 3000 });
+    expect(config.database.url).toBeUndefined();
+    expect(config.database.embedded.dataDir).toMatch(/\.data[/\\]pglite$/);
+    expect(config.database.runMigrations).toBe(true);
+    expect(config.kafka).toBeUndefined();
+    expect(config.tables.map((t) => t.game).sort()).toEqual([
+      'blackjack-lux',
+      'european-blackjack-practice',
+      'infinite-blackjack',
+      'pok-deng',
+    ]);
+  });
+
+  it('reads a complete configuration', () => {
+    const config = load({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://studio:secret@db:5432/studio',
+      DATABASE_POOL_SIZE: '20',
+      DATABASE_RUN_MIGRATIONS: 'false',
+      KAFKA_BROKERS: 'k1:9092, k2:9092',
+      KAFKA_TOPIC_PREFIX: 'prod.',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config.http.port).toBe(8080);
+    expect(config.database.url).toBe('postgres://studio:secret@db:5432/studio');
+    expect(config.database.poolSize).toBe(20);
+    expect(config.database.runMigrations).toBe(false);
+    expect(config.kafka?.brokers).toEqual(['k1:9092', 'k2:9092']);
+    expect(config.kafka?.topicPrefix).toBe('prod.');
+    expect(config.logLevel).toBe('debug');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT must be an integer from 0 to 65535 (got "abc")'],
+    [{ PORT: '70000' }, 'PORT must be an integer from 0 to 65535 (got "70000")'],
+    [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE must be an integer from 1 to 200 (got "0")'],
+    [
+      { DATABASE_RUN_MIGRATIONS: 'maybe' },
+      'DATABASE_RUN_MIGRATIONS must be true or false (got "maybe")',
+    ],
+    [
+      { LOG_LEVEL: 'loud' },
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ],
+    [
+      { DATABASE_URL: 'mysql://x/y' },
+      'DATABASE_URL must use the postgres:// or postgresql:// scheme (got "mysql:")',
+    ],
+    [
+      { DATABASE_URL: 'not a url' },
+      'DATABASE_URL must be a URL like postgres://user:password@host:5432/database (got "not a url")',
+    ],
+    [
+      { KAFKA_BROKERS: 'localhost' },
+      'KAFKA_BROKERS must be a comma-separated list of host:port (got "localhost" in "localhost")',
+    ],
+  ])('rejects %p with a message naming the variable', (env, message) => {
+    expect(errorOf(() => load(env))).toBe(message);
+  });
+
+  it('never repeats a database password in an error', () => {
+    const message = errorOf(() => load({ DATABASE_URL: 'postgres://u:hunter2@host' }));
+    expect(message).toContain('DATABASE_URL');
+    expect(message).not.toContain('hunter2');
+  });
+
+  it.each([
+    ['not json', /TABLES_FILE ".*" is not valid JSON/],
+    [[], /must be a non-empty JSON array of tables/],
+    [
+      [{ id: 'Bad Id', name: 'x', game: 'pok-deng', currency: 'THB' }],
+      /table #1: "id" must be lowercase/,
+    ],
+    [
+      [{ id: 't1', name: 'x', game: 'roulette', currency: 'THB' }],
+      /"game" must be one of infinite-blackjack, blackjack-lux, european-blackjack-practice, pok-deng \(got "roulette"\)/,
+    ],
+    [
+      [{ id: 't1', name: 'x', game: 'pok-deng', currency: 'baht' }],
+      /"currency" must be a three-letter ISO 4217 code/,
+    ],
+    [
+      [
+        { id: 't1', name: 'x', game: 'pok-deng', currency: 'THB' },
+        { id: 't1', name: 'y', game: 'pok-deng', currency: 'THB' },
+      ],
+      /table id "t1" is defined twice/,
+    ],
+  ])('rejects a bad tables file: %p', (content, pattern) => {
+    expect(errorOf(() => loadStudioConfig({ TABLES_FILE: tablesFile(content) }))).toMatch(pattern);
+  });
+
+  it('names a tables file that does not exist', () => {
+    expect(errorOf(() => loadStudioConfig({ TABLES_FILE: '/nonexistent/tables.json' }))).toBe(
+      'TABLES_FILE "/nonexistent/tables.json" cannot be read (ENOENT)',
+    );
+  });
+});

@@ -1,0 +1,140 @@
+import { TABLE_REGISTERED, topicName } from '@studio/contracts';
+import type { RunningStudio } from '../../src/bootstrap';
+import { TEST_KAFKA_BROKERS } from '../support/environment';
+import { KafkaCollector } from '../support/kafka-collector';
+import {
+  DEMO_TABLES,
+  startTestStudio,
+  uniqueTopicPrefix,
+  waitFor,
+} from '../support/studio-harness';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+
+jest.setTimeout(120_000);
+
+/**
+ * The foundation end to end: the real service on the real PostgreSQL (migrations applied at
+ * start-up) registers its tables, and the relay publishes each TableRegistered event to the real
+ * Kafka broker, where an independent consumer reads it back.
+ */
+describe('studio service on real PostgreSQL and real Kafka', () => {
+  let db: TestDatabase;
+  let studio: RunningStudio | undefined;
+  let collector: KafkaCollector | undefined;
+  const prefix = uniqueTopicPrefix('foundation');
+  const topic = topicName('tableEvents', prefix);
+
+  beforeAll(async () => {
+    db = await createTestDatabase('foundation');
+  });
+
+  afterAll(async () => {
+    await collector?.stop();
+    await studio?.close();
+    await db.drop();
+  });
+
+  it('publishes TableRegistered for every configured table and marks the outbox rows published', async () => {
+    studio = await startTestStudio({
+      databaseUrl: db.url,
+      kafkaBrokers: TEST_KAFKA_BROKERS,
+      topicPrefix: prefix,
+    });
+    const ds = studio.database.dataSource;
+
+    const migrations = await ds.query(`SELECT name FROM schema_migrations ORDER BY id`);
+    expect(migrations.map((m: { name: string }) => m.name)).toContain(
+      'CreateTablesAndOutbox1764400000000',
+    );
+
+    const published = await waitFor('outbox rows marked published', async () => {
+      const rows = await ds.query(
+        `SELECT event_id, table_id, seq, published_at FROM outbox ORDER BY id`,
+      );
+      return rows.length === DEMO_TABLES.length &&
+        rows.every((r: { published_at: unknown }) => r.published_at)
+        ? rows
+        : undefined;
+    });
+
+    collector = new KafkaCollector(TEST_KAFKA_BROKERS, topic);
+    await collector.start();
+    const events = await collector.waitForCount(DEMO_TABLES.length);
+
+    expect(events).toHaveLength(DEMO_TABLES.length);
+    for (const table of DEMO_TABLES) {
+      const received = events.filter((e) => e.key === table.id);
+      expect(received).toHaveLength(1);
+      const [{ envelope, headers }] = received;
+      const row = published.find((r: { table_id: string }) => r.table_id === table.id);
+      expect(envelope).toEqual({
+        eventId: row.event_id,
+        type: TABLE_REGISTERED,
+        schemaVersion: 1,
+        tableId: table.id,
+        seq: 1,
+        occurredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        payload: {
+          tableId: table.id,
+          name: table.name,
+          game: table.game,
+          currency: table.currency,
+          reason: 'new',
+          configurationHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        },
+      });
+      expect(headers['event-id']).toBe(row.event_id);
+      expect(headers['event-type']).toBe(TABLE_REGISTERED);
+    }
+
+    const ready = await fetch(`${studio.url}/health/ready`);
+    expect(ready.status).toBe(200);
+    const body = (await ready.json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(body.status).toBe('ok');
+    expect(body.checks.kafka.status).toBe('ok');
+    expect(body.checks.kafka.outbox.pending).toBe(0);
+    expect(ready.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('keeps its data across a restart and registers nothing twice', async () => {
+    await studio!.close();
+    studio = await startTestStudio({
+      databaseUrl: db.url,
+      kafkaBrokers: TEST_KAFKA_BROKERS,
+      topicPrefix: prefix,
+    });
+    const [{ count }] = await studio.database.dataSource.query(
+      `SELECT count(*)::int AS count FROM outbox`,
+    );
+    expect(count).toBe(DEMO_TABLES.length);
+  });
+
+  it('announces a changed table configuration with the next sequence number', async () => {
+    await studio!.close();
+    const renamed = DEMO_TABLES.map((t) => (t.id === 'lux-1' ? { ...t, name: 'Lux Salon' } : t));
+    studio = await startTestStudio({
+      databaseUrl: db.url,
+      kafkaBrokers: TEST_KAFKA_BROKERS,
+      topicPrefix: prefix,
+      tables: renamed,
+    });
+    const events = await collector!.waitForCount(DEMO_TABLES.length + 1);
+    const lux = events.filter((e) => e.key === 'lux-1').map((e) => e.envelope);
+    expect(lux.map((e) => e.seq)).toEqual([1, 2]);
+    expect(lux[1].payload).toMatchObject({ name: 'Lux Salon', reason: 'configuration-changed' });
+  });
+
+  it('answers liveness and reports a missing database as not ready', async () => {
+    const live = await fetch(`${studio!.url}/health/live`);
+    expect(live.status).toBe(200);
+    expect(await live.json()).toMatchObject({ status: 'ok' });
+
+    await studio!.database.dataSource.destroy();
+    const ready = await fetch(`${studio!.url}/health/ready`);
+    expect(ready.status).toBe(503);
+    const body = (await ready.json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(body.status).toBe('error');
+    expect(body.checks.database.status).toBe('error');
+    expect(body.checks.database.message).toMatch(/database unreachable/);
+  });
+});

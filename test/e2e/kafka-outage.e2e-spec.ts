@@ -1,0 +1,113 @@
+import { topicName } from '@studio/contracts';
+import type { RunningStudio } from '../../src/bootstrap';
+import { RegisterConfiguredTables } from '../../src/tables/register-configured-tables.use-case';
+import { KafkaBroker } from '../support/kafka-broker';
+import { KafkaCollector } from '../support/kafka-collector';
+import {
+  DEMO_TABLES,
+  startTestStudio,
+  uniqueTopicPrefix,
+  waitFor,
+} from '../support/studio-harness';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+
+jest.setTimeout(240_000);
+
+/**
+ * The broker goes away while events are being written: they wait in the outbox, readiness says
+ * Kafka is down, and once the broker is back every pending event is delivered, in table order.
+ * This test owns its broker so stopping it cannot disturb other tests.
+ */
+describe('outbox relay across a Kafka outage', () => {
+  const broker = KafkaBroker.forTest(Number(process.env.TEST_KAFKA_OUTAGE_PORT ?? 19492), 'outage');
+  const prefix = uniqueTopicPrefix('outage');
+  const topic = topicName('tableEvents', prefix);
+  let db: TestDatabase;
+  let studio: RunningStudio | undefined;
+  let collector: KafkaCollector | undefined;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('outage');
+    await broker.startFresh();
+  });
+
+  afterAll(async () => {
+    await collector?.stop().catch(() => undefined);
+    await studio?.close();
+    await broker.stop();
+    await db.drop();
+  });
+
+  it('delivers every event written while the broker was down once it is back', async () => {
+    studio = await startTestStudio({
+      databaseUrl: db.url,
+      kafkaBrokers: broker.brokers,
+      topicPrefix: prefix,
+    });
+    const ds = studio.database.dataSource;
+    const unpublished = async () =>
+      (await ds.query(`SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL`))[0].n;
+    await waitFor('initial events published', async () => (await unpublished()) === 0);
+
+    await broker.stop();
+
+    // State changes keep happening during the outage: each reconfiguration of every table is a
+    // committed transaction with its event in the outbox.
+    const register = studio.app.get(RegisterConfiguredTables);
+    const rounds = 5;
+    for (let i = 1; i <= rounds; i += 1) {
+      await register.execute(DEMO_TABLES.map((t) => ({ ...t, name: `${t.name} v${i}` })));
+    }
+    const expectedTotal = DEMO_TABLES.length * (rounds + 1);
+    expect(await unpublished()).toBe(DEMO_TABLES.length * rounds);
+
+    const notReady = await waitFor('readiness to report Kafka down', async () => {
+      const response = await fetch(`${studio!.url}/health/ready`);
+      if (response.status !== 503) return undefined;
+      return (await response.json()) as {
+        checks: { kafka: { status: string; outbox: { pending: number } } };
+      };
+    });
+    expect(notReady.checks.kafka.status).toBe('error');
+    expect(notReady.checks.kafka.outbox.pending).toBe(DEMO_TABLES.length * rounds);
+
+    await broker.start();
+    await waitFor(
+      'outbox drained after the broker came back',
+      async () => (await unpublished()) === 0,
+      90_000,
+    );
+
+    collector = new KafkaCollector(broker.brokers, topic);
+    await collector.start();
+    const received = await collector.waitForCount(expectedTotal);
+    // Let any late duplicate arrive before counting.
+    await new Promise((r) => setTimeout(r, 1000));
+
+    const rows: Array<{ event_id: string; table_id: string; seq: string }> = await ds.query(
+      `SELECT event_id, table_id, seq FROM outbox ORDER BY id`,
+    );
+    expect(rows).toHaveLength(expectedTotal);
+    const uniqueIds = new Set(received.map((e) => e.envelope.eventId));
+    for (const row of rows) expect(uniqueIds.has(row.event_id)).toBe(true);
+    expect(uniqueIds.size).toBe(expectedTotal);
+
+    for (const table of DEMO_TABLES) {
+      // Per table, after de-duplication by event id, seq runs 1..n in the order consumed.
+      const seen = new Set<string>();
+      const seqs = received
+        .filter((e) => e.key === table.id)
+        .filter((e) =>
+          seen.has(e.envelope.eventId) ? false : (seen.add(e.envelope.eventId), true),
+        )
+        .map((e) => e.envelope.seq);
+      expect(seqs).toEqual(Array.from({ length: rounds + 1 }, (_, i) => i + 1));
+    }
+
+    const ready = await waitFor('readiness back to ok', async () => {
+      const response = await fetch(`${studio!.url}/health/ready`);
+      return response.status === 200 ? response : undefined;
+    });
+    expect(ready.status).toBe(200);
+  });
+});

@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { REPO_ROOT } from '../support/environment';
+import { spawnService } from '../support/service-process';
+
+jest.setTimeout(180_000);
+
+/**
+ * The built service as an operator runs it: embedded defaults with no configuration, graceful
+ * shutdown, data that survives a restart, and one-line failures for bad configuration.
+ */
+describe('the service process', () => {
+  let dataDir: string;
+
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'studio-pglite-'));
+  });
+
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function readyBody(url: string) {
+    const response = await fetch(`${url}/health/ready`);
+    return { status: response.status, body: (await response.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  }
+
+  async function embeddedRows(port: number) {
+    const client = new Client({
+      connectionString: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    });
+    await client.connect();
+    try {
+      const tables = await client.query(`SELECT id, registered_at FROM studio_tables ORDER BY id`);
+      const outbox = await client.query(`SELECT count(*)::int AS n FROM outbox`);
+      return { tables: tables.rows, outboxCount: outbox.rows[0].n as number };
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('starts on embedded defaults, is ready, stops on SIGTERM and keeps its data', async () => {
+    // Only what a test needs to avoid clashing with a developer's running service: a free HTTP
+    // port, a private data folder and a known PGlite port to look inside.
+    const env = { PORT: '0', PGLITE_DATA_DIR: dataDir, PGLITE_PORT: '55433' };
+
+    const first = spawnService(env);
+    const url = await first.listening();
+    const ready = await readyBody(url);
+    expect(ready.status).toBe(200);
+    expect(ready.body.status).toBe('ok');
+    expect(ready.body.checks.database.status).toBe('ok');
+    expect(ready.body.checks.migrations.status).toBe('ok');
+    expect(ready.body.checks.kafka.status).toBe('disabled');
+    const before = await embeddedRows(55433);
+    expect(before.tables.map((t) => t.id)).toEqual(['ibj-1', 'lux-1', 'pokdeng-1', 'practice-1']);
+    expect(before.outboxCount).toBe(4);
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited()).toEqual({ code: 0, signal: null });
+    // Structured JSON logs on stdout.
+    const lines = first.stdout().trim().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+
+    const second = spawnService(env);
+    const url2 = await second.listening();
+    expect((await readyBody(url2)).status).toBe(200);
+    const after = await embeddedRows(55433);
+    expect(after.tables).toEqual(before.tables);
+    expect(after.outboxCount).toBe(4);
+    second.child.kill('SIGINT');
+    expect(await second.exited()).toEqual({ code: 0, signal: null });
+  });
+
+  it.each([
+    [
+      { PORT: 'abc' },
+      /^Configuration error: PORT must be an integer from 0 to 65535 \(got "abc"\)$/,
+    ],
+    [
+      { KAFKA_BROKERS: 'nohost' },
+      /^Configuration error: KAFKA_BROKERS must be a comma-separated list of host:port/,
+    ],
+    [
+      { TABLES_FILE: '/nope/tables.json' },
+      /^Configuration error: TABLES_FILE "\/nope\/tables.json" cannot be read \(ENOENT\)$/,
+    ],
+    [
+      {
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/studio',
+        DATABASE_CONNECT_TIMEOUT_MS: '2000',
+      },
+      /^Start-up failed: Database unreachable \(PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:1\/studio\): .*ECONNREFUSED/,
+    ],
+  ])('exits non-zero with a one-line reason for %p', async (env, pattern) => {
+    const service = spawnService({ PORT: '0', PGLITE_DATA_DIR: dataDir, ...env }, REPO_ROOT);
+    const { code } = await service.exited(60_000);
+    expect(code).not.toBe(0);
+    const stderr = service.stderr().trim();
+    expect(stderr.split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(pattern);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses an HTTP port that is taken, with a one-line reason', async () => {
+    const { createServer } = await import('node:net');
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const service = spawnService({ PORT: String(port), PGLITE_DATA_DIR: dataDir });
+      const { code } = await service.exited(60_000);
+      expect(code).toBe(1);
+      expect(service.stderr().trim()).toMatch(
+        new RegExp(
+          `^Start-up failed: HTTP port 127\\.0\\.0\\.1:${port} cannot be opened: .*EADDRINUSE`,
+        ),
+      );
+    } finally {
+      blocker.close();
+    }
+  });
+});

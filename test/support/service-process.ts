@@ -1,0 +1,62 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { REPO_ROOT } from './environment';
+
+export const MAIN_JS = resolve(REPO_ROOT, 'dist/src/main.js');
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the URL from the "listening on" log line. */
+  listening(timeoutMs?: number): Promise<string>;
+  exited(timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Runs the built service (`npm start` runs the same file) as a child process with exactly the
+ * environment given, plus PATH so node can be found.
+ */
+export function spawnService(env: Record<string, string>, cwd = REPO_ROOT): ServiceProcess {
+  if (!existsSync(MAIN_JS)) {
+    throw new Error(`${MAIN_JS} is missing: run \`npm run build\` first (npm test does)`);
+  }
+  const child = spawn(process.execPath, [MAIN_JS], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d.toString()));
+  child.stderr!.on('data', (d) => (err += d.toString()));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) =>
+    child.once('exit', (code, signal) => resolveExit({ code, signal })),
+  );
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    async listening(timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const match = out.match(/listening on (http:\/\/[^\s"]+)/);
+        if (match) return match[1];
+        if (child.exitCode !== null) {
+          throw new Error(`service exited with ${child.exitCode}: ${err || out}`);
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`service did not start in ${timeoutMs} ms: ${err || out}`);
+    },
+    exited(timeoutMs = 30_000) {
+      return Promise.race([
+        exit,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`service did not exit in ${timeoutMs} ms`)), timeoutMs),
+        ),
+      ]);
+    },
+  };
+}

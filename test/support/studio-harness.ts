@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RunningStudio, startStudio } from '../../src/bootstrap';
+import { loadStudioConfig } from '../../src/config/studio-config';
+import type { TableDefinition } from '../../src/config/tables-config';
+
+export interface TestStudioOptions {
+  databaseUrl: string;
+  kafkaBrokers?: string;
+  topicPrefix?: string;
+  tables?: TableDefinition[];
+  env?: Record<string, string>;
+}
+
+export const DEMO_TABLES: TableDefinition[] = [
+  { id: 'ibj-1', name: 'Infinite Blackjack 1', game: 'infinite-blackjack', currency: 'EUR' },
+  { id: 'lux-1', name: 'Blackjack Lux 1', game: 'blackjack-lux', currency: 'EUR' },
+  { id: 'pokdeng-1', name: 'Pok Deng 1', game: 'pok-deng', currency: 'THB' },
+];
+
+export function uniqueTopicPrefix(label: string): string {
+  return `test.${label}.${randomBytes(3).toString('hex')}.`;
+}
+
+export function writeTablesFile(tables: TableDefinition[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'studio-tables-'));
+  const file = join(dir, 'tables.json');
+  writeFileSync(file, JSON.stringify(tables, null, 2));
+  return file;
+}
+
+/** Boots the real service in-process on an ephemeral port, configured as an operator would. */
+export async function startTestStudio(options: TestStudioOptions): Promise<RunningStudio> {
+  const env: Record<string, string> = {
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: options.databaseUrl,
+    DATABASE_POOL_SIZE: '5',
+    OUTBOX_POLL_INTERVAL_MS: '50',
+    OUTBOX_MAX_BACKOFF_MS: '1000',
+    TABLES_FILE: writeTablesFile(options.tables ?? DEMO_TABLES),
+    ...(options.kafkaBrokers ? { KAFKA_BROKERS: options.kafkaBrokers } : {}),
+    ...(options.topicPrefix ? { KAFKA_TOPIC_PREFIX: options.topicPrefix } : {}),
+    ...options.env,
+  };
+  return startStudio(loadStudioConfig(env));
+}
+
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+  intervalMs = 100,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== false) return value as T;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(
+    `Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
+  );
+}
