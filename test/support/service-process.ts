@@ -50,13 +50,21 @@ export function spawnService(env: Record<string, string>, cwd = REPO_ROOT): Serv
       }
       throw new Error(`service did not start in ${timeoutMs} ms: ${err || out}`);
     },
-    exited(timeoutMs = 30_000) {
-      return Promise.race([
-        exit,
-        new Promise<never>((_, reject) =>
-          setTimeout(() => reject(new Error(`service did not exit in ${timeoutMs} ms`)), timeoutMs),
-        ),
-      ]);
+    async exited(timeoutMs = 30_000) {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        return await Promise.race([
+          exit,
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(
+              () => reject(new Error(`service did not exit in ${timeoutMs} ms`)),
+              timeoutMs,
+            );
+          }),
+        ]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }
