@@ -1,0 +1,281 @@
+import { CardCode, CARDS_PER_DECK } from '@studio/cards';
+import { cardIndexOfBytes } from './card-table';
+import type { ScannerReading } from './reading';
+
+/**
+ * What becomes of each scanner reading at a table (games.md section 0, "Card readings and
+ * rescans"), as a pure step function: the orchestrator tells it which slot expects a card, feeds it
+ * readings and clock ticks, and executes the effects. State is plain JSON; time comes in with the
+ * inputs (epoch milliseconds); nothing here does I/O.
+ */
+export interface IngestionRules {
+  /** Failed attempts on one slot after which a supervisor is called (games.md Default 5). */
+  maxFailedAttempts: number;
+  /** Time since the first failed attempt after which a supervisor is called (Default 20 s). */
+  escalateAfterMs: number;
+  /** A reading repeating the previous card within this window is not applied (Default 300 ms). */
+  debounceMs: number;
+}
+
+export const DEFAULT_INGESTION_RULES: IngestionRules = {
+  maxFailedAttempts: 5,
+  escalateAfterMs: 20_000,
+  debounceMs: 300,
+};
+
+export interface ExpectedSlot {
+  /** The orchestrator's name for where the card goes, e.g. `round-7/dealer/2`. */
+  id: string;
+  openedAt: number;
+  failedAttempts: number;
+  firstFailureAt: number | null;
+  escalated: boolean;
+}
+
+export interface IngestionState {
+  deckCount: number;
+  /** How many of each card (index 0..51) this shoe has produced: the composition check. */
+  counts: number[];
+  slot: ExpectedSlot | null;
+  /** Last device sequence number seen (any frame kind), to spot a repeated frame. */
+  lastSequence: number | null;
+  /** Last card-or-failed reading, to debounce a card read twice. */
+  lastRead: { code: CardCode | null; at: number } | null;
+}
+
+export type IngestionInput =
+  | { type: 'expect-card'; slot: string; at: number }
+  | { type: 'withdraw-expectation' }
+  | { type: 'reading'; reading: ScannerReading }
+  | { type: 'tick'; at: number }
+  | { type: 'supervisor-resolved' }
+  | { type: 'new-shoe'; deckCount: number };
+
+/** What became of a reading; persisted next to the raw bytes. */
+export type ReadingDisposition =
+  'applied' | 'rescan-required' | 'duplicate' | 'integrity-error' | 'not-expected' | 'recorded';
+
+export type IngestionEffect =
+  | { type: 'card-accepted'; slot: string; card: CardCode; sequence?: number }
+  | { type: 'rescan-required'; slot: string; attempt: number; reason: string }
+  | {
+      type: 'escalate-to-supervisor';
+      slot: string;
+      failedAttempts: number;
+      elapsedMs: number;
+      trigger: 'attempts' | 'time';
+    }
+  | {
+      type: 'duplicate-ignored';
+      basis: 'sequence' | 'debounce';
+      sequence?: number;
+      card?: CardCode;
+    }
+  | { type: 'integrity-error'; card: CardCode; seen: number; allowed: number }
+  | { type: 'card-not-expected'; card: CardCode }
+  | { type: 'sequence-gap'; missedFrames: number; sequence: number };
+
+export interface IngestionRejection {
+  code: 'slot-already-open' | 'no-slot-open' | 'bad-deck-count' | 'not-escalated';
+  message: string;
+}
+
+export type IngestionResult =
+  | { state: IngestionState; effects: IngestionEffect[]; disposition?: ReadingDisposition }
+  | { rejected: IngestionRejection };
+
+export function initialIngestionState(deckCount: number): IngestionState {
+  return {
+    deckCount,
+    counts: new Array<number>(CARDS_PER_DECK).fill(0),
+    slot: null,
+    lastSequence: null,
+    lastRead: null,
+  };
+}
+
+export function ingest(
+  state: IngestionState,
+  input: IngestionInput,
+  rules: IngestionRules = DEFAULT_INGESTION_RULES,
+): IngestionResult {
+  switch (input.type) {
+    case 'expect-card':
+      if (state.slot) {
+        return reject('slot-already-open', `slot ${state.slot.id} still expects a card`);
+      }
+      return {
+        state: {
+          ...state,
+          slot: {
+            id: input.slot,
+            openedAt: input.at,
+            failedAttempts: 0,
+            firstFailureAt: null,
+            escalated: false,
+          },
+        },
+        effects: [],
+      };
+    case 'withdraw-expectation':
+      if (!state.slot) return reject('no-slot-open', 'no slot expects a card');
+      return { state: { ...state, slot: null }, effects: [] };
+    case 'supervisor-resolved':
+      if (!state.slot?.escalated) return reject('not-escalated', 'no escalation to resolve');
+      return {
+        state: {
+          ...state,
+          slot: { ...state.slot, failedAttempts: 0, firstFailureAt: null, escalated: false },
+        },
+        effects: [],
+      };
+    case 'new-shoe':
+      if (!Number.isInteger(input.deckCount) || input.deckCount < 1) {
+        return reject('bad-deck-count', `a shoe needs 1 or more decks (got ${input.deckCount})`);
+      }
+      return {
+        state: { ...initialIngestionState(input.deckCount), slot: state.slot },
+        effects: [],
+      };
+    case 'tick':
+      return tick(state, input.at, rules);
+    case 'reading':
+      return read(state, input.reading, rules);
+  }
+}
+
+function tick(state: IngestionState, at: number, rules: IngestionRules): IngestionResult {
+  const slot = state.slot;
+  if (!slot || slot.escalated || slot.firstFailureAt === null) return { state, effects: [] };
+  const elapsedMs = at - slot.firstFailureAt;
+  if (elapsedMs < rules.escalateAfterMs) return { state, effects: [] };
+  return {
+    state: { ...state, slot: { ...slot, escalated: true } },
+    effects: [
+      {
+        type: 'escalate-to-supervisor',
+        slot: slot.id,
+        failedAttempts: slot.failedAttempts,
+        elapsedMs,
+        trigger: 'time',
+      },
+    ],
+  };
+}
+
+function read(
+  state: IngestionState,
+  reading: ScannerReading,
+  rules: IngestionRules,
+): IngestionResult {
+  const effects: IngestionEffect[] = [];
+  const at = reading.receivedAt;
+  const code = reading.kind === 'card' ? reading.code : null;
+  const next: IngestionState = {
+    ...state,
+    lastSequence: reading.sequence ?? state.lastSequence,
+    lastRead:
+      reading.kind === 'heartbeat' || reading.kind === 'status' ? state.lastRead : { code, at },
+  };
+
+  if (reading.sequence !== undefined && state.lastSequence === reading.sequence) {
+    effects.push({
+      type: 'duplicate-ignored',
+      basis: 'sequence',
+      sequence: reading.sequence,
+      ...(code ? { card: code } : {}),
+    });
+    // A repeated frame must not extend the debounce window or change what "previous" means.
+    return { state: { ...next, lastRead: state.lastRead }, effects, disposition: 'duplicate' };
+  }
+  if (reading.sequenceCheck === 'gap' && reading.sequence !== undefined) {
+    effects.push({
+      type: 'sequence-gap',
+      missedFrames: reading.missedFrames ?? 0,
+      sequence: reading.sequence,
+    });
+  }
+  if (code && state.lastRead?.code === code && at - state.lastRead.at <= rules.debounceMs) {
+    effects.push({
+      type: 'duplicate-ignored',
+      basis: 'debounce',
+      card: code,
+      ...(reading.sequence !== undefined ? { sequence: reading.sequence } : {}),
+    });
+    return { state: { ...next, lastRead: state.lastRead }, effects, disposition: 'duplicate' };
+  }
+
+  switch (reading.kind) {
+    case 'heartbeat':
+    case 'status':
+      return { state: next, effects, disposition: 'recorded' };
+    case 'card': {
+      const slot = next.slot;
+      if (!slot) {
+        effects.push({ type: 'card-not-expected', card: reading.code });
+        return { state: next, effects, disposition: 'not-expected' };
+      }
+      const index = cardIndexOfBytes(reading.code.charCodeAt(0), reading.code.charCodeAt(1));
+      const seen = next.counts[index];
+      if (seen >= next.deckCount) {
+        effects.push({
+          type: 'integrity-error',
+          card: reading.code,
+          seen,
+          allowed: next.deckCount,
+        });
+        return { state: next, effects, disposition: 'integrity-error' };
+      }
+      const counts = [...next.counts];
+      counts[index] = seen + 1;
+      effects.push({
+        type: 'card-accepted',
+        slot: slot.id,
+        card: reading.code,
+        ...(reading.sequence !== undefined ? { sequence: reading.sequence } : {}),
+      });
+      return { state: { ...next, counts, slot: null }, effects, disposition: 'applied' };
+    }
+    case 'unrecognised':
+    case 'invalid': {
+      const slot = next.slot;
+      if (!slot) return { state: next, effects, disposition: 'recorded' };
+      const failedAttempts = slot.failedAttempts + 1;
+      const firstFailureAt = slot.firstFailureAt ?? at;
+      const reason =
+        reading.kind === 'unrecognised'
+          ? `unrecognised: ${reading.code}`
+          : `invalid: ${reading.reason}`;
+      effects.push({ type: 'rescan-required', slot: slot.id, attempt: failedAttempts, reason });
+      let escalated = slot.escalated;
+      if (!escalated) {
+        const elapsedMs = at - firstFailureAt;
+        const trigger =
+          failedAttempts >= rules.maxFailedAttempts
+            ? 'attempts'
+            : elapsedMs >= rules.escalateAfterMs
+              ? 'time'
+              : undefined;
+        if (trigger) {
+          escalated = true;
+          effects.push({
+            type: 'escalate-to-supervisor',
+            slot: slot.id,
+            failedAttempts,
+            elapsedMs,
+            trigger,
+          });
+        }
+      }
+      return {
+        state: { ...next, slot: { ...slot, failedAttempts, firstFailureAt, escalated } },
+        effects,
+        disposition: 'rescan-required',
+      };
+    }
+  }
+}
+
+function reject(code: IngestionRejection['code'], message: string): IngestionResult {
+  return { rejected: { code, message } };
+}
