@@ -1,4 +1,8 @@
 import { CreateTablesAndOutbox1764400000000 } from './1764400000000-CreateTablesAndOutbox';
+import { CreateScannerReadings1764430000000 } from './1764430000000-CreateScannerReadings';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
-export const STUDIO_MIGRATIONS = [CreateTablesAndOutbox1764400000000];
+export const STUDIO_MIGRATIONS = [
+  CreateTablesAndOutbox1764400000000,
+  CreateScannerReadings1764430000000,
+];

@@ -1,5 +1,6 @@
 import { GAME_KINDS, GameKind, isGameKind } from '@studio/contracts';
 import { readFileSync } from 'node:fs';
+import { parseScannerSettings, ScannerSettings } from '../scanner/scanner-settings';
 import { ConfigError } from './config-error';
 
 export interface TableDefinition {
@@ -8,6 +9,8 @@ export interface TableDefinition {
   game: GameKind;
   /** ISO 4217 code (or XPT-style code for the practice table's virtual points). */
   currency: string;
+  /** The table's card-shoe reader; absent for tables without one (the practice table). */
+  scanner?: ScannerSettings;
   /** Further per-table settings (limits, scanner, windows), kept verbatim for later stages. */
   [setting: string]: unknown;
 }
@@ -65,6 +68,17 @@ export function parseTableDefinitions(value: unknown, source: string): TableDefi
       throw new ConfigError(
         `${where} ("${table.id}"): "currency" must be a three-letter ISO 4217 code (got ${JSON.stringify(table.currency)})`,
       );
+    }
+    if (table.scanner !== undefined) {
+      if (table.game === 'european-blackjack-practice') {
+        throw new ConfigError(
+          `${where} ("${table.id}"): "scanner" is not allowed: european-blackjack-practice tables deal virtual cards and have no card reader`,
+        );
+      }
+      return {
+        ...table,
+        scanner: parseScannerSettings(table.scanner, `${where} ("${table.id}")`),
+      } as TableDefinition;
     }
     return { ...table } as TableDefinition;
   });

@@ -1,3 +1,4 @@
 export * from './envelope';
 export * from './table-events';
 export * from './topics';
+export * from './scanner-events';

@@ -1,0 +1,208 @@
+import { CardCode, cardCode, parseCardCode } from '@studio/cards';
+import {
+  DEFAULT_INGESTION_RULES,
+  IngestionRules,
+  WIRE_FORMAT_NAMES,
+  wireFormat,
+} from '@studio/scanner-protocol';
+import { ConfigError } from '../config/config-error';
+
+export const PARITIES = ['none', 'even', 'odd', 'mark', 'space'] as const;
+export type Parity = (typeof PARITIES)[number];
+
+/** The built-in virtual shoe that feeds a table when no device path is configured (demo). */
+export interface VirtualShoeSettings {
+  seed: number;
+  decks: number;
+  /** Time between two cards. */
+  intervalMs: number;
+  /** Share of cards the virtual reader fails to read at first (the dealer rescans them). */
+  misreadRate: number;
+  noiseRate: number;
+  duplicateRate: number;
+  /** How often the virtual reader sends a heartbeat (formats that have them). */
+  heartbeatIntervalMs: number;
+}
+
+/** Per-table card-shoe reader settings (config/tables.json, "scanner"). */
+export interface ScannerSettings {
+  wireFormat: string;
+  /** Serial device; absent: the service runs a virtual shoe over a pseudo-terminal pair. */
+  path?: string;
+  baudRate: number;
+  dataBits: 5 | 6 | 7 | 8;
+  parity: Parity;
+  stopBits: 1 | 1.5 | 2;
+  /** Silence longer than this marks the reader stale; null: never (readers without heartbeats). */
+  heartbeatTimeoutMs: number | null;
+  reconnectInitialDelayMs: number;
+  reconnectMaxDelayMs: number;
+  maxFrameBytes: number;
+  lineEnding: 'lf' | 'cr';
+  aliases: Record<string, CardCode>;
+  decks: number;
+  ingestion: IngestionRules;
+  virtualShoe?: VirtualShoeSettings;
+}
+
+const BAUD_RATES = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400];
+
+/**
+ * Validates a table's "scanner" object and fills in the defaults. Every problem is one line that
+ * names the file, the table and the field.
+ */
+export function parseScannerSettings(value: unknown, where: string): ScannerSettings {
+  const fail = (field: string, must: string, got: unknown): never => {
+    throw new ConfigError(`${where}: "scanner.${field}" ${must} (got ${JSON.stringify(got)})`);
+  };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return fail('', 'must be an object', value);
+  }
+  const s = value as Record<string, unknown>;
+  const known = new Set([
+    'wireFormat',
+    'path',
+    'baudRate',
+    'dataBits',
+    'parity',
+    'stopBits',
+    'heartbeatTimeoutMs',
+    'reconnectInitialDelayMs',
+    'reconnectMaxDelayMs',
+    'maxFrameBytes',
+    'lineEnding',
+    'aliases',
+    'decks',
+    'maxFailedAttempts',
+    'escalateAfterMs',
+    'debounceMs',
+    'virtualShoe',
+  ]);
+  for (const key of Object.keys(s)) {
+    if (!known.has(key))
+      fail(key, `is not a scanner setting; use one of ${[...known].join(', ')}`, s[key]);
+  }
+  const int = (field: string, fallback: number, min: number, max: number, from = s): number => {
+    const v = from[field] ?? fallback;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      fail(field, `must be a whole number from ${min} to ${max}`, v);
+    }
+    return v as number;
+  };
+  const oneOf = <T>(field: string, allowed: readonly T[], fallback: T): T => {
+    const v = s[field] ?? fallback;
+    if (!allowed.includes(v as T)) fail(field, `must be one of ${allowed.join(', ')}`, v);
+    return v as T;
+  };
+
+  const format = s.wireFormat;
+  if (typeof format !== 'string' || !wireFormat(format)) {
+    fail('wireFormat', `must be one of ${WIRE_FORMAT_NAMES.join(', ')}`, format);
+  }
+  const definition = wireFormat(format as string)!;
+  if (s.path !== undefined && (typeof s.path !== 'string' || s.path.trim() === '')) {
+    fail(
+      'path',
+      'must be a serial device path such as /dev/ttyUSB0 (or be left out for the virtual shoe)',
+      s.path,
+    );
+  }
+  const baudRate = s.baudRate ?? 9600;
+  if (!BAUD_RATES.includes(baudRate as number))
+    fail('baudRate', `must be one of ${BAUD_RATES.join(', ')}`, baudRate);
+
+  let heartbeatTimeoutMs: number | null = definition.hasHeartbeats ? 5000 : null;
+  if (s.heartbeatTimeoutMs === null || s.heartbeatTimeoutMs === 0) heartbeatTimeoutMs = null;
+  else if (s.heartbeatTimeoutMs !== undefined)
+    heartbeatTimeoutMs = int('heartbeatTimeoutMs', 5000, 100, 600_000);
+
+  const aliases: Record<string, CardCode> = {};
+  if (s.aliases !== undefined) {
+    if (typeof s.aliases !== 'object' || s.aliases === null || Array.isArray(s.aliases)) {
+      fail(
+        'aliases',
+        'must be an object mapping what the reader sends to a card code, e.g. {"10S": "TS"}',
+        s.aliases,
+      );
+    }
+    for (const [alias, target] of Object.entries(s.aliases as Record<string, unknown>)) {
+      const card = typeof target === 'string' ? parseCardCode(target) : undefined;
+      if (!card || alias.trim() === '')
+        fail(`aliases.${alias}`, 'must map to a card code such as "TS"', target);
+      aliases[alias] = cardCode(card!);
+    }
+  }
+
+  const reconnectInitialDelayMs = int('reconnectInitialDelayMs', 200, 10, 60_000);
+  const reconnectMaxDelayMs = int('reconnectMaxDelayMs', 5_000, reconnectInitialDelayMs, 600_000);
+  const settings: ScannerSettings = {
+    wireFormat: definition.name,
+    baudRate: baudRate as number,
+    dataBits: oneOf('dataBits', [5, 6, 7, 8] as const, 8),
+    parity: oneOf('parity', PARITIES, 'none'),
+    stopBits: oneOf('stopBits', [1, 1.5, 2] as const, 1),
+    heartbeatTimeoutMs,
+    reconnectInitialDelayMs,
+    reconnectMaxDelayMs,
+    maxFrameBytes: int('maxFrameBytes', 64, 16, 4096),
+    lineEnding: oneOf('lineEnding', ['lf', 'cr'] as const, 'lf'),
+    aliases,
+    decks: int('decks', 8, 1, 16),
+    ingestion: {
+      maxFailedAttempts: int(
+        'maxFailedAttempts',
+        DEFAULT_INGESTION_RULES.maxFailedAttempts,
+        1,
+        100,
+      ),
+      escalateAfterMs: int(
+        'escalateAfterMs',
+        DEFAULT_INGESTION_RULES.escalateAfterMs,
+        1000,
+        600_000,
+      ),
+      debounceMs: int('debounceMs', DEFAULT_INGESTION_RULES.debounceMs, 0, 10_000),
+    },
+  };
+  if (typeof s.path === 'string') {
+    settings.path = s.path;
+    if (s.virtualShoe !== undefined)
+      fail('virtualShoe', 'only applies when no "path" is set', s.virtualShoe);
+  } else {
+    settings.virtualShoe = parseVirtualShoe(s.virtualShoe ?? {}, settings.decks, fail);
+  }
+  return settings;
+}
+
+function parseVirtualShoe(
+  value: unknown,
+  decks: number,
+  fail: (field: string, must: string, got: unknown) => never,
+): VirtualShoeSettings {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return fail('virtualShoe', 'must be an object', value);
+  }
+  const v = value as Record<string, unknown>;
+  const int = (field: string, fallback: number, min: number, max: number): number => {
+    const x = v[field] ?? fallback;
+    if (typeof x !== 'number' || !Number.isInteger(x) || x < min || x > max) {
+      fail(`virtualShoe.${field}`, `must be a whole number from ${min} to ${max}`, x);
+    }
+    return x as number;
+  };
+  const rate = (field: string, fallback: number): number => {
+    const x = v[field] ?? fallback;
+    if (typeof x !== 'number' || !(x >= 0 && x < 1))
+      fail(`virtualShoe.${field}`, 'must be a share from 0 to below 1', x);
+    return x as number;
+  };
+  return {
+    seed: int('seed', 1, 0, 2 ** 32 - 1),
+    decks: int('decks', decks, 1, 16),
+    intervalMs: int('intervalMs', 1500, 1, 3_600_000),
+    misreadRate: rate('misreadRate', 0.03),
+    noiseRate: rate('noiseRate', 0),
+    duplicateRate: rate('duplicateRate', 0),
+    heartbeatIntervalMs: int('heartbeatIntervalMs', 1000, 10, 600_000),
+  };
+}
