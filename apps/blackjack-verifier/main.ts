@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { generateStrategyFiles } from './generate-strategy';
+import { optionTable } from './options';
 
 /**
  * Blackjack verification tool.
@@ -12,6 +13,9 @@ function main(argv: string[]): void {
   switch (command) {
     case 'generate-strategy':
       generateStrategyFiles(repoRoot);
+      return;
+    case 'options':
+      optionTable((line) => console.log(line));
       return;
     default:
       console.error(`unknown command "${command}"`);

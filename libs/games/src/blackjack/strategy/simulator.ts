@@ -1,0 +1,469 @@
+import { CardCode, cardFromIndex, cardCode, CARDS_PER_DECK } from '@studio/cards';
+import { BlackjackRules } from '../core/rules';
+import {
+  evaluateBustBonus,
+  evaluateLuckyTrio,
+  evaluateLuxPairs,
+  evaluatePairs,
+  evaluatePokerTrio,
+  SideBetWin,
+} from '../side-bets/side-bets';
+import { PairKey, StrategyCode, StrategyTable, UP_COLUMNS } from './table';
+
+/**
+ * A fast blackjack table for return measurements: one player position playing a strategy table
+ * against the dealer, card indices in a typed array, no objects per round. It follows the engines'
+ * rules table (core/rules) and deals in the engines' order (player, dealer up, player, dealer
+ * hole; a split's hands take their second card in order), so the same shoe order gives the same
+ * round as the engines; the European engine's tests check that round by round.
+ *
+ * Randomness is injected (a 32-bit generator); `seededRandom` gives a reproducible one.
+ */
+
+/** Net result statistics of one bet, per unit staked on it. */
+export interface BetStats {
+  /** Rounds in which the bet was placed. */
+  n: number;
+  /** Sum of net results (win +, loss -) per unit staked. */
+  sum: number;
+  sumSquares: number;
+}
+
+export const SIMULATED_BETS = [
+  'main',
+  'insurance',
+  'pairs',
+  'bust-bonus',
+  'lucky-trio',
+  'poker-trio',
+  'lux-pairs',
+] as const;
+export type SimulatedBet = (typeof SIMULATED_BETS)[number];
+
+export type SimulationTotals = Record<SimulatedBet, BetStats>;
+
+export function emptyTotals(): SimulationTotals {
+  const out = {} as SimulationTotals;
+  for (const b of SIMULATED_BETS) out[b] = { n: 0, sum: 0, sumSquares: 0 };
+  return out;
+}
+
+export function mergeTotals(into: SimulationTotals, from: SimulationTotals): void {
+  for (const b of SIMULATED_BETS) {
+    into[b].n += from[b].n;
+    into[b].sum += from[b].sum;
+    into[b].sumSquares += from[b].sumSquares;
+  }
+}
+
+/** Return to player and the half-width of its 95% confidence interval, both as fractions. */
+export function returnWithInterval(s: BetStats): { rtp: number; halfWidth95: number } {
+  if (s.n === 0) return { rtp: NaN, halfWidth95: NaN };
+  const mean = s.sum / s.n;
+  const variance = Math.max(0, s.sumSquares / s.n - mean * mean);
+  return { rtp: 1 + mean, halfWidth95: 1.96 * Math.sqrt(variance / s.n) };
+}
+
+/** A 32-bit unsigned random source. */
+export type Random32 = () => number;
+
+/** xoshiro128** seeded through splitmix32: reproducible from one 32-bit seed. */
+export function seededRandom(seed: number): Random32 {
+  let s = seed >>> 0;
+  const splitmix = (): number => {
+    s = (s + 0x9e3779b9) >>> 0;
+    let z = s;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+    return (z ^ (z >>> 16)) >>> 0;
+  };
+  let a = splitmix();
+  let b = splitmix();
+  let c = splitmix();
+  let d = splitmix();
+  return () => {
+    const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
+    const t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl(d, 11);
+    return result;
+  };
+}
+
+function rotl(x: number, k: number): number {
+  return (x << k) | (x >>> (32 - k));
+}
+
+const CODE_NUMBER: Record<StrategyCode, number> = {
+  S: 0,
+  H: 1,
+  Dh: 2,
+  Ds: 3,
+  P: 4,
+  Rh: 5,
+  Rs: 6,
+  Rp: 7,
+};
+
+const PAIR_KEYS: readonly PairKey[] = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T'];
+
+/** Value index of a card index: 0 = ace, 1..8 = 2..9, 9 = ten-value. */
+const VALUE_INDEX = Uint8Array.from({ length: CARDS_PER_DECK }, (_, i) => Math.min(i % 13, 9));
+
+const NO_WIN = -1;
+
+function payoutTable(size: number, fill: (i: number) => SideBetWin | null): Int16Array {
+  const t = new Int16Array(size);
+  for (let i = 0; i < size; i += 1) {
+    const w = fill(i);
+    t[i] = w ? w.pays.a / w.pays.b : NO_WIN;
+  }
+  return t;
+}
+
+/** Side-bet payouts for every card combination, computed once with the side-bet evaluators. */
+export class SideBetTables {
+  readonly pairs: Int16Array;
+  readonly luckyTrio: Int16Array;
+  readonly pokerTrio: Int16Array;
+  readonly luxPairs: Int16Array;
+  /** Payout by dealer bust card count (index = cards), NO_WIN when the dealer did not bust. */
+  readonly bustBonus: Int16Array;
+
+  constructor() {
+    const code = (i: number): CardCode => cardCode(cardFromIndex(i));
+    const codes = Array.from({ length: CARDS_PER_DECK }, (_, i) => code(i));
+    const n = CARDS_PER_DECK;
+    this.pairs = payoutTable(n * n, (i) => evaluatePairs(codes[Math.floor(i / n)], codes[i % n]));
+    const trio = (f: (a: CardCode, b: CardCode, c: CardCode) => SideBetWin | null) =>
+      payoutTable(n * n * n, (i) =>
+        f(codes[Math.floor(i / (n * n))], codes[Math.floor(i / n) % n], codes[i % n]),
+      );
+    this.luckyTrio = trio(evaluateLuckyTrio);
+    this.pokerTrio = trio(evaluatePokerTrio);
+    this.luxPairs = trio(evaluateLuxPairs);
+    // A bust hand of k cards (two tens and twos); only the count matters to the pay table.
+    this.bustBonus = payoutTable(16, (k) => {
+      if (k < 3) return null;
+      const hand: CardCode[] = ['TS', 'TH', ...Array<CardCode>(k - 2).fill('2S')];
+      return evaluateBustBonus(hand);
+    });
+  }
+}
+
+export interface SimulationOptions {
+  readonly rules: BlackjackRules;
+  readonly strategy: StrategyTable;
+  /** Fraction of the shoe dealt before the cut card (Default 0.75). */
+  readonly penetration?: number;
+  /** games.md section 0 burn procedure at every new shoe (physical-shoe games). */
+  readonly burn?: boolean;
+  /** Measure the side bets (the physical 8-deck games). */
+  readonly sideBets?: boolean;
+}
+
+/** One position's round results, reused between rounds (no allocation per round). */
+export interface RoundResult {
+  /** Net main-game result per unit of the original stake. */
+  main: number;
+  /** Net insurance result per unit insured, or NaN when insurance was not offered. */
+  insurance: number;
+}
+
+export class BlackjackSimulator {
+  readonly shoe: Uint8Array;
+  /** Next card to draw. */
+  position = 0;
+  private cut: number;
+  private readonly codes = new Int8Array(3 * 22 * 10);
+  private readonly sideTables?: SideBetTables;
+  private readonly rules: BlackjackRules;
+  private readonly penetration: number;
+  private readonly burn: boolean;
+  // Hands of the position (at most maxHands), as parallel arrays.
+  private readonly hard = new Int32Array(8);
+  private readonly ace = new Uint8Array(8);
+  private readonly count = new Uint8Array(8);
+  private readonly first = new Int8Array(8);
+  private readonly second = new Int8Array(8);
+  private readonly stake = new Uint8Array(8);
+  private readonly fromSplit = new Uint8Array(8);
+  private readonly splitAces = new Uint8Array(8);
+  private readonly surrendered = new Uint8Array(8);
+  private handCount = 0;
+  /** Dealer cards of the last round (card indices), for the bust bonus and the tests. */
+  dealerCardCount = 0;
+
+  constructor(
+    options: SimulationOptions,
+    private readonly random: Random32,
+    sideTables?: SideBetTables,
+  ) {
+    this.rules = options.rules;
+    this.penetration = options.penetration ?? 0.75;
+    this.burn = options.burn ?? false;
+    this.sideTables = options.sideBets ? (sideTables ?? new SideBetTables()) : undefined;
+    this.shoe = new Uint8Array(this.rules.decks * CARDS_PER_DECK);
+    for (let i = 0; i < this.shoe.length; i += 1) this.shoe[i] = i % CARDS_PER_DECK;
+    this.cut = this.shoe.length; // forces a shuffle before the first round
+    this.position = this.shoe.length;
+    const s = options.strategy;
+    for (let col = 0; col < UP_COLUMNS.length; col += 1) {
+      for (let t = 4; t <= 21; t += 1) this.codes[t * 10 + col] = CODE_NUMBER[s.hard[t][col]];
+      for (let t = 12; t <= 21; t += 1)
+        this.codes[220 + t * 10 + col] = CODE_NUMBER[s.soft[t][col]];
+      for (let v = 0; v < 10; v += 1)
+        this.codes[440 + v * 10 + col] = CODE_NUMBER[s.pairs[PAIR_KEYS[v]][col]];
+    }
+  }
+
+  /** Fisher–Yates with the injected generator, then the burn procedure if the game has one. */
+  shuffle(): void {
+    const shoe = this.shoe;
+    for (let i = shoe.length - 1; i > 0; i -= 1) {
+      // Multiply-shift bounded draw: bias below 2^-22, irrelevant for return measurement.
+      const j = Math.floor((this.random() * (i + 1)) / 4294967296);
+      const t = shoe[i];
+      shoe[i] = shoe[j];
+      shoe[j] = t;
+    }
+    this.position = 0;
+    this.cut = Math.floor(shoe.length * this.penetration);
+    if (this.burn) {
+      const shown = this.shoe[this.position++];
+      this.position += VALUE_INDEX[shown] + 1; // A burns 1, T/J/Q/K burn 10
+    }
+  }
+
+  /** Loads a given shoe order (card indices) instead of shuffling; for cross-checks. */
+  load(order: ArrayLike<number>): void {
+    this.shoe.set(order);
+    this.position = 0;
+    this.cut = Math.floor(this.shoe.length * this.penetration);
+  }
+
+  /** Plays rounds, adding every bet's net result to `totals`. */
+  run(rounds: number, totals: SimulationTotals): void {
+    const result: RoundResult = { main: 0, insurance: NaN };
+    for (let r = 0; r < rounds; r += 1) {
+      if (this.position >= this.cut) this.shuffle();
+      this.playRound(result, totals);
+    }
+  }
+
+  private draw(): number {
+    return this.shoe[this.position++];
+  }
+
+  private code(table: number, row: number, col: number): number {
+    return this.codes[table * 220 + row * 10 + col];
+  }
+
+  /** Plays one round; writes the main and insurance results; side bets go to totals if given. */
+  playRound(result: RoundResult, totals?: SimulationTotals): void {
+    const rules = this.rules;
+    const p1 = this.draw();
+    const up = this.draw();
+    const p2 = this.draw();
+    const hole = this.draw();
+    const upV = VALUE_INDEX[up];
+    const col = upV === 0 ? 9 : upV - 1;
+    const dealerBj =
+      (upV === 0 && VALUE_INDEX[hole] === 9) || (upV === 9 && VALUE_INDEX[hole] === 0);
+    const v1 = VALUE_INDEX[p1];
+    const v2 = VALUE_INDEX[p2];
+    const playerBj = (v1 === 0 && v2 === 9) || (v1 === 9 && v2 === 0);
+
+    result.insurance = NaN;
+    if (upV === 0 && rules.insurance) result.insurance = dealerBj ? 2 : -1;
+
+    this.handCount = 1;
+    this.setHand(0, v1, v2);
+    let main = 0;
+    let settled = false;
+    const peeks = rules.peek && (upV === 0 || upV === 9);
+    if (rules.surrender === 'early' && !playerBj && this.wantsSurrender(0, col)) {
+      main = -0.5;
+      settled = true;
+    } else if (peeks && dealerBj) {
+      main = playerBj ? 0 : -1;
+      settled = true;
+    } else if (playerBj) {
+      if (!dealerBj) main = rules.blackjackPays.a / rules.blackjackPays.b;
+      settled = true; // a no-peek dealer BJ against a player BJ is a push
+    }
+    if (!settled) this.playHands(col);
+
+    // The dealer always completes the hand (the bust bonus needs it), except after a peeked BJ.
+    let dHard = VALUE_INDEX[up] + 1 + VALUE_INDEX[hole] + 1;
+    let dAce = upV === 0 || VALUE_INDEX[hole] === 0;
+    let dCards = 2;
+    if (!(peeks && dealerBj)) {
+      for (;;) {
+        const total = dAce && dHard + 10 <= 21 ? dHard + 10 : dHard;
+        const soft = total !== dHard;
+        if (total > 17 || (total === 17 && !(soft && rules.dealerHitsSoft17))) break;
+        const c = VALUE_INDEX[this.draw()];
+        dHard += c + 1;
+        dAce ||= c === 0;
+        dCards += 1;
+      }
+    }
+    this.dealerCardCount = dCards;
+    const dTotal = dAce && dHard + 10 <= 21 ? dHard + 10 : dHard;
+
+    if (!settled) main = this.settleHands(dealerBj, dTotal);
+    result.main = main;
+
+    if (totals) {
+      add(totals.main, main);
+      if (!Number.isNaN(result.insurance)) add(totals.insurance, result.insurance);
+      const t = this.sideTables;
+      if (t) {
+        add(totals.pairs, net(t.pairs[p1 * 52 + p2]));
+        const trio = (p1 * 52 + p2) * 52 + up;
+        add(totals['lucky-trio'], net(t.luckyTrio[trio]));
+        add(totals['poker-trio'], net(t.pokerTrio[trio]));
+        add(totals['lux-pairs'], net(t.luxPairs[trio]));
+        add(totals['bust-bonus'], net(dTotal > 21 ? t.bustBonus[Math.min(dCards, 15)] : NO_WIN));
+      }
+    }
+  }
+
+  private setHand(i: number, a: number, b: number): void {
+    this.first[i] = a;
+    this.second[i] = b;
+    this.count[i] = b < 0 ? 1 : 2;
+    this.hard[i] = a + 1 + (b < 0 ? 0 : b + 1);
+    this.ace[i] = a === 0 || b === 0 ? 1 : 0;
+    this.stake[i] = 1;
+    this.fromSplit[i] = 0;
+    this.splitAces[i] = 0;
+    this.surrendered[i] = 0;
+  }
+
+  private wantsSurrender(i: number, col: number): boolean {
+    const c = this.decisionCode(i, col);
+    return c >= 5;
+  }
+
+  private decisionCode(i: number, col: number): number {
+    const hard = this.hard[i];
+    const total = this.ace[i] && hard + 10 <= 21 ? hard + 10 : hard;
+    const soft = total !== hard;
+    const splittable =
+      this.count[i] === 2 &&
+      this.first[i] === this.second[i] &&
+      this.handCount < this.rules.maxHands &&
+      !this.splitAces[i];
+    if (splittable) return this.code(2, this.first[i], col);
+    return soft ? this.code(1, total, col) : this.code(0, total, col);
+  }
+
+  private addCard(i: number, v: number): void {
+    this.hard[i] += v + 1;
+    if (v === 0) this.ace[i] = 1;
+    if (this.count[i] === 1) this.second[i] = v;
+    this.count[i] += 1;
+  }
+
+  private playHands(col: number): void {
+    const rules = this.rules;
+    for (let i = 0; i < this.handCount; i += 1) {
+      if (this.count[i] < 2) {
+        this.addCard(i, VALUE_INDEX[this.draw()]);
+        if (this.splitAces[i] && !rules.hitSplitAces) continue; // one card each, closed
+      }
+      for (;;) {
+        const hard = this.hard[i];
+        const total = this.ace[i] && hard + 10 <= 21 ? hard + 10 : hard;
+        if (total >= 21) break; // bust, BJ, or 21 (closed: hitting 21 never helps)
+        const two = this.count[i] === 2;
+        const canDouble = two && !(this.fromSplit[i] && !rules.doubleAfterSplit);
+        const canSurrender =
+          two && !this.fromSplit[i] && rules.surrender === 'late' && this.handCount === 1;
+        let c = this.decisionCode(i, col);
+        if (c === 5) c = canSurrender ? 8 : 1;
+        else if (c === 6) c = canSurrender ? 8 : 0;
+        else if (c === 7) c = canSurrender ? 8 : 4;
+        else if (c === 2) c = canDouble ? 9 : 1;
+        else if (c === 3) c = canDouble ? 9 : 0;
+        if (c === 0) break; // stand
+        if (c === 1) {
+          this.addCard(i, VALUE_INDEX[this.draw()]);
+          continue;
+        }
+        if (c === 9) {
+          this.stake[i] = 2;
+          this.addCard(i, VALUE_INDEX[this.draw()]);
+          break;
+        }
+        if (c === 8) {
+          this.surrendered[i] = 1;
+          break;
+        }
+        // Split: the second card moves to a new hand right after this one; both are split hands.
+        const v = this.first[i];
+        const j = this.handCount;
+        for (let k = j; k > i + 1; k -= 1) this.copyHand(k, k - 1);
+        this.setHand(i + 1, v, -1);
+        this.setHand(i, v, -1);
+        this.fromSplit[i] = this.fromSplit[i + 1] = 1;
+        this.splitAces[i] = this.splitAces[i + 1] = v === 0 ? 1 : 0;
+        this.handCount += 1;
+        this.addCard(i, VALUE_INDEX[this.draw()]);
+        if (this.splitAces[i] && !rules.hitSplitAces) break;
+      }
+    }
+  }
+
+  private copyHand(to: number, from: number): void {
+    this.hard[to] = this.hard[from];
+    this.ace[to] = this.ace[from];
+    this.count[to] = this.count[from];
+    this.first[to] = this.first[from];
+    this.second[to] = this.second[from];
+    this.stake[to] = this.stake[from];
+    this.fromSplit[to] = this.fromSplit[from];
+    this.splitAces[to] = this.splitAces[from];
+    this.surrendered[to] = this.surrendered[from];
+  }
+
+  private settleHands(dealerBj: boolean, dealerTotal: number): number {
+    const rules = this.rules;
+    let net = 0;
+    for (let i = 0; i < this.handCount; i += 1) {
+      const stake = this.stake[i];
+      if (this.surrendered[i]) {
+        net += dealerBj && rules.surrender !== 'early' ? -stake : -stake / 2;
+        continue;
+      }
+      if (dealerBj) {
+        // Only reached without peek: all stakes lost, or only the original bet (hand 0 unsplit).
+        if (rules.noPeekDealerBlackjack === 'original-bets-only') net -= i === 0 ? 1 : 0;
+        else net -= stake;
+        continue;
+      }
+      const hard = this.hard[i];
+      const total = this.ace[i] && hard + 10 <= 21 ? hard + 10 : hard;
+      if (total > 21) net -= stake;
+      else if (dealerTotal > 21 || total > dealerTotal) net += stake;
+      else if (total < dealerTotal) net -= stake;
+    }
+    return net;
+  }
+}
+
+function add(s: BetStats, x: number): void {
+  s.n += 1;
+  s.sum += x;
+  s.sumSquares += x * x;
+}
+
+function net(pays: number): number {
+  return pays === NO_WIN ? -1 : pays;
+}
