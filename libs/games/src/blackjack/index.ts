@@ -1,2 +1,3 @@
 export * from './core';
+export * from './infinite';
 export * from './side-bets';

@@ -2,7 +2,7 @@ import { CardCode } from '@studio/cards';
 import { handTotal, isBlackjack } from './hand';
 import { NO_ROUNDING, RoundingRecord, winningsFor } from './money';
 import { PlayerHand } from './player-hands';
-import { BlackjackRules } from './rules';
+import { BlackjackRules, Ratio, Rounding } from './rules';
 
 export type HandOutcome = 'blackjack' | 'win' | 'push' | 'lose' | 'bust' | 'surrender';
 
@@ -33,13 +33,67 @@ export function betSettlement(
   return { staked, refunded, paid, houseResult: staked - refunded - paid, rounding };
 }
 
-function win(stake: number, outcome: HandOutcome, rules: BlackjackRules): HandSettlement {
-  const w = winningsFor(
-    stake,
-    outcome === 'blackjack' ? rules.blackjackPays : rules.winPays,
-    rules.rounding,
-  );
-  return { outcome, ...betSettlement(stake, 0, stake + w.amount, w.rounding) };
+/**
+ * How a closed hand settles, independent of the amount: what fraction of the stake is refunded
+ * and, on a win, at which ratio it pays. Engines with many players sharing one hand compute this
+ * once per hand and apply it to each stake with plain integer arithmetic.
+ */
+export interface HandSettlementRule {
+  readonly outcome: HandOutcome;
+  /** Fraction of the stake given back without a win (push 1/1, surrender 1/2, ...). */
+  readonly refund: Ratio;
+  /** Win ratio (stake back plus stake × a / b), or null when the hand does not win. */
+  readonly pays: Ratio | null;
+}
+
+const NONE: Ratio = { a: 0, b: 1 };
+const ALL: Ratio = { a: 1, b: 1 };
+const HALF: Ratio = { a: 1, b: 2 };
+
+export function handSettlementRule(
+  hand: Pick<PlayerHand, 'cards' | 'fromSplit' | 'splitOff' | 'doubled' | 'surrendered'>,
+  dealerCards: readonly CardCode[],
+  rules: BlackjackRules,
+): HandSettlementRule {
+  const lose = (refund = NONE): HandSettlementRule => ({ outcome: 'lose', refund, pays: null });
+  const playerBj = isBlackjack(hand.cards, hand.fromSplit);
+  const dealerBj = isBlackjack(dealerCards);
+  if (hand.surrendered) {
+    // With peek, surrender only happens after the check, so dealerBj can only be true here with
+    // no peek: late surrender then loses everything, early surrender still returns half.
+    if (dealerBj && rules.surrender !== 'early') return lose();
+    return { outcome: 'surrender', refund: HALF, pays: null };
+  }
+  if (dealerBj) {
+    if (playerBj) return { outcome: 'push', refund: ALL, pays: null };
+    if (!rules.peek && rules.noPeekDealerBlackjack === 'original-bets-only') {
+      // Only the original bet is lost: doubles and the stakes of split-off hands come back.
+      return lose(hand.splitOff ? ALL : hand.doubled ? HALF : NONE);
+    }
+    return lose();
+  }
+  const player = handTotal(hand.cards).total;
+  if (player > 21) return { outcome: 'bust', refund: NONE, pays: null };
+  if (playerBj) return { outcome: 'blackjack', refund: NONE, pays: rules.blackjackPays };
+  const dealer = handTotal(dealerCards).total;
+  if (dealer > 21 || player > dealer) return { outcome: 'win', refund: NONE, pays: rules.winPays };
+  if (player === dealer) return { outcome: 'push', refund: ALL, pays: null };
+  return lose();
+}
+
+/** Applies a settlement rule to one stake (integer minor units). */
+export function applySettlementRule(
+  rule: Pick<HandSettlementRule, 'refund' | 'pays'>,
+  stake: number,
+  rounding: Rounding,
+): BetSettlement {
+  if (rule.pays) {
+    const w = winningsFor(stake, rule.pays, rounding);
+    return betSettlement(stake, 0, stake + w.amount, w.rounding);
+  }
+  if (rule.refund.a === 0) return betSettlement(stake, 0, 0);
+  const r = winningsFor(stake, rule.refund, rounding);
+  return betSettlement(stake, r.amount, 0, r.rounding);
 }
 
 /** Result and payout of one closed player hand against the dealer's final cards (games.md §1). */
@@ -48,34 +102,8 @@ export function settleHand(
   dealerCards: readonly CardCode[],
   rules: BlackjackRules,
 ): HandSettlement {
-  const stake = hand.stake;
-  const playerBj = isBlackjack(hand.cards, hand.fromSplit);
-  const dealerBj = isBlackjack(dealerCards);
-  if (hand.surrendered) {
-    // With peek, surrender only happens after the check, so dealerBj cannot be true here unless
-    // there is no peek: late surrender then loses everything, early surrender still returns half.
-    if (dealerBj && rules.surrender !== 'early') {
-      return { outcome: 'lose', ...betSettlement(stake, 0, 0) };
-    }
-    const half = winningsFor(stake, { a: 1, b: 2 }, rules.rounding);
-    return { outcome: 'surrender', ...betSettlement(stake, half.amount, 0, half.rounding) };
-  }
-  if (dealerBj) {
-    if (playerBj) return { outcome: 'push', ...betSettlement(stake, stake, 0) };
-    if (!rules.peek && rules.noPeekDealerBlackjack === 'original-bets-only') {
-      // Only the original bet is lost: doubles and the stakes of split-off hands come back.
-      const original = hand.splitOff ? 0 : hand.doubled ? stake / 2 : stake;
-      return { outcome: 'lose', ...betSettlement(stake, stake - original, 0) };
-    }
-    return { outcome: 'lose', ...betSettlement(stake, 0, 0) };
-  }
-  const player = handTotal(hand.cards).total;
-  if (player > 21) return { outcome: 'bust', ...betSettlement(stake, 0, 0) };
-  if (playerBj) return win(stake, 'blackjack', rules);
-  const dealer = handTotal(dealerCards).total;
-  if (dealer > 21 || player > dealer) return win(stake, 'win', rules);
-  if (player === dealer) return { outcome: 'push', ...betSettlement(stake, stake, 0) };
-  return { outcome: 'lose', ...betSettlement(stake, 0, 0) };
+  const rule = handSettlementRule(hand, dealerCards, rules);
+  return { outcome: rule.outcome, ...applySettlementRule(rule, hand.stake, rules.rounding) };
 }
 
 /** Insurance pays 2:1 when the dealer has BJ, otherwise it is lost. */
