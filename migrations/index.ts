@@ -1,8 +1,10 @@
 import { CreateTablesAndOutbox1764400000000 } from './1764400000000-CreateTablesAndOutbox';
 import { CreateScannerReadings1764430000000 } from './1764430000000-CreateScannerReadings';
+import { CreateUsersAndSessions1764440000000 } from './1764440000000-CreateUsersAndSessions';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
   CreateTablesAndOutbox1764400000000,
   CreateScannerReadings1764430000000,
+  CreateUsersAndSessions1764440000000,
 ];

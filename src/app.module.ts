@@ -8,6 +8,7 @@ import {
 import { topicName } from '@studio/contracts';
 import { LoggerModule } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
+import { AuthModule } from './auth/auth.module';
 import { Clock, IdGenerator, RandomUuidGenerator, SystemClock } from './clock/clock';
 import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
@@ -55,17 +56,22 @@ export class StudioModule {
   static forRoot(options: StudioModuleOptions): DynamicModule {
     const { config, database } = options;
     const topics = [topicName('tableEvents', config.kafka?.topicPrefix ?? '')];
+    const clock = options.clock ?? new SystemClock();
+    const ids = options.ids ?? new RandomUuidGenerator();
     return {
       module: StudioModule,
-      imports: [LoggerModule.forRoot(loggingOptions(config.logLevel))],
+      imports: [
+        LoggerModule.forRoot(loggingOptions(config.logLevel)),
+        AuthModule.forRoot({ dataSource: database.dataSource, clock, ids, settings: config.auth }),
+      ],
       controllers: [HealthController],
       providers: [
         { provide: STUDIO_CONFIG, useValue: config },
         { provide: DatabaseConnection, useValue: database },
         { provide: DATA_SOURCE, useValue: database.dataSource },
         { provide: DataSource, useValue: database.dataSource },
-        { provide: Clock, useValue: options.clock ?? new SystemClock() },
-        { provide: IdGenerator, useValue: options.ids ?? new RandomUuidGenerator() },
+        { provide: Clock, useValue: clock },
+        { provide: IdGenerator, useValue: ids },
         {
           provide: EventPublisher,
           useFactory: () =>

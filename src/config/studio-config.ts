@@ -40,6 +40,7 @@ export interface StudioConfig {
   outbox: OutboxConfig;
   tablesFile: string;
   tables: TableDefinition[];
+  auth: { sessionTtlMs: number; demoUsers: boolean };
 }
 
 export const DEFAULT_TABLES_FILE = 'config/tables.json';
@@ -87,5 +88,10 @@ export function loadStudioConfig(env: Record<string, string | undefined>): Studi
     },
     tablesFile,
     tables: loadTableDefinitions(tablesFile),
+    auth: {
+      sessionTtlMs: read.integer('SESSION_TTL_MINUTES', 12 * 60, 1, 7 * 24 * 60) * 60_000,
+      // Well-known demo passwords are only acceptable on the embedded, loopback-only demo.
+      demoUsers: read.boolean('DEMO_USERS', !read.raw('DATABASE_URL')),
+    },
   };
 }
