@@ -117,6 +117,14 @@ describe('betting', () => {
     expect(rejected(applyPokDengInput(newPokDengRound(1, 1), input)).code).toBe(code);
   });
 
+  it('rejects a bet without a spot (malformed command) as an unknown spot, without throwing', () => {
+    const malformed = { betId: 'b', playerId: 'p', amount: 100 } as unknown as PokDengBet;
+    expect(
+      rejected(applyPokDengInput(newPokDengRound(1, 1), { type: 'place-bet', bet: malformed }))
+        .code,
+    ).toBe('unknown-bet-spot');
+  });
+
   it('rejects a bet id placed twice', () => {
     const state = run(newPokDengRound(1, 1), [bet('b1', 'player', 1, 100)]);
     expect(rejected(applyPokDengInput(state, bet('b1', 'pair', 1, 100))).code).toBe(

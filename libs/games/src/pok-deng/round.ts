@@ -220,6 +220,8 @@ export function placeBet(state: PokDengRoundState, bet: PokDengBet): PokDengStep
   }
   const { spot, amount } = bet;
   if (
+    typeof spot !== 'object' ||
+    spot === null ||
     (spot.kind !== 'player' && spot.kind !== 'pair') ||
     !Number.isInteger(spot.hand) ||
     spot.hand < 1 ||
