@@ -1,10 +1,12 @@
 import { CreateTablesAndOutbox1764400000000 } from './1764400000000-CreateTablesAndOutbox';
 import { CreateScannerReadings1764430000000 } from './1764430000000-CreateScannerReadings';
 import { CreateUsersAndSessions1764440000000 } from './1764440000000-CreateUsersAndSessions';
+import { CreateTableLeases1764450000000 } from './1764450000000-CreateTableLeases';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
   CreateTablesAndOutbox1764400000000,
   CreateScannerReadings1764430000000,
   CreateUsersAndSessions1764440000000,
+  CreateTableLeases1764450000000,
 ];

@@ -1,0 +1,106 @@
+import { DataSource, EntityManager } from 'typeorm';
+
+export interface TableLease {
+  tableId: string;
+  owner: string;
+  epoch: number;
+  expiresAt: Date;
+}
+
+/**
+ * Leases in PostgreSQL: at most one live owner per table. Expiry uses the database's clock
+ * (one clock for every instance); the epoch is the fencing token that every write of a table
+ * checks, so an instance that lost its lease (paused, partitioned) cannot write after a takeover.
+ */
+export class TableLeaseRepository {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly ttlMs: number,
+  ) {}
+
+  /** Takes the lease if it is free, expired, or already ours. Returns it, or undefined. */
+  async tryAcquire(tableId: string, owner: string): Promise<TableLease | undefined> {
+    const rows: Array<{ table_id: string; owner: string; epoch: string; expires_at: Date }> =
+      await this.dataSource.query(
+        `INSERT INTO table_leases AS l (table_id, owner, epoch, acquired_at, renewed_at, expires_at)
+         VALUES ($1, $2, 1, clock_timestamp(), clock_timestamp(), clock_timestamp() + make_interval(secs => $3::double precision / 1000))
+         ON CONFLICT (table_id) DO UPDATE
+           SET owner = EXCLUDED.owner,
+               epoch = CASE WHEN l.owner = EXCLUDED.owner THEN l.epoch ELSE l.epoch + 1 END,
+               acquired_at = CASE WHEN l.owner = EXCLUDED.owner THEN l.acquired_at ELSE clock_timestamp() END,
+               renewed_at = clock_timestamp(),
+               expires_at = EXCLUDED.expires_at
+           WHERE l.owner = EXCLUDED.owner OR l.expires_at < clock_timestamp()
+         RETURNING table_id, owner, epoch, expires_at`,
+        [tableId, owner, this.ttlMs],
+      );
+    return rows.length === 1 ? toLease(rows[0]) : undefined;
+  }
+
+  /** Extends our lease. Undefined means it is no longer ours (expired and taken over). */
+  async renew(lease: TableLease): Promise<TableLease | undefined> {
+    const rows = await this.dataSource.query(
+      `WITH renewed AS (
+         UPDATE table_leases
+            SET renewed_at = clock_timestamp(),
+                expires_at = clock_timestamp() + make_interval(secs => $4::double precision / 1000)
+          WHERE table_id = $1 AND owner = $2 AND epoch = $3 AND expires_at >= clock_timestamp()
+          RETURNING table_id, owner, epoch, expires_at)
+       SELECT * FROM renewed`,
+      [lease.tableId, lease.owner, lease.epoch, this.ttlMs],
+    );
+    return rows.length === 1 ? toLease(rows[0]) : undefined;
+  }
+
+  /** Gives the lease up at once (graceful shutdown) so another instance need not wait for expiry. */
+  async release(lease: TableLease): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE table_leases SET expires_at = clock_timestamp() - interval '1 millisecond'
+        WHERE table_id = $1 AND owner = $2 AND epoch = $3`,
+      [lease.tableId, lease.owner, lease.epoch],
+    );
+  }
+
+  /**
+   * The fence: inside a table's write transaction, locks the lease row and fails unless it is still
+   * ours and live. Call it first in every transaction that changes a table's rounds.
+   */
+  async assertHeld(manager: EntityManager, lease: TableLease): Promise<void> {
+    const rows = await manager.query(
+      `SELECT 1 FROM table_leases
+        WHERE table_id = $1 AND owner = $2 AND epoch = $3 AND expires_at >= clock_timestamp()
+        FOR SHARE`,
+      [lease.tableId, lease.owner, lease.epoch],
+    );
+    if (rows.length !== 1) throw new LeaseLostError(lease);
+  }
+
+  async current(tableId: string): Promise<TableLease | undefined> {
+    const rows = await this.dataSource.query(
+      `SELECT table_id, owner, epoch, expires_at FROM table_leases WHERE table_id = $1`,
+      [tableId],
+    );
+    return rows.length === 1 ? toLease(rows[0]) : undefined;
+  }
+}
+
+export class LeaseLostError extends Error {
+  constructor(readonly lease: TableLease) {
+    super(`Instance ${lease.owner} no longer holds table ${lease.tableId} (epoch ${lease.epoch})`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+function toLease(row: {
+  table_id: string;
+  owner: string;
+  epoch: string | number;
+  expires_at: Date;
+}): TableLease {
+  return {
+    tableId: row.table_id,
+    owner: row.owner,
+    epoch: Number(row.epoch),
+    expiresAt: new Date(row.expires_at),
+  };
+}
