@@ -42,7 +42,7 @@ export function cardsIn(comp: Composition): number {
 }
 
 /** A hand's total as the rules count it: an ace counts 11 when that does not bust the hand. */
-export function handTotal(hardTotal: number, hasAce: boolean): { total: number; soft: boolean } {
+export function countedTotal(hardTotal: number, hasAce: boolean): { total: number; soft: boolean } {
   if (hasAce && hardTotal + 10 <= 21) return { total: hardTotal + 10, soft: true };
   return { total: hardTotal, soft: false };
 }
@@ -90,7 +90,7 @@ export class DealerDistribution {
     out: Float64Array,
   ): void {
     if (cardCount >= 2) {
-      const { total, soft } = handTotal(hard, hasAce);
+      const { total, soft } = countedTotal(hard, hasAce);
       if (total > 21) {
         out[BUST] += p;
         return;
@@ -163,14 +163,14 @@ export class HandEvaluator {
   }
 
   stand(hard: number, hasAce: boolean, comp: Composition): number {
-    const { total } = handTotal(hard, hasAce);
+    const { total } = countedTotal(hard, hasAce);
     if (total > 21) return -1;
     return standValue(total, this.dealer.get(comp, this.key(comp)));
   }
 
   /** Best of hit and stand for a hand that may no longer double or split. */
   bestHitStand(hard: number, hasAce: boolean, comp: Composition): number {
-    const { total } = handTotal(hard, hasAce);
+    const { total } = countedTotal(hard, hasAce);
     if (total > 21) return -1;
     const stand = this.stand(hard, hasAce, comp);
     if (total === 21) return stand;

@@ -7,7 +7,7 @@ import {
   evaluatePokerTrio,
   SideBetWin,
 } from '../side-bets/side-bets';
-import { handTotal } from './ev';
+import { countedTotal } from './ev';
 
 /**
  * Exact returns of the side bets, by enumerating every card combination of an N-deck shoe
@@ -87,7 +87,7 @@ export function dealerBustCardCounts(decks: number, hitsSoft17: boolean): number
   const out = new Array<number>(9).fill(0);
   const walk = (n: number, hard: number, ace: boolean, cards: number, p: number): void => {
     if (cards >= 2) {
-      const { total, soft } = handTotal(hard, ace);
+      const { total, soft } = countedTotal(hard, ace);
       if (total > 21) {
         out[Math.min(cards, 8)] += p;
         return;

@@ -7,7 +7,7 @@ import {
   expectedSplitHands,
   fullShoe,
   HandEvaluator,
-  handTotal,
+  countedTotal,
   TEN,
 } from './ev';
 import { EUROPEAN_ALL_STAKES_STRATEGY } from './generated/european-all-stakes';
@@ -25,7 +25,7 @@ const europeanWithPeek = { ...european, holeCard: 'peek' as const };
 function bruteDealer(comp: number[], up: number): number[] {
   const out = [0, 0, 0, 0, 0, 0];
   const walk = (c: number[], hard: number, ace: boolean, cardsHeld: number, p: number): void => {
-    const { total } = handTotal(hard, ace);
+    const { total } = countedTotal(hard, ace);
     if (cardsHeld >= 2 && total > 21) {
       out[5] += p;
       return;

@@ -1,0 +1,3 @@
+export * from './bots';
+export * from './normal-chart';
+export * from './view';

@@ -1,0 +1,8 @@
+export * from './bot-runner';
+export * from './engine';
+export * from './random';
+// The practice table's bots and the strategy/verification library travel with it.
+export * from '../bots';
+export * from '../strategy';
+export * from '../strategy/simulator';
+export * from '../strategy/side-bet-returns';
