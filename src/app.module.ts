@@ -18,6 +18,8 @@ import { loggingOptions } from './logging/logging.options';
 import { DisabledEventPublisher, EventPublisher } from './outbox/event-publisher';
 import { KafkaEventPublisher } from './outbox/kafka-event-publisher';
 import { OutboxRelay } from './outbox/outbox-relay';
+import { scannersCheck } from './scanner/scanner-readiness';
+import { ScannerService } from './scanner/scanner.service';
 import { RegisterConfiguredTables } from './tables/register-configured-tables.use-case';
 import { DATA_SOURCE, STUDIO_CONFIG } from './tokens';
 
@@ -36,14 +38,19 @@ class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly relay: OutboxRelay,
     private readonly publisher: EventPublisher,
     private readonly database: DatabaseConnection,
+    private readonly scanners: ScannerService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.register.execute(this.config.tables);
     this.relay.start();
+    // After registration: readings and scanner events refer to registered tables.
+    await this.scanners.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    // Close the serial ports first and store their last readings while the database is open.
+    await this.scanners.stop();
     // Stop taking work, let the in-flight batch finish, flush the producer, then close the pool.
     await this.relay.stop();
     await this.publisher.disconnect().catch(() => undefined);
@@ -90,17 +97,29 @@ export class StudioModule {
             new RegisterConfiguredTables(ds, clock, ids, config.kafka?.topicPrefix ?? ''),
         },
         {
+          provide: ScannerService,
+          inject: [DataSource, Clock, IdGenerator],
+          useFactory: (ds: DataSource, clock: Clock, ids: IdGenerator) =>
+            new ScannerService(config.tables, ds, clock, ids, config.kafka?.topicPrefix ?? ''),
+        },
+        {
           provide: READINESS_CHECKS,
-          inject: [DataSource, EventPublisher, OutboxRelay],
-          useFactory: (ds: DataSource, publisher: EventPublisher, relay: OutboxRelay) => [
+          inject: [DataSource, EventPublisher, OutboxRelay, ScannerService],
+          useFactory: (
+            ds: DataSource,
+            publisher: EventPublisher,
+            relay: OutboxRelay,
+            scanners: ScannerService,
+          ) => [
             databaseCheck(ds),
             migrationsCheck(ds),
             kafkaCheck(publisher, relay),
+            scannersCheck(scanners),
           ],
         },
         StudioLifecycle,
       ],
-      exports: [OutboxRelay, Clock, IdGenerator, DataSource],
+      exports: [OutboxRelay, Clock, IdGenerator, DataSource, ScannerService],
     };
   }
 }

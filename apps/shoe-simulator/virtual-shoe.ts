@@ -1,0 +1,138 @@
+import { CardCode, cardCode, decks } from '@studio/cards';
+import type { FrameEncoder, OutgoingFrame } from '@studio/scanner-protocol';
+
+/**
+ * The pure half of the virtual card shoe: a seeded shuffle of N decks and the exact bytes a reader
+ * would send for each card, with knobs for misreads, line noise and duplicated frames. No I/O and no
+ * clock: the writer (shoe-writer.ts) decides when the bytes go out.
+ */
+export interface VirtualShoeOptions {
+  seed: number;
+  decks: number;
+  encoder: FrameEncoder;
+  /** Chance that one scan of a card fails (each rescan fails again with the same chance). */
+  misreadRate?: number;
+  /** Chance that a burst of line noise precedes a card. */
+  noiseRate?: number;
+  /** Chance that a card frame is sent twice (same sequence number). */
+  duplicateRate?: number;
+  /** Rescans after which a misread card is always read (keeps a shoe finite). */
+  maxMisreadsPerCard?: number;
+}
+
+export type EmissionKind = 'card' | 'misread' | 'noise' | 'duplicate' | 'heartbeat' | 'status';
+
+export interface Emission {
+  kind: EmissionKind;
+  bytes: Uint8Array;
+  /** The card being scanned (card, misread and duplicate emissions). */
+  card?: CardCode;
+  sequence: number;
+}
+
+/** mulberry32: small, fast, good enough to shuffle a demo shoe reproducibly. Not for real games. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function shuffledShoe(seed: number, deckCount: number): CardCode[] {
+  const random = seededRandom(seed);
+  const shoe = decks(deckCount).map(cardCode);
+  for (let i = shoe.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [shoe[i], shoe[j]] = [shoe[j], shoe[i]];
+  }
+  return shoe;
+}
+
+export class VirtualShoe {
+  private readonly random: () => number;
+  private cards: CardCode[];
+  private position = 0;
+  private sequence = 0;
+  private shoeNumber = 1;
+
+  constructor(private readonly options: VirtualShoeOptions) {
+    this.random = seededRandom(options.seed ^ 0x5eed);
+    this.cards = shuffledShoe(options.seed, options.decks);
+  }
+
+  get remaining(): number {
+    return this.cards.length - this.position;
+  }
+
+  get size(): number {
+    return this.cards.length;
+  }
+
+  /** Everything the reader sends while the dealer draws the next card. Reshuffles an empty shoe. */
+  drawNext(): Emission[] {
+    const out: Emission[] = [];
+    if (this.remaining === 0) {
+      this.shoeNumber += 1;
+      this.cards = shuffledShoe(this.options.seed + this.shoeNumber - 1, this.options.decks);
+      this.position = 0;
+      out.push(this.status('NEW-SHOE'));
+    }
+    const card = this.cards[this.position];
+    this.position += 1;
+    if (this.chance(this.options.noiseRate)) out.push(this.noise());
+    const maxMisreads = this.options.maxMisreadsPerCard ?? 3;
+    for (let i = 0; i < maxMisreads && this.chance(this.options.misreadRate); i += 1) {
+      out.push({ ...this.frame({ kind: 'unrecognised', code: 'NOREAD' }, 'misread'), card });
+    }
+    const scanned = { ...this.frame({ kind: 'card', code: card }, 'card'), card };
+    out.push(scanned);
+    if (this.chance(this.options.duplicateRate)) out.push({ ...scanned, kind: 'duplicate' });
+    return out;
+  }
+
+  /** Nothing for formats without heartbeats. */
+  heartbeat(): Emission[] {
+    return this.options.encoder.supports('heartbeat')
+      ? [this.frame({ kind: 'heartbeat' }, 'heartbeat')]
+      : [];
+  }
+
+  status(status: string): Emission {
+    return this.frame({ kind: 'status', status }, 'status');
+  }
+
+  private frame(frame: OutgoingFrame, kind: EmissionKind): Emission {
+    this.sequence += 1;
+    return {
+      kind,
+      bytes: this.options.encoder.encode(frame, this.sequence),
+      sequence: this.sequence,
+    };
+  }
+
+  /**
+   * Random bytes as a noisy line delivers them. Framed formats get them between frames; in line
+   * mode they form a line of their own (noise inside a card's line would corrupt that reading).
+   */
+  private noise(): Emission {
+    const length = 1 + Math.floor(this.random() * 16);
+    const lineMode = !this.options.encoder.supports('heartbeat');
+    const bytes: number[] = [];
+    for (let i = 0; i < length; i += 1) {
+      let b = Math.floor(this.random() * 256);
+      if (lineMode && (b === 0x0a || b === 0x0d)) b = 0x00;
+      if (!lineMode && (b === 0x02 || b === 0x03)) b = 0x00; // keep the next frame intact
+      bytes.push(b);
+    }
+    if (lineMode) bytes.push(0x0d, 0x0a);
+    return { kind: 'noise', bytes: Uint8Array.from(bytes), sequence: this.sequence };
+  }
+
+  private chance(rate = 0): boolean {
+    return rate > 0 && this.random() < rate;
+  }
+}

@@ -1,0 +1,82 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const SOCAT_PATHS = ['/usr/bin/socat', '/usr/local/bin/socat', '/bin/socat'];
+
+/** The socat binary, or undefined where it is not installed. */
+export function findSocat(): string | undefined {
+  return SOCAT_PATHS.find((p) => existsSync(p));
+}
+
+/**
+ * Two connected pseudo-terminals made by socat: whatever is written to one end can be read from the
+ * other, exactly like a null-modem cable between the virtual shoe and the scanner adapter. The
+ * ends are symlinks with stable names in `dir`, so a pair that is stopped and started again
+ * reappears at the same paths (what an unplugged and re-plugged USB reader looks like).
+ */
+export class PtyPair {
+  private exited = false;
+  private readonly exitListeners: Array<() => void> = [];
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly shoePath: string,
+    readonly readerPath: string,
+  ) {
+    child.once('exit', () => {
+      this.exited = true;
+      this.exitListeners.splice(0).forEach((l) => l());
+    });
+  }
+
+  static async start(
+    dir: string,
+    names: { shoe: string; reader: string } = { shoe: 'shoe', reader: 'reader' },
+    timeoutMs = 5000,
+  ): Promise<PtyPair> {
+    const socat = findSocat();
+    if (!socat) throw new Error(`socat is not installed (looked in ${SOCAT_PATHS.join(', ')})`);
+    mkdirSync(dir, { recursive: true });
+    const shoePath = join(dir, names.shoe);
+    const readerPath = join(dir, names.reader);
+    // raw,echo=0: bytes pass untouched (no CR/LF translation, no echo back to the writer).
+    const child = spawn(
+      socat,
+      [`pty,raw,echo=0,link=${shoePath}`, `pty,raw,echo=0,link=${readerPath}`],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+    const pair = new PtyPair(child, shoePath, readerPath);
+    const started = Date.now();
+    while (!(existsSync(shoePath) && existsSync(readerPath))) {
+      if (pair.exited || Date.now() - started > timeoutMs) {
+        await pair.stop();
+        throw new Error(
+          `socat did not create ${shoePath} and ${readerPath}: ${stderr.trim() || 'timed out'}`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return pair;
+  }
+
+  get running(): boolean {
+    return !this.exited;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Ends socat (the link paths disappear with it) and waits for it to exit. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    if (this.exited) return;
+    const done = new Promise<void>((resolve) => this.exitListeners.push(resolve));
+    this.child.kill(signal);
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 2000);
+    await done;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,303 @@
+import { Logger } from '@nestjs/common';
+import {
+  SCANNER_STATUS_CHANGED,
+  SCANNER_STATUS_CHANGED_SCHEMA_VERSION,
+  ScannerConnectionStatus,
+  ScannerStatusChangedPayload,
+  topicName,
+} from '@studio/contracts';
+import { appendTableEvents } from '@studio/persistence';
+import { printable, ScannerReading, wireFormat } from '@studio/scanner-protocol';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SerialPortMock } from 'serialport';
+import { DataSource } from 'typeorm';
+import { SerialPortSink, ShoeWriter, ByteSink } from '../../apps/shoe-simulator/shoe-writer';
+import { VirtualShoe } from '../../apps/shoe-simulator/virtual-shoe';
+import { Clock, IdGenerator } from '../clock/clock';
+import { oneLine } from '../common/one-line';
+import type { TableDefinition } from '../config/tables-config';
+import { findSocat, PtyPair } from './pty-pair';
+import { ScannerReadingRecorder } from './reading-recorder';
+import { PortFactory, ScannerStatusChange, SerialScannerAdapter } from './serial-scanner-adapter';
+import type { ScannerSettings } from './scanner-settings';
+
+export interface TableScannerState {
+  tableId: string;
+  port: string;
+  wireFormat: string;
+  virtual: boolean;
+  /** How the virtual shoe reaches the adapter: a socat pty pair, or serialport's in-process mock. */
+  transport: 'serial' | 'pty' | 'mock';
+  status: ScannerConnectionStatus;
+  since: string;
+  reason: string;
+  reconnectAttempts: number;
+}
+
+export type ReadingListener = (tableId: string, reading: ScannerReading) => void;
+
+interface RunningScanner {
+  table: TableDefinition & { scanner: ScannerSettings };
+  adapter: SerialScannerAdapter;
+  state: TableScannerState;
+  writer?: ShoeWriter;
+  pty?: PtyPair;
+  statusChain: Promise<void>;
+}
+
+/** Seconds the start-up waits for the built-in virtual shoes' ports before reporting "not ready". */
+const VIRTUAL_CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * Runs one serial adapter per table that has a scanner, persists every reading with what became of
+ * it (for now always `recorded`: rounds are not running yet) and publishes ScannerStatusChanged
+ * events through the outbox. Tables without a device path get the built-in virtual shoe over a
+ * socat pseudo-terminal pair (or serialport's in-process mock where socat is missing).
+ */
+export class ScannerService {
+  private readonly logger = new Logger('Scanners');
+  private readonly scanners = new Map<string, RunningScanner>();
+  private readonly listeners = new Set<ReadingListener>();
+  private ptyDir?: string;
+
+  constructor(
+    private readonly tables: readonly TableDefinition[],
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly topicPrefix: string,
+    readonly recorder = new ScannerReadingRecorder(dataSource),
+  ) {}
+
+  /** The orchestrator (a later stage) consumes readings per table from here. */
+  onReading(listener: ReadingListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  states(): TableScannerState[] {
+    return [...this.scanners.values()].map((s) => ({ ...s.state }));
+  }
+
+  /** Writes the next card of a table's virtual shoe now (demo consoles and tests). */
+  async dealVirtualCard(tableId: string): Promise<void> {
+    await this.scanners.get(tableId)?.writer?.dealNext();
+  }
+
+  async start(): Promise<void> {
+    const withScanner = this.tables.filter(
+      (t): t is TableDefinition & { scanner: ScannerSettings } => t.scanner !== undefined,
+    );
+    const socat = findSocat();
+    if (withScanner.some((t) => !t.scanner.path) && !socat) {
+      this.logger.warn(
+        "socat is not installed: the virtual shoes feed their tables through serialport's in-process mock binding instead of pseudo-terminals",
+      );
+    }
+    for (const table of withScanner) {
+      try {
+        await this.startTable(table, Boolean(socat));
+      } catch (error) {
+        this.logger.error(`Scanner of table ${table.id} could not start: ${oneLine(error)}`);
+      }
+    }
+    const virtual = [...this.scanners.values()].filter((s) => s.state.virtual);
+    await Promise.all(virtual.map((s) => s.adapter.waitUntilConnected(VIRTUAL_CONNECT_TIMEOUT_MS)));
+    for (const s of virtual) s.writer?.start();
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.scanners.values()) {
+      await s.writer?.stop().catch(() => undefined);
+      await s.adapter.stop();
+      await s.pty?.stop().catch(() => undefined);
+      await s.statusChain;
+    }
+    await this.recorder.flush();
+    if (this.ptyDir) rmSync(this.ptyDir, { recursive: true, force: true });
+  }
+
+  private async startTable(
+    table: TableDefinition & { scanner: ScannerSettings },
+    socat: boolean,
+  ): Promise<void> {
+    const settings = table.scanner;
+    let path = settings.path;
+    let transport: TableScannerState['transport'] = 'serial';
+    let pty: PtyPair | undefined;
+    let openPort: PortFactory | undefined;
+    if (!path) {
+      if (socat) {
+        this.ptyDir ??= mkdtempSync(join(tmpdir(), 'studio-shoes-'));
+        pty = await PtyPair.start(this.ptyDir, {
+          shoe: `${table.id}.shoe`,
+          reader: `${table.id}.reader`,
+        });
+        path = pty.readerPath;
+        transport = 'pty';
+      } else {
+        path = `/virtual/${table.id}`;
+        SerialPortMock.binding.createPort(path, { echo: false, record: false });
+        openPort = (p, line) => new SerialPortMock({ path: p, ...line, autoOpen: false });
+        transport = 'mock';
+      }
+    }
+    const state: TableScannerState = {
+      tableId: table.id,
+      port: path,
+      wireFormat: settings.wireFormat,
+      virtual: !settings.path,
+      transport,
+      status: 'connecting',
+      since: this.clock.now().toISOString(),
+      reason: 'starting',
+      reconnectAttempts: 0,
+    };
+    const running: RunningScanner = {
+      table,
+      state,
+      pty,
+      statusChain: Promise.resolve(),
+      adapter: undefined as unknown as SerialScannerAdapter,
+    };
+    running.adapter = new SerialScannerAdapter(
+      {
+        path,
+        wireFormat: settings.wireFormat,
+        line: {
+          baudRate: settings.baudRate,
+          dataBits: settings.dataBits,
+          parity: settings.parity,
+          stopBits: settings.stopBits,
+        },
+        decoder: {
+          maxFrameBytes: settings.maxFrameBytes,
+          aliases: settings.aliases,
+          lineEnding: settings.lineEnding,
+        },
+        heartbeatTimeoutMs: settings.heartbeatTimeoutMs,
+        reconnectInitialDelayMs: settings.reconnectInitialDelayMs,
+        reconnectMaxDelayMs: settings.reconnectMaxDelayMs,
+        now: () => this.clock.now(),
+        openPort,
+      },
+      {
+        reading: (reading) => this.onAdapterReading(running, reading),
+        status: (change) => this.onAdapterStatus(running, change),
+      },
+    );
+    if (settings.virtualShoe) {
+      const shoeSettings = settings.virtualShoe;
+      const encoder = wireFormat(settings.wireFormat)!.createEncoder!();
+      const sink: ByteSink = pty
+        ? new SerialPortSink({ path: pty.shoePath, baudRate: settings.baudRate })
+        : mockSink(running.adapter);
+      running.writer = new ShoeWriter({
+        shoe: new VirtualShoe({
+          seed: shoeSettings.seed,
+          decks: shoeSettings.decks,
+          encoder,
+          misreadRate: shoeSettings.misreadRate,
+          noiseRate: shoeSettings.noiseRate,
+          duplicateRate: shoeSettings.duplicateRate,
+        }),
+        sink,
+        intervalMs: shoeSettings.intervalMs,
+        heartbeatIntervalMs: shoeSettings.heartbeatIntervalMs,
+        rescanDelayMs: Math.min(400, Math.floor(shoeSettings.intervalMs / 3)),
+        onError: (error) =>
+          this.logger.warn(`Virtual shoe of table ${table.id}: ${oneLine(error)}`),
+      });
+    }
+    this.scanners.set(table.id, running);
+    this.logger.log(
+      `Table ${table.id}: ${settings.wireFormat} reader on ${path}` +
+        (settings.virtualShoe
+          ? ` fed by the virtual shoe (seed ${settings.virtualShoe.seed}, ${transport === 'pty' ? 'socat pty pair' : 'in-process mock port'})`
+          : ''),
+    );
+    running.adapter.start();
+  }
+
+  private onAdapterReading(running: RunningScanner, reading: ScannerReading): void {
+    const tableId = running.table.id;
+    this.recorder.record({
+      tableId,
+      port: running.state.port,
+      wireFormat: running.state.wireFormat,
+      reading,
+      outcome: 'recorded',
+    });
+    if (reading.kind !== 'heartbeat') {
+      this.logger.debug(
+        `Table ${tableId}: ${reading.kind}${reading.kind === 'card' ? ` ${reading.code}` : ''} ${printable(reading.raw)}`,
+      );
+    }
+    for (const listener of this.listeners) {
+      try {
+        listener(tableId, reading);
+      } catch (error) {
+        this.logger.error(`Reading listener failed for table ${tableId}: ${oneLine(error)}`);
+      }
+    }
+  }
+
+  private onAdapterStatus(running: RunningScanner, change: ScannerStatusChange): void {
+    const state = running.state;
+    state.status = change.status;
+    state.since = change.at.toISOString();
+    state.reason = change.reason;
+    state.reconnectAttempts = change.reconnectAttempts;
+    const message = `Table ${state.tableId} scanner ${change.previousStatus} -> ${change.status}: ${change.reason}`;
+    if (change.status === 'disconnected' || change.status === 'stale') this.logger.warn(message);
+    else this.logger.log(message);
+    const payload: ScannerStatusChangedPayload = {
+      tableId: state.tableId,
+      port: state.port,
+      wireFormat: state.wireFormat,
+      virtual: state.virtual,
+      status: change.status,
+      previousStatus: change.previousStatus,
+      reason: change.reason,
+      reconnectAttempts: change.reconnectAttempts,
+    };
+    running.statusChain = running.statusChain
+      .then(() =>
+        this.dataSource.transaction((manager) =>
+          appendTableEvents(manager, [
+            {
+              eventId: this.ids.newId(),
+              topic: topicName('tableEvents', this.topicPrefix),
+              tableId: state.tableId,
+              type: SCANNER_STATUS_CHANGED,
+              schemaVersion: SCANNER_STATUS_CHANGED_SCHEMA_VERSION,
+              occurredAt: change.at,
+              payload,
+            },
+          ]),
+        ),
+      )
+      .then(
+        () => undefined,
+        (error) =>
+          this.logger.error(
+            `Cannot record ScannerStatusChanged for ${state.tableId}: ${oneLine(error)}`,
+          ),
+      );
+  }
+}
+
+/** Without socat the virtual shoe hands its bytes straight to the adapter's mock port. */
+function mockSink(adapter: SerialScannerAdapter): ByteSink {
+  return {
+    async write(bytes) {
+      const port = adapter.openPort as unknown as
+        { port?: { emitData(data: Buffer): void } } | undefined;
+      if (!port?.port) throw new Error('mock port is not open');
+      port.port.emitData(Buffer.from(bytes));
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,112 @@
+import { MockBinding, MockPortBinding } from '@serialport/binding-mock';
+import { studioFramedV1Frame, ScannerReading } from '@studio/scanner-protocol';
+import { DisconnectedError } from '@serialport/stream';
+import { SerialPortMock } from 'serialport';
+import { PortFactory, ScannerStatusChange, SerialScannerAdapter } from './serial-scanner-adapter';
+
+const PATH = '/dev/mock-reader';
+const mockPort: PortFactory = (path, line) =>
+  new SerialPortMock({ path, ...line, autoOpen: false });
+
+function until(condition: () => boolean, timeoutMs = 2000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const poll = () => {
+      if (condition()) resolve();
+      else if (Date.now() > deadline) reject(new Error('condition not met in time'));
+      else setTimeout(poll, 5);
+    };
+    poll();
+  });
+}
+
+function makeAdapter(overrides: { heartbeatTimeoutMs?: number | null } = {}) {
+  const readings: ScannerReading[] = [];
+  const statuses: ScannerStatusChange[] = [];
+  const adapter = new SerialScannerAdapter(
+    {
+      path: PATH,
+      wireFormat: 'studio-framed-v1',
+      line: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 },
+      heartbeatTimeoutMs: overrides.heartbeatTimeoutMs ?? null,
+      reconnectInitialDelayMs: 20,
+      reconnectMaxDelayMs: 80,
+      now: () => new Date(),
+      openPort: mockPort,
+    },
+    { reading: (r) => readings.push(r), status: (s) => statuses.push(s) },
+  );
+  return { adapter, readings, statuses };
+}
+
+/** The mock device behind the adapter's open port: what the reader "sends" is emitted here. */
+const device = (adapter: SerialScannerAdapter) =>
+  (adapter.openPort as unknown as { port: MockPortBinding }).port;
+
+describe('SerialScannerAdapter (serialport mock binding)', () => {
+  beforeEach(() => {
+    MockBinding.reset();
+    MockBinding.createPort(PATH, { echo: false, record: false });
+  });
+
+  it('opens, reports connected and decodes what the reader sends', async () => {
+    const { adapter, readings, statuses } = makeAdapter();
+    adapter.start();
+    await adapter.waitUntilConnected(1000);
+    device(adapter).emitData(Buffer.from(studioFramedV1Frame(1, 'C:AS')));
+    await until(() => readings.length === 1);
+    expect(readings[0]).toMatchObject({ kind: 'card', code: 'AS', sequence: 1 });
+    expect(statuses.map((s) => s.status)).toEqual(['connected']);
+    await adapter.stop();
+    expect(statuses.map((s) => s.status)).toEqual(['connected', 'stopped']);
+  });
+
+  it('reports disconnected when unplugged mid-frame, flushes the partial frame, and reconnects with backoff', async () => {
+    const { adapter, readings, statuses } = makeAdapter();
+    adapter.start();
+    await adapter.waitUntilConnected(1000);
+    const frame = studioFramedV1Frame(2, 'C:KH');
+    device(adapter).emitData(Buffer.from(frame.subarray(0, 6)));
+    await until(() => adapter.openPort !== undefined);
+    // Let the mock deliver the partial frame before the unplug.
+    await new Promise((r) => setTimeout(r, 20));
+    MockBinding.reset(); // the device is gone: reopening fails until it comes back
+    adapter.openPort!.close(undefined, new DisconnectedError('device unplugged'));
+    await until(() => adapter.status === 'disconnected');
+    expect(readings.at(-1)).toMatchObject({
+      kind: 'invalid',
+      reason: 'truncated',
+      raw: frame.subarray(0, 6),
+    });
+    await until(() => adapter.attempts >= 3, 3000);
+    MockBinding.createPort(PATH, { echo: false, record: false });
+    await adapter.waitUntilConnected(2000);
+    device(adapter).emitData(Buffer.from(studioFramedV1Frame(3, 'C:2D')));
+    await until(() => readings.some((r) => r.kind === 'card' && r.code === '2D'));
+    expect(statuses.map((s) => s.status)).toEqual(['connected', 'disconnected', 'connected']);
+    expect(statuses[1].reason).toContain('device unplugged');
+    await adapter.stop();
+  });
+
+  it('marks a silent reader stale after the heartbeat timeout and connected again on the next byte', async () => {
+    const { adapter, statuses } = makeAdapter({ heartbeatTimeoutMs: 100 });
+    adapter.start();
+    await adapter.waitUntilConnected(1000);
+    await until(() => adapter.status === 'stale', 2000);
+    expect(statuses.at(-1)!.reason).toMatch(/no data for \d+ ms \(timeout 100 ms\)/);
+    device(adapter).emitData(Buffer.from(studioFramedV1Frame(1, 'H')));
+    await until(() => adapter.status === 'connected');
+    expect(statuses.map((s) => s.status)).toEqual(['connected', 'stale', 'connected']);
+    await adapter.stop();
+  });
+
+  it('keeps retrying a port that does not exist, reporting disconnected once', async () => {
+    MockBinding.reset();
+    const { adapter, statuses } = makeAdapter();
+    adapter.start();
+    await until(() => adapter.attempts >= 4, 3000);
+    expect(statuses.map((s) => s.status)).toEqual(['disconnected']);
+    expect(statuses[0].reason).toContain(`cannot open ${PATH}`);
+    await adapter.stop();
+  });
+});

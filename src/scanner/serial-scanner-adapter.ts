@@ -1,0 +1,227 @@
+import type { ScannerConnectionStatus } from '@studio/contracts';
+import {
+  FrameDecoder,
+  ScannerReading,
+  wireFormat,
+  WireFormatOptions,
+} from '@studio/scanner-protocol';
+import { SerialPort } from 'serialport';
+import type { SerialPortStream } from '@serialport/stream';
+import { oneLine } from '../common/one-line';
+
+export interface SerialLineSettings {
+  baudRate: number;
+  dataBits: 5 | 6 | 7 | 8;
+  parity: 'none' | 'even' | 'odd' | 'mark' | 'space';
+  stopBits: 1 | 1.5 | 2;
+}
+
+/** Opens a port without opening it yet (autoOpen false); swapped for serialport's mock in tests. */
+export type PortFactory = (path: string, line: SerialLineSettings) => SerialPortStream;
+
+export const realSerialPort: PortFactory = (path, line) =>
+  new SerialPort({ path, ...line, autoOpen: false });
+
+export interface ScannerStatusChange {
+  status: ScannerConnectionStatus;
+  previousStatus: ScannerConnectionStatus;
+  reason: string;
+  reconnectAttempts: number;
+  at: Date;
+}
+
+export interface ScannerAdapterListener {
+  reading(reading: ScannerReading): void;
+  status(change: ScannerStatusChange): void;
+}
+
+export interface ScannerAdapterOptions {
+  path: string;
+  wireFormat: string;
+  line: SerialLineSettings;
+  decoder?: WireFormatOptions;
+  /** Silence longer than this (ms) marks the reader stale; null disables the check. */
+  heartbeatTimeoutMs: number | null;
+  reconnectInitialDelayMs: number;
+  reconnectMaxDelayMs: number;
+  now: () => Date;
+  openPort?: PortFactory;
+}
+
+/**
+ * One table's card-shoe reader on a serial port. Decodes every byte into readings, reports
+ * `disconnected` when the port closes, fails or is unplugged and reopens it with capped exponential
+ * backoff, and reports `stale` when an open port stays silent past the heartbeat timeout. The
+ * decoder lives as long as the adapter, so sequence gaps across a reconnection are still seen; a
+ * frame cut by a disconnection is flushed as a truncated reading.
+ */
+export class SerialScannerAdapter {
+  private port?: SerialPortStream;
+  private readonly decoder: FrameDecoder;
+  private current: ScannerConnectionStatus = 'connecting';
+  private reconnectAttempts = 0;
+  private reconnectTimer?: NodeJS.Timeout;
+  private staleTimer?: NodeJS.Timeout;
+  private lastDataAt = 0;
+  private stopped = false;
+  private started = false;
+
+  constructor(
+    private readonly options: ScannerAdapterOptions,
+    private readonly listener: ScannerAdapterListener,
+  ) {
+    const format = wireFormat(options.wireFormat);
+    if (!format) throw new Error(`Unknown wire format "${options.wireFormat}"`);
+    this.decoder = format.createDecoder(options.decoder);
+  }
+
+  get status(): ScannerConnectionStatus {
+    return this.current;
+  }
+
+  get attempts(): number {
+    return this.reconnectAttempts;
+  }
+
+  /** The open port (the virtual shoe's mock fallback writes into it). */
+  get openPort(): SerialPortStream | undefined {
+    return this.port?.isOpen ? this.port : undefined;
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.open();
+    const timeout = this.options.heartbeatTimeoutMs;
+    if (timeout !== null) {
+      this.staleTimer = setInterval(
+        () => this.checkStale(timeout),
+        Math.max(50, Math.min(1000, timeout / 4)),
+      );
+      this.staleTimer.unref();
+    }
+  }
+
+  /** Resolves once the adapter is connected, or false after the timeout. */
+  waitUntilConnected(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    return new Promise((resolve) => {
+      const poll = () => {
+        if (this.current === 'connected') resolve(true);
+        else if (Date.now() >= deadline || this.stopped) resolve(false);
+        else setTimeout(poll, 10);
+      };
+      poll();
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.staleTimer);
+    const port = this.port;
+    this.port = undefined;
+    if (port) {
+      port.removeAllListeners('data');
+      port.removeAllListeners('close');
+      port.on('error', () => undefined);
+      if (port.isOpen) await new Promise<void>((resolve) => port.close(() => resolve()));
+    }
+    this.flushDecoder();
+    this.setStatus('stopped', 'adapter stopped');
+  }
+
+  private open(): void {
+    if (this.stopped) return;
+    let port: SerialPortStream;
+    try {
+      port = (this.options.openPort ?? realSerialPort)(this.options.path, this.options.line);
+    } catch (error) {
+      this.lost(`cannot create port: ${oneLine(error)}`);
+      return;
+    }
+    this.port = port;
+    port.on('data', (chunk: Buffer) => this.received(chunk));
+    port.on('close', (error?: Error | null) =>
+      this.lost(error ? `port closed: ${oneLine(error)}` : 'port closed', port),
+    );
+    port.on('error', (error: Error) => this.lost(`port error: ${oneLine(error)}`, port));
+    port.open((error) => {
+      if (this.stopped || this.port !== port) return;
+      if (error) {
+        this.lost(`cannot open ${this.options.path}: ${oneLine(error)}`, port);
+        return;
+      }
+      this.reconnectAttempts = 0;
+      this.lastDataAt = this.options.now().getTime();
+      this.setStatus('connected', `port ${this.options.path} open`);
+    });
+  }
+
+  private received(chunk: Buffer): void {
+    const now = this.options.now().getTime();
+    this.lastDataAt = now;
+    if (this.current === 'stale') this.setStatus('connected', 'reader talking again');
+    for (const reading of this.decoder.push(chunk, now)) this.emit(reading);
+  }
+
+  /** The port closed, failed or never opened: report once, then reconnect with capped backoff. */
+  private lost(reason: string, port?: SerialPortStream): void {
+    if (this.stopped || (port && port !== this.port)) return;
+    const old = this.port;
+    this.port = undefined;
+    if (old) {
+      old.removeAllListeners('data');
+      old.removeAllListeners('close');
+      old.removeAllListeners('error');
+      old.on('error', () => undefined);
+      if (old.isOpen) old.close(() => undefined);
+    }
+    this.flushDecoder();
+    this.setStatus('disconnected', reason);
+    const delay = Math.min(
+      this.options.reconnectMaxDelayMs,
+      this.options.reconnectInitialDelayMs * 2 ** Math.min(this.reconnectAttempts, 20),
+    );
+    this.reconnectAttempts += 1;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => this.open(), delay);
+  }
+
+  private flushDecoder(): void {
+    for (const reading of this.decoder.flush(this.options.now().getTime())) this.emit(reading);
+  }
+
+  private checkStale(timeoutMs: number): void {
+    if (this.current !== 'connected') return;
+    const silentFor = this.options.now().getTime() - this.lastDataAt;
+    if (silentFor > timeoutMs)
+      this.setStatus('stale', `no data for ${silentFor} ms (timeout ${timeoutMs} ms)`);
+  }
+
+  private emit(reading: ScannerReading): void {
+    try {
+      this.listener.reading(reading);
+    } catch {
+      // A failing consumer must not stop the reader; the consumer logs its own failures.
+    }
+  }
+
+  private setStatus(status: ScannerConnectionStatus, reason: string): void {
+    if (status === this.current) return;
+    const previousStatus = this.current;
+    this.current = status;
+    try {
+      this.listener.status({
+        status,
+        previousStatus,
+        reason,
+        reconnectAttempts: this.reconnectAttempts,
+        at: this.options.now(),
+      });
+    } catch {
+      // as above
+    }
+  }
+}
