@@ -212,7 +212,9 @@ function validateBet(state: InfiniteState, bet: InfiniteBetInput): Rejection | n
       message: `main bet must be whole minor units in [${mainBet.min}, ${mainBet.max}]`,
     };
   }
-  for (const [kind, amount] of Object.entries(bet.side ?? {})) {
+  const side: Readonly<Record<string, number | undefined>> = bet.side ?? {};
+  for (const kind in side) {
+    const amount = side[kind];
     if (!(INFINITE_SIDE_BETS as readonly string[]).includes(kind)) {
       return { code: 'side-bet-not-offered', message: `${kind} is not a side bet of this game` };
     }
@@ -266,29 +268,45 @@ function placeBets(state: InfiniteState, bets: readonly InfiniteBetInput[]): Inf
 /** A player's later bet in the same window replaces the earlier one. */
 function writeBets(state: InfiniteState, bets: readonly InfiniteBetInput[]): InfiniteState {
   const p = state.players;
-  const main = p.main.slice();
-  const side = emptySide<number[]>(() => []);
-  for (const k of INFINITE_SIDE_BETS) side[k] = p.side[k].slice();
+  // Pass 1: where each bet goes (existing player, or a new one appended in arrival order).
+  const at = new Int32Array(bets.length);
   const added: string[] = [];
   const addedAt = new Map<string, number>();
-  for (const bet of bets) {
-    let i = indexOfPlayer(p.ids, bet.playerId);
+  const known = p.ids.length > 0;
+  for (let b = 0; b < bets.length; b += 1) {
+    const id = bets[b].playerId;
+    let i = known ? indexOfPlayer(p.ids, id) : -1;
     if (i < 0) {
-      i = addedAt.get(bet.playerId) ?? -1;
+      i = addedAt.get(id) ?? -1;
       if (i < 0) {
         i = p.ids.length + added.length;
-        added.push(bet.playerId);
-        addedAt.set(bet.playerId, i);
+        added.push(id);
+        addedAt.set(id, i);
       }
     }
-    main[i] = bet.main;
-    for (const k of INFINITE_SIDE_BETS) side[k][i] = bet.side?.[k] ?? 0;
+    at[b] = i;
   }
+  // Pass 2: full-length packed columns (no growth while writing), old values copied first.
   const n = p.ids.length + added.length;
+  const column = (old: readonly number[]): number[] => {
+    const c = new Array<number>(n).fill(0);
+    for (let i = 0; i < old.length; i += 1) c[i] = old[i];
+    return c;
+  };
+  const main = column(p.main);
+  const side = emptySide<number[]>(() => []);
+  for (const k of INFINITE_SIDE_BETS) side[k] = column(p.side[k]);
+  for (let b = 0; b < bets.length; b += 1) {
+    const i = at[b];
+    const bet = bets[b];
+    main[i] = bet.main;
+    const chosen = bet.side;
+    for (const k of INFINITE_SIDE_BETS) side[k][i] = chosen?.[k] ?? 0;
+  }
   return {
     ...state,
     players: {
-      ids: added.length ? appendPlayers(p.ids, added) : p.ids,
+      ids: added.length ? appendPlayers(p.ids, added, addedAt) : p.ids,
       main,
       side,
       insurance: new Array<number>(n).fill(0),
@@ -564,7 +582,7 @@ function decide(
   }
   const insuranceWindow = state.phase === 'insurance';
   const pending = state.players.pending.slice();
-  const legalByNode = new Map<number, number>(); // node -> bit mask of legal action codes
+  const legalByNode: number[] = []; // node -> bit mask of legal action codes
   const rejected: { playerId: string; code: string; message: string }[] = [];
   let accepted = 0;
   for (const d of decisions) {
@@ -597,8 +615,8 @@ function decide(
   };
 }
 
-function legalMask(state: InfiniteState, nodeId: number, cache: Map<number, number>): number {
-  let mask = cache.get(nodeId);
+function legalMask(state: InfiniteState, nodeId: number, cache: number[]): number {
+  let mask = cache[nodeId];
   if (mask === undefined) {
     const node = state.nodes[nodeId];
     const i = currentHandIndex(node);
@@ -611,7 +629,7 @@ function legalMask(state: InfiniteState, nodeId: number, cache: Map<number, numb
       );
       for (const a of legal) mask |= 1 << ACTION_CODE[a];
     }
-    cache.set(nodeId, mask);
+    cache[nodeId] = mask;
   }
   return mask;
 }
@@ -681,10 +699,11 @@ function closeDecisionWindow(state: InfiniteState): InfiniteStep {
   };
   const { node, pending } = state.players;
   const nextNode = node.slice();
-  const moved = new Map<number, number>(); // child -> players moved in
+  // At most five children per acting node: size the lookup tables for every possible new node.
+  const capacity = nodes.length * 6;
+  const table = new Int32Array(nodes.length * 5).fill(-1); // parent * 5 + code -> child
+  const moved = new Int32Array(capacity); // child -> players moved in
   let autoPlayed = 0;
-  // children[parent * 5 + code] for the hot loop
-  const table: number[] = [];
   for (let i = 0; i < node.length; i += 1) {
     const k = node[i];
     const auto = autoCode[k];
@@ -696,17 +715,21 @@ function closeDecisionWindow(state: InfiniteState): InfiniteStep {
     }
     const slot = k * 5 + code;
     let child = table[slot];
-    if (child === undefined) {
+    if (child < 0) {
       child = childOf(k, code);
       table[slot] = child;
     }
     nextNode[i] = child;
-    moved.set(child, (moved.get(child) ?? 0) + 1);
+    moved[child] += 1;
   }
-  for (const [child, count] of moved) {
+  const moves: { from: number; action: string | null; to: number; players: number }[] = [];
+  for (let child = 0; child < nodes.length; child += 1) {
+    const count = moved[child];
+    if (count === 0) continue;
     const parent = nodes[child].parent;
     nodes[child] = { ...nodes[child], players: nodes[child].players + count };
     nodes[parent] = { ...nodes[parent], players: nodes[parent].players - count };
+    moves.push({ from: parent, action: nodes[child].action, to: child, players: count });
   }
   const next: InfiniteState = {
     ...state,
@@ -718,16 +741,7 @@ function closeDecisionWindow(state: InfiniteState): InfiniteStep {
     },
   };
   return continueAfter(advance(next), [
-    event('decision-window-closed', {
-      window: state.window,
-      autoPlayed,
-      moves: [...moved].map(([child, players]) => ({
-        from: nodes[child].parent,
-        action: nodes[child].action,
-        to: child,
-        players,
-      })),
-    }),
+    event('decision-window-closed', { window: state.window, autoPlayed, moves }),
   ]);
 }
 

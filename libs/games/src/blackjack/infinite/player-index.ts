@@ -24,9 +24,20 @@ function indexFor(ids: readonly string[]): Map<string, number> {
   return map;
 }
 
-/** Returns a new ids column with the players appended, carrying the index along when it can. */
-export function appendPlayers(ids: readonly string[], added: readonly string[]): string[] {
+/**
+ * Returns a new ids column with the players appended, carrying the index along when it can.
+ * `addedIndex` (optional) already maps the added ids to their new positions.
+ */
+export function appendPlayers(
+  ids: readonly string[],
+  added: readonly string[],
+  addedIndex?: Map<string, number>,
+): string[] {
   const next = ids.concat(added);
+  if (ids.length === 0 && addedIndex && addedIndex.size === added.length) {
+    cache.set(next, addedIndex);
+    return next;
+  }
   const map = cache.get(ids);
   if (map && map.size === ids.length) {
     for (let k = 0; k < added.length; k += 1) map.set(added[k], ids.length + k);

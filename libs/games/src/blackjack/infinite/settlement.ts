@@ -97,69 +97,114 @@ function plan(state: InfiniteState, summary: InfiniteSettlementSummary): Settlem
   };
 }
 
-/** Rounded share of `stake × a / b` and the (exact − paid) remainder scaled to `den`. */
-function share(stake: number, a: number, b: number, rounding: Rounding, out: Float64Array): void {
-  const exact = stake * a;
-  let amount = Math.floor(exact / b);
-  let rem = exact - amount * b;
-  if (rem !== 0 && (rounding === 'up' || (rounding === 'half-up' && rem * 2 >= b))) {
-    amount += 1;
-    rem -= b;
-  }
-  out[0] = amount;
-  out[1] = rem; // over b
+/**
+ * Per-player results of one bet, one entry per player: [staked, refunded, paid, rounding
+ * numerator over the bet's common denominator]. Tight loops over number columns, no allocation
+ * per player: this is the part that scales with the number of players.
+ */
+interface BetColumns {
+  readonly staked: Float64Array;
+  readonly refunded: Float64Array;
+  readonly paid: Float64Array;
+  readonly rounding: Float64Array;
 }
 
-/**
- * Settles player i's bet `bet` into out = [staked, refunded, paid, roundingNumerator over the
- * bet's common denominator].
- */
-function settlePlayerBet(
+function allocateColumns(n: number): BetColumns {
+  return {
+    staked: new Float64Array(n),
+    refunded: new Float64Array(n),
+    paid: new Float64Array(n),
+    rounding: new Float64Array(n),
+  };
+}
+
+const ROUND_DOWN = 0;
+const ROUND_HALF_UP = 1;
+const ROUND_UP = 2;
+const roundingMode = (r: Rounding): number =>
+  r === 'down' ? ROUND_DOWN : r === 'half-up' ? ROUND_HALF_UP : ROUND_UP;
+
+/** floor/round of exact / b by mode; returns the amount, writes (exact − amount) to rem[0]. */
+function roundedShare(exact: number, b: number, mode: number, rem: Float64Array): number {
+  let amount = Math.floor(exact / b);
+  let r = exact - amount * b;
+  if (r !== 0 && (mode === ROUND_UP || (mode === ROUND_HALF_UP && r * 2 >= b))) {
+    amount += 1;
+    r -= b;
+  }
+  rem[0] = r;
+  return amount;
+}
+
+function stakesOf(state: InfiniteState, bet: InfiniteBet): readonly number[] {
+  const cols = state.players;
+  return bet === 'main' ? cols.main : bet === 'insurance' ? cols.insurance : cols.side[bet];
+}
+
+/** Fills `out` (first `n` entries) with every player's result on `bet`. */
+function settleBetColumn(
   state: InfiniteState,
   p: SettlementPlan,
-  i: number,
   bet: InfiniteBet,
-  out: Float64Array,
-  tmp: Float64Array,
+  out: BetColumns,
 ): void {
-  const cols = state.players;
-  const stake =
-    bet === 'main' ? cols.main[i] : bet === 'insurance' ? cols.insurance[i] : cols.side[bet][i];
-  out[0] = 0;
-  out[1] = 0;
-  out[2] = 0;
-  out[3] = 0;
-  if (stake === 0) return;
+  const stakes = stakesOf(state, bet);
+  const n = stakes.length;
+  const { staked, refunded, paid, rounding } = out;
+  const mode = roundingMode(p.rounding);
   const den = p.denominators[bet];
+  const rem = new Float64Array(1);
+  staked.fill(0, 0, n);
+  refunded.fill(0, 0, n);
+  paid.fill(0, 0, n);
+  rounding.fill(0, 0, n);
   if (p.voided) {
-    out[0] = stake;
-    out[1] = stake;
-    return;
-  }
-  if (bet === 'main') {
-    const hands = p.nodeHands[cols.node[i]];
-    if (!hands) throw new Error(`engine invariant: node ${cols.node[i]} was not settled`);
-    for (const [units, ra, rb, pa, pb] of hands) {
-      const s = stake * units;
-      out[0] += s;
-      if (pb !== 0) {
-        share(s, pa, pb, p.rounding, tmp);
-        out[2] += s + tmp[0];
-        out[3] += tmp[1] * (den / pb);
-      } else if (ra !== 0) {
-        share(s, ra, rb, p.rounding, tmp);
-        out[1] += tmp[0];
-        out[3] += tmp[1] * (den / rb);
-      }
+    for (let i = 0; i < n; i += 1) {
+      staked[i] = stakes[i];
+      refunded[i] = stakes[i];
     }
     return;
   }
-  out[0] = stake;
-  const ratio = bet === 'insurance' ? p.insurancePays : p.side[bet];
-  if (!ratio) return;
-  share(stake, ratio.a, ratio.b, p.rounding, tmp);
-  out[2] = stake + tmp[0];
-  out[3] = tmp[1] * (den / ratio.b);
+  if (bet !== 'main') {
+    const ratio = bet === 'insurance' ? p.insurancePays : p.side[bet];
+    for (let i = 0; i < n; i += 1) {
+      const stake = stakes[i];
+      if (stake === 0) continue;
+      staked[i] = stake;
+      if (!ratio) continue;
+      paid[i] = stake + roundedShare(stake * ratio.a, ratio.b, mode, rem);
+      rounding[i] = rem[0] * (den / ratio.b);
+    }
+    return;
+  }
+  // Main bet: each node's hands as a flat row of [units, refund a, refund b, pays a, pays b].
+  const flat: number[][] = p.nodeHands.map((hands) => (hands ? hands.flat() : []));
+  const nodeOf = state.players.node;
+  for (let i = 0; i < n; i += 1) {
+    const stake = stakes[i];
+    if (stake === 0) continue;
+    const row = flat[nodeOf[i]];
+    let st = 0;
+    let rf = 0;
+    let pd = 0;
+    let rn = 0;
+    for (let h = 0; h < row.length; h += 5) {
+      const s = stake * row[h];
+      st += s;
+      const pb = row[h + 4];
+      if (pb !== 0) {
+        pd += s + roundedShare(s * row[h + 3], pb, mode, rem);
+        rn += rem[0] * (den / pb);
+      } else if (row[h + 1] !== 0) {
+        rf += roundedShare(s * row[h + 1], row[h + 2], mode, rem);
+        rn += rem[0] * (den / row[h + 2]);
+      }
+    }
+    staked[i] = st;
+    refunded[i] = rf;
+    paid[i] = pd;
+    rounding[i] = rn;
+  }
 }
 
 /** Decides every node and side bet once and totals every bet in one pass over the players. */
@@ -183,24 +228,23 @@ export function settleInfiniteRound(state: InfiniteState): InfiniteSettlementSum
     totals: {} as Record<InfiniteBet, BetTotals>,
   };
   const p = plan(state, partial);
-  const out = new Float64Array(4);
-  const tmp = new Float64Array(2);
-  const totals = {} as Record<InfiniteBet, BetTotals>;
   const n = state.players.ids.length;
+  const cols = allocateColumns(n);
+  const totals = {} as Record<InfiniteBet, BetTotals>;
   for (const bet of INFINITE_BETS) {
+    settleBetColumn(state, p, bet, cols);
     let players = 0;
     let staked = 0;
     let refunded = 0;
     let paid = 0;
     let rounding = 0;
     for (let i = 0; i < n; i += 1) {
-      settlePlayerBet(state, p, i, bet, out, tmp);
-      if (out[0] === 0) continue;
+      if (cols.staked[i] === 0) continue;
       players += 1;
-      staked += out[0];
-      refunded += out[1];
-      paid += out[2];
-      rounding += out[3];
+      staked += cols.staked[i];
+      refunded += cols.refunded[i];
+      paid += cols.paid[i];
+      rounding += cols.rounding[i];
     }
     totals[bet] = {
       players,
@@ -242,17 +286,15 @@ export function expandInfiniteSettlement(state: InfiniteState): InfiniteSettleme
   const refunded = new Float64Array(size);
   const paid = new Float64Array(size);
   const roundingNumerator = new Float64Array(size);
-  const out = new Float64Array(4);
-  const tmp = new Float64Array(2);
   INFINITE_BETS.forEach((bet, b) => {
-    const base = b * n;
-    for (let i = 0; i < n; i += 1) {
-      settlePlayerBet(state, p, i, bet, out, tmp);
-      staked[base + i] = out[0];
-      refunded[base + i] = out[1];
-      paid[base + i] = out[2];
-      roundingNumerator[base + i] = out[3];
-    }
+    // Views into the bet's slice of the big arrays: the loop writes in place, no copy.
+    const range = (a: Float64Array) => a.subarray(b * n, (b + 1) * n);
+    settleBetColumn(state, p, bet, {
+      staked: range(staked),
+      refunded: range(refunded),
+      paid: range(paid),
+      rounding: range(roundingNumerator),
+    });
   });
   return {
     playerCount: n,
@@ -288,33 +330,57 @@ export function* infinitePlayerSettlements(
 ): Generator<InfinitePlayerSettlement> {
   const summary = requireSettled(state);
   const p = plan(state, summary);
-  const out = new Float64Array(4);
-  const tmp = new Float64Array(2);
   const cols = state.players;
-  for (let i = 0; i < cols.ids.length; i += 1) {
-    const bets: InfiniteBetSettlementRecord[] = [];
-    for (const bet of INFINITE_BETS) {
-      settlePlayerBet(state, p, i, bet, out, tmp);
-      if (out[0] === 0) continue;
-      const result: string | string[] = summary.voided
-        ? 'void'
-        : bet === 'main'
-          ? (summary.nodeRules[cols.node[i]] ?? []).map((r) => r.outcome)
-          : bet === 'insurance'
-            ? summary.insuranceWins
-              ? 'win'
-              : 'lose'
-            : (summary.side[bet]?.pattern ?? 'lose');
-      bets.push({
-        bet,
-        staked: out[0],
-        refunded: out[1],
-        paid: out[2],
-        houseResult: out[0] - out[1] - out[2],
-        result,
-        rounding: { numerator: out[3], denominator: p.denominators[bet] },
+  const n = cols.ids.length;
+  const CHUNK = 4096;
+  const perBet = INFINITE_BETS.map(() => allocateColumns(CHUNK));
+  for (let start = 0; start < n; start += CHUNK) {
+    const view = sliceState(state, start, Math.min(n, start + CHUNK));
+    INFINITE_BETS.forEach((bet, b) => settleBetColumn(view, p, bet, perBet[b]));
+    for (let j = 0; j < view.players.ids.length; j += 1) {
+      const i = start + j;
+      const bets: InfiniteBetSettlementRecord[] = [];
+      INFINITE_BETS.forEach((bet, b) => {
+        const c = perBet[b];
+        if (c.staked[j] === 0) return;
+        const result: string | string[] = summary.voided
+          ? 'void'
+          : bet === 'main'
+            ? (summary.nodeRules[cols.node[i]] ?? []).map((r) => r.outcome)
+            : bet === 'insurance'
+              ? summary.insuranceWins
+                ? 'win'
+                : 'lose'
+              : (summary.side[bet]?.pattern ?? 'lose');
+        bets.push({
+          bet,
+          staked: c.staked[j],
+          refunded: c.refunded[j],
+          paid: c.paid[j],
+          houseResult: c.staked[j] - c.refunded[j] - c.paid[j],
+          result,
+          rounding: { numerator: c.rounding[j], denominator: p.denominators[bet] },
+        });
       });
+      yield { playerId: cols.ids[i], node: cols.node[i], bets };
     }
-    yield { playerId: cols.ids[i], node: cols.node[i], bets };
   }
+}
+
+/** The same round restricted to players [from, to), for streaming in chunks. */
+function sliceState(state: InfiniteState, from: number, to: number): InfiniteState {
+  const c = state.players;
+  const side = {} as Record<InfiniteSideBet, number[]>;
+  for (const k of INFINITE_SIDE_BETS) side[k] = c.side[k].slice(from, to);
+  return {
+    ...state,
+    players: {
+      ids: c.ids.slice(from, to),
+      main: c.main.slice(from, to),
+      insurance: c.insurance.slice(from, to),
+      side,
+      node: c.node.slice(from, to),
+      pending: c.pending.slice(from, to),
+    },
+  };
 }
