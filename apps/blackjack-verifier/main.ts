@@ -1,24 +1,48 @@
 import { resolve } from 'node:path';
 import { generateStrategyFiles } from './generate-strategy';
 import { optionTable } from './options';
+import { verify } from './verify';
 
 /**
- * Blackjack verification tool.
- *   node dist/apps/blackjack-verifier/main.js generate-strategy   rewrite the strategy tables
+ * Blackjack verification tool (compiled to dist/apps/blackjack-verifier/main.js).
+ *   verify [--rounds N] [--engine-rounds N] [--engine-seconds S] [--seed N] [--skip-options]
+ *          [--games a,b]
+ *                        simulate every main game and print every bet's RTP with a 95% interval,
+ *                        the exact side-bet returns and the rule-option table (npm run verify:blackjack)
+ *   options              only the rule-option table
+ *   generate-strategy    rewrite the generated strategy tables (npm run strategy:generate)
  */
 function main(argv: string[]): void {
-  const [command] = argv;
-  // Compiled to dist/apps/blackjack-verifier/main.js; REPO_ROOT lets a private build write here too.
+  const [command = 'verify', ...rest] = argv;
+  // REPO_ROOT lets a private build write the generated tables into a checkout.
   const repoRoot = process.env.REPO_ROOT ?? resolve(__dirname, '../../..');
+  const flag = (name: string): string | undefined => {
+    const i = rest.indexOf(`--${name}`);
+    return i >= 0 ? rest[i + 1] : undefined;
+  };
+  const log = (line: string): void => console.log(line);
   switch (command) {
     case 'generate-strategy':
       generateStrategyFiles(repoRoot);
       return;
     case 'options':
-      optionTable((line) => console.log(line));
+      optionTable(log);
+      return;
+    case 'verify':
+      verify({
+        rounds: Number(flag('rounds') ?? 100_000_000),
+        engineRounds: Number(flag('engine-rounds') ?? 1_000_000),
+        engineSeconds: Number(flag('engine-seconds') ?? Infinity),
+        seed: Number(flag('seed') ?? 1),
+        skipOptions: rest.includes('--skip-options'),
+        games: (flag('games') ?? 'infinite,lux,european').split(',') as (
+          'european' | 'infinite' | 'lux'
+        )[],
+        log,
+      });
       return;
     default:
-      console.error(`unknown command "${command}"`);
+      console.error(`unknown command "${command}" (verify | options | generate-strategy)`);
       process.exitCode = 2;
   }
 }

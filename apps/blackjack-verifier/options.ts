@@ -28,7 +28,9 @@ export function optionCombinations(): BlackjackRules[] {
 
 export function optionTable(log: (line: string) => void): OptionRow[] {
   const rows: OptionRow[] = [];
-  log('Main-game return by rule option (8 decks, S17, 3:2, double any two; EV generator, its own basic strategy):');
+  log(
+    'Main-game return by rule option (8 decks, S17, 3:2, double any two; EV generator, its own basic strategy):',
+  );
   log('  peek     split-limit  DAS  surrender   return     vs Infinite 99.46  vs Lux 99.53');
   for (const rules of optionCombinations()) {
     const g = generateStrategy(strategyRulesOf(rules));

@@ -195,8 +195,10 @@ export class BlackjackSimulator {
   private readonly splitAces = new Uint8Array(8);
   private readonly surrendered = new Uint8Array(8);
   private handCount = 0;
-  /** Dealer cards of the last round (card indices), for the bust bonus and the tests. */
+  /** Number of cards the dealer held at the end of the last round. */
   dealerCardCount = 0;
+  /** Player hands played so far (a split adds hands), for throughput figures. */
+  handsPlayed = 0;
 
   constructor(
     options: SimulationOptions,
@@ -318,6 +320,7 @@ export class BlackjackSimulator {
 
     if (!settled) main = this.settleHands(dealerBj, dTotal);
     result.main = main;
+    this.handsPlayed += this.handCount;
 
     if (totals) {
       add(totals.main, main);
