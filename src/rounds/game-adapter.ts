@@ -1,0 +1,141 @@
+import type { GameKind } from '@studio/contracts';
+import type { CardCode } from '@studio/cards';
+import type { ShoeRules } from '@studio/games/shoe';
+
+/**
+ * The one shape the table runtime needs from a game. Each game's pure engine has its own inputs
+ * and effects; an adapter translates them into these records, which the runtime persists in one
+ * transaction and then announces. Adapters are pure too: no I/O, no clock, no randomness.
+ */
+
+export type Visibility = 'public' | 'restricted';
+
+/** Something that happened in a round. Restricted events (face-down cards) are never published. */
+export interface RoundEvent {
+  type: string;
+  visibility: Visibility;
+  payload: Record<string, unknown>;
+}
+
+export interface TimerRequest {
+  /** e.g. `betting`, `decision`: a new request replaces a pending timer of the same name. */
+  name: string;
+  durationMs: number;
+  /** Echoed back when the timer fires so a stale timer is recognised. */
+  token: number;
+}
+
+export interface CardRecord {
+  slot: string;
+  card: CardCode;
+  faceDown: boolean;
+}
+
+export interface BetRecord {
+  betId: string;
+  playerId: string;
+  commandId?: string;
+  betType: string;
+  spot: string | null;
+  amount: number;
+  deducted: number;
+}
+
+export interface DecisionRecord {
+  playerId: string;
+  hand: string | null;
+  action: string;
+  automatic: boolean;
+  commandId?: string;
+}
+
+export interface SettlementRecord {
+  betId: string | null;
+  playerId: string;
+  betType: string;
+  spot: string | null;
+  stake: number;
+  returned: number;
+  net: number;
+  outcome: string;
+  /** Fraction of a minor unit dropped by rounding the payout down: `0`, or `1/2` for 3:2 on 5. */
+  roundedDown: string;
+}
+
+export interface AdapterStep<S> {
+  state: S;
+  events: RoundEvent[];
+  timers?: TimerRequest[];
+  cancelTimers?: string[];
+  cards?: CardRecord[];
+  /** Slots whose face-down cards are now face up. */
+  reveals?: string[];
+  bets?: BetRecord[];
+  decisions?: DecisionRecord[];
+  settlements?: SettlementRecord[];
+}
+
+export interface AdapterRejection {
+  code: string;
+  message: string;
+}
+
+export type AdapterResult<S> = AdapterStep<S> | { rejected: AdapterRejection };
+
+export function isAdapterRejection<S>(r: AdapterResult<S>): r is { rejected: AdapterRejection } {
+  return 'rejected' in r;
+}
+
+export interface RoundStart {
+  roundId: string;
+  shoeNumber: number;
+  roundNumber: number;
+}
+
+export interface BetCommand {
+  betId: string;
+  commandId?: string;
+  playerId: string;
+  /** Game-specific bet type: `main`, `pairs`, `bust-bonus`, `player`, `pair`, ... */
+  betType: string;
+  /** Where the bet goes when the game has spots or seats (`1`..`5`, seat `3`). */
+  spot?: string;
+  amount: number;
+}
+
+export interface DecisionCommand {
+  commandId?: string;
+  playerId: string;
+  action: string;
+  seat?: string;
+}
+
+export interface ExpectedCard {
+  /** Stable id of the slot within the round, e.g. `player-2/1`, `dealer-hole`. */
+  slot: string;
+  /** For the dealer: where the card goes, in words. */
+  label: string;
+}
+
+export interface GameAdapter<S = unknown> {
+  readonly game: GameKind;
+  /** Physical shoe rules, or null when the service deals from a virtual shoe itself. */
+  readonly shoeRules: ShoeRules;
+  startRound(start: RoundStart): AdapterResult<S>;
+  expectedCard(state: S): ExpectedCard | null;
+  card(state: S, card: CardCode): AdapterResult<S>;
+  placeBet(state: S, bet: BetCommand, roundOfShoe: number): AdapterResult<S>;
+  decide(state: S, decision: DecisionCommand): AdapterResult<S>;
+  closeBetting(state: S): AdapterResult<S>;
+  timerFired(state: S, name: string, token: number): AdapterResult<S>;
+  /** A step the table takes by itself when nothing else is awaited (reveal the next hand...). */
+  autoStep(state: S): AdapterResult<S> | null;
+  voidRound(state: S, reason: string): AdapterResult<S>;
+  /** Replaces a face-down card before it is revealed (supervisor correction of a mis-scan). */
+  correctCard?(state: S, slot: string, card: CardCode): AdapterResult<S>;
+  phase(state: S): string;
+  isBettingOpen(state: S): boolean;
+  isRoundOver(state: S): boolean;
+  /** What anyone may see of the round right now (no face-down card). */
+  publicView(state: S): unknown;
+}

@@ -1,0 +1,290 @@
+import { CardCode, parseCardCode } from '@studio/cards';
+import { DEFAULT_INGESTION_RULES, ScannerReading } from '@studio/scanner-protocol';
+import { PokDengAdapter } from '../rounds/adapters/pok-deng.adapter';
+import {
+  initialTableState,
+  MachineContext,
+  MachineOutcome,
+  TableInput,
+  TableMachine,
+  TableSettings,
+  TableState,
+} from './table-machine';
+
+const settings: TableSettings = {
+  tableId: 'pokdeng-1',
+  game: 'pok-deng',
+  currency: 'THB',
+  bettingWindowMs: 15_000,
+  roundIntervalMs: 3_000,
+  limits: { player: { min: 10, max: 100_000 }, pair: { min: 10, max: 10_000 } },
+  ingestion: DEFAULT_INGESTION_RULES,
+};
+
+class Table {
+  readonly machine = new TableMachine(settings, new PokDengAdapter({ bettingWindowMs: 15_000 }));
+  state: TableState = initialTableState(settings, 8);
+  now = Date.UTC(2026, 10, 29, 12, 0, 0);
+  private ids = 0;
+  private seq = 0;
+  readonly outcomes: MachineOutcome[] = [];
+
+  step(input: TableInput): MachineOutcome {
+    const ctx: MachineContext = { now: this.now, newId: () => `id-${++this.ids}` };
+    const outcome = this.machine.step(this.state, input, ctx);
+    // State must survive persistence at every step.
+    this.state = JSON.parse(JSON.stringify(outcome.state));
+    this.outcomes.push(outcome);
+    return outcome;
+  }
+
+  read(code: string): MachineOutcome {
+    this.now += 500;
+    const card = parseCardCode(code)!;
+    const reading: ScannerReading = {
+      kind: 'card',
+      card,
+      code: `${card.rank}${card.suit}` as CardCode,
+      raw: new Uint8Array(),
+      receivedAt: this.now,
+      sequence: ++this.seq,
+    };
+    return this.step({ type: 'reading', readingId: String(this.seq), reading });
+  }
+
+  misread(): MachineOutcome {
+    this.now += 500;
+    return this.step({
+      type: 'reading',
+      readingId: String(++this.seq),
+      reading: {
+        kind: 'unrecognised',
+        code: 'NOREAD',
+        reason: 'reader-reported',
+        raw: new Uint8Array(),
+        receivedAt: this.now,
+        sequence: this.seq,
+      },
+    });
+  }
+
+  fireDueTimers(): void {
+    for (const t of [...this.state.timers].sort((a, b) => a.dueAt - b.dueAt)) {
+      this.now = Math.max(this.now, t.dueAt);
+      this.step({ type: 'timer', name: t.name, token: t.token });
+    }
+  }
+
+  events(): string[] {
+    return this.outcomes.flatMap((o) => o.writes.events.map((e) => e.type));
+  }
+}
+
+/** A new shoe: first card 3 (burn 3 more), then the round starts after the interval. */
+function shoeReady(): Table {
+  const t = new Table();
+  t.step({ type: 'start' });
+  expect(t.machine.expected(t.state)?.slot).toBe('shoe-burn/shown');
+  t.read('3C');
+  expect(t.machine.expected(t.state)?.label).toBe('Burn card 1 of 3, face down');
+  t.read('KD');
+  t.read('4H');
+  t.read('9S');
+  expect(t.machine.expected(t.state)).toBeNull();
+  t.fireDueTimers(); // next-round
+  expect(t.state.round?.roundNumber).toBe(1);
+  return t;
+}
+
+describe('TableMachine with Pok Deng', () => {
+  it('plays a shoe start, a round of bets and face-down cards, reveal and settlement', () => {
+    const t = shoeReady();
+    expect(t.state.timers.map((x) => x.name)).toEqual(['betting']);
+    expect(
+      t.step({
+        type: 'bet',
+        bet: { betId: 'b1', playerId: 'p1', betType: 'player', spot: '1', amount: 100 },
+      }).rejection,
+    ).toBeUndefined();
+    expect(
+      t.step({
+        type: 'bet',
+        bet: { betId: 'b2', playerId: 'p2', betType: 'pair', spot: '1', amount: 100 },
+      }).rejection,
+    ).toBeUndefined();
+    // Cards are dealt while betting is open: burn, P1..P5, banker, P1..P5, banker.
+    expect(t.machine.expected(t.state)?.slot).toBe('burn');
+    // Worked example 7: Player 1 holds TC TH, banker 6S 8S; example 1's banker is used for P2.
+    for (const c of [
+      '2D',
+      'TC',
+      '6C',
+      '5D',
+      '5H',
+      '5S',
+      '6S',
+      'TH',
+      '7S',
+      '5C',
+      '6H',
+      '6D',
+      '8S',
+    ]) {
+      const o = t.read(c);
+      expect(o.rejection).toBeUndefined();
+    }
+    expect(t.machine.expected(t.state)).toBeNull();
+    // Hidden information: the public events of dealing carry no card.
+    const dealing = t.outcomes
+      .flatMap((o) => o.writes.events)
+      .filter((e) => e.visibility === 'public');
+    expect(JSON.stringify(dealing)).not.toMatch(/"TC"|"TH"|"8S"/);
+    t.fireDueTimers(); // betting window ends: close, reveal all, settle
+    const settled = t.outcomes.flatMap((o) => o.writes.settlements);
+    expect(settled).toEqual([
+      expect.objectContaining({
+        betId: 'b1',
+        stake: 200,
+        returned: 400,
+        net: 200,
+        outcome: 'player-wins-special-pattern',
+      }),
+      expect.objectContaining({
+        betId: 'b2',
+        stake: 100,
+        returned: 1200,
+        net: 1100,
+        outcome: 'pair-wins',
+      }),
+    ]);
+    expect(t.events()).toEqual(
+      expect.arrayContaining([
+        'BettingClosed',
+        'HandRevealed',
+        'RoundResult',
+        'BetsSettled',
+        'RoundCompleted',
+      ]),
+    );
+    expect(t.state.round).toBeNull();
+    expect(t.state.timers.map((x) => x.name)).toEqual(['next-round']);
+  });
+
+  it('rejects a bet after betting closed, over the limit, and an unknown bet type', () => {
+    const t = shoeReady();
+    expect(
+      t.step({
+        type: 'bet',
+        bet: { betId: 'b1', playerId: 'p1', betType: 'player', spot: '1', amount: 5 },
+      }).rejection?.code,
+    ).toBe('under-limit');
+    expect(
+      t.step({
+        type: 'bet',
+        bet: { betId: 'b1', playerId: 'p1', betType: 'player', spot: '1', amount: 200_000 },
+      }).rejection?.code,
+    ).toBe('over-limit');
+    expect(
+      t.step({
+        type: 'bet',
+        bet: { betId: 'b1', playerId: 'p1', betType: 'banker', spot: '1', amount: 100 },
+      }).rejection?.code,
+    ).toBe('unknown-bet-type');
+    t.step({ type: 'close-betting', by: 'dealer' });
+    const late = t.step({
+      type: 'bet',
+      bet: { betId: 'b9', playerId: 'p1', betType: 'player', spot: '1', amount: 100 },
+    });
+    expect(late.rejection).toEqual({
+      code: 'betting-closed',
+      message: 'Betting is closed for this round',
+    });
+    expect(late.writes.bets).toEqual([]);
+  });
+
+  it('keeps the slot open through misreads and escalates to a supervisor after the limit', () => {
+    const t = shoeReady();
+    t.read('2D'); // burn
+    for (let attempt = 1; attempt <= 4; attempt += 1) {
+      const o = t.misread();
+      expect(o.writes.events.find((e) => e.type === 'RescanRequired')?.payload).toMatchObject({
+        slot: 'player-1/1',
+        attempt,
+      });
+      expect(t.state.paused).toBeNull();
+      expect(t.machine.expected(t.state)?.slot).toBe('player-1/1');
+    }
+    const fifth = t.misread();
+    expect(fifth.writes.events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['RescanRequired', 'SupervisorAlert', 'RoundPaused']),
+    );
+    expect(t.state.paused?.kind).toBe('escalation');
+    expect(t.state.timers).toEqual([]);
+    // A supervisor resumes; the same slot is still expected and the card applies.
+    expect(t.step({ type: 'resume', by: 'supervisor' }).rejection).toBeUndefined();
+    expect(t.state.timers.map((x) => x.name)).toEqual(['betting']);
+    expect(t.read('TC').writes.cards).toEqual([
+      expect.objectContaining({ slot: 'player-1/1', card: 'TC', faceDown: true }),
+    ]);
+  });
+
+  it('voids a round and refunds every bet', () => {
+    const t = shoeReady();
+    t.step({
+      type: 'bet',
+      bet: { betId: 'b1', playerId: 'p1', betType: 'player', spot: '2', amount: 100 },
+    });
+    t.step({
+      type: 'bet',
+      bet: { betId: 'b2', playerId: 'p2', betType: 'pair', spot: '3', amount: 50 },
+    });
+    t.step({ type: 'pause', by: 'sup', reason: 'card fell on the floor' });
+    const voided = t.step({ type: 'void', by: 'sup', reason: 'card fell on the floor' });
+    expect(voided.rejection).toBeUndefined();
+    expect(voided.writes.settlements.map((s) => [s.betId, s.stake, s.returned, s.net])).toEqual([
+      ['b1', 200, 200, 0],
+      ['b2', 50, 50, 0],
+    ]);
+    expect(voided.writes.roundStatus).toMatchObject({ status: 'voided', ended: true });
+    expect(t.state.paused).toBeNull();
+    expect(t.state.round).toBeNull();
+  });
+
+  it('corrects a face-down card before the reveal and refuses one that is face up', () => {
+    const t = shoeReady();
+    for (const c of ['2D', 'TC', '6C']) t.read(c);
+    const fix = t.step({
+      type: 'correct-card',
+      by: 'sup',
+      slot: 'player-2/1',
+      card: '7C',
+      reason: 'mis-scan',
+    });
+    expect(fix.rejection).toBeUndefined();
+    expect(fix.writes.corrections).toEqual([
+      { slot: 'player-2/1', roundId: t.state.round!.id, card: '7C', reason: 'mis-scan' },
+    ]);
+    expect(t.state.faceDownCards['player-2/1']).toBe('7C');
+    expect(
+      t.step({ type: 'correct-card', by: 'sup', slot: 'player-4/1', card: '7C', reason: 'x' })
+        .rejection?.code,
+    ).toBe('not-correctable');
+  });
+
+  it('refuses a card when none is expected and a ninth copy of a card', () => {
+    const t = new Table();
+    t.step({ type: 'start' });
+    t.read('9S'); // shown: burn 9
+    for (const c of ['AS', 'AS', 'AS', 'AS', 'AS', 'AS', 'AS', 'AS'])
+      expect(t.read(c).rejection).toBeUndefined();
+    t.read('2C');
+    expect(t.machine.expected(t.state)).toBeNull();
+    const notExpected = t.read('3C');
+    expect(notExpected.rejection?.code).toBe('no-card-expected');
+    expect(notExpected.writes.readingOutcome?.outcome).toBe('not-expected');
+    t.fireDueTimers();
+    const ninth = t.read('AS');
+    expect(ninth.rejection?.code).toBe('composition-exceeded');
+    expect(ninth.writes.readingOutcome?.outcome).toBe('integrity-error');
+  });
+});
