@@ -1,4 +1,5 @@
 export * from './core';
 export * from './infinite';
+export * from './lux';
 export * from './side-bets';
 export * from './european';

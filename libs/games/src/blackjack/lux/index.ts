@@ -1,0 +1,4 @@
+export * from './engine';
+export * from './settlement';
+export * from './state';
+export * from './view';

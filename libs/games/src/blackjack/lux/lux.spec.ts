@@ -1,0 +1,312 @@
+import {
+  luxExpectedCard,
+  LuxEffect,
+  LuxInput,
+  luxPublicView,
+  luxSeatEligibility,
+  LuxState,
+  newLuxTable,
+  stepLux,
+} from '.';
+
+function run(state: LuxState, inputs: LuxInput[]) {
+  const effects: LuxEffect[] = [];
+  for (const input of inputs) {
+    const r = stepLux(state, input);
+    if ('rejected' in r) throw new Error(`${input.type} rejected: ${r.rejected.message}`);
+    state = r.state;
+    effects.push(...r.effects);
+  }
+  return { state, effects };
+}
+
+const cards = (codes: string): LuxInput[] =>
+  codes.split(' ').map((card) => ({ type: 'card', card }));
+const real = (playerId: string) => ({ playerId, demo: false, funCurrency: false });
+const sit = (seat: number, playerId: string): LuxInput => ({
+  type: 'take-seat',
+  seat,
+  account: real(playerId),
+});
+const seatBet = (seat: number, playerId: string, main: number, pairs = 0): LuxInput => ({
+  type: 'seat-bet',
+  seat,
+  playerId,
+  main,
+  pairs,
+});
+const behind = (seat: number, playerId: string, main: number, pairs = 0): LuxInput => ({
+  type: 'behind-bet',
+  seat,
+  playerId,
+  main,
+  pairs,
+});
+const decide = (seat: number, playerId: string, action: string): LuxInput =>
+  ({ type: 'decision', seat, playerId, action }) as LuxInput;
+const open: LuxInput = { type: 'open-betting', roundId: 'r', roundOfShoe: 1 };
+const close: LuxInput = { type: 'close-window' };
+
+/** player -> "seat/role/bet" -> [staked, returned, result] */
+function results(state: LuxState) {
+  const out: Record<string, [number, number, unknown]> = {};
+  for (const r of state.settlement!.records) {
+    out[`${r.playerId} ${r.seat}/${r.role}/${r.bet}`] = [r.staked, r.refunded + r.paid, r.result];
+  }
+  return out;
+}
+
+function code(state: LuxState, input: LuxInput) {
+  const r = stepLux(state, input);
+  return 'rejected' in r ? r.rejected.code : 'accepted';
+}
+
+describe('Blackjack Lux (games.md §3)', () => {
+  const twoSeats = () => run(newLuxTable(), [sit(1, 'P1'), sit(3, 'P3'), open]).state;
+
+  it('deals in seat order, calls seats from the lowest, bet behind follows a double by choice', () => {
+    let s = run(twoSeats(), [
+      seatBet(1, 'P1', 100),
+      seatBet(3, 'P3', 100),
+      behind(1, 'B', 100),
+      behind(1, 'C', 100),
+      { type: 'follow-choice', seat: 1, playerId: 'B', followDouble: true },
+      { type: 'close-betting' },
+    ]).state;
+    // One card to each seat in order, the up card, a second card to each seat, the hole card.
+    const slots: unknown[] = [];
+    for (const c of '5S TH 9D 6H 9C 7C'.split(' ')) {
+      slots.push(luxExpectedCard(s));
+      s = run(s, cards(c)).state;
+    }
+    expect(slots).toEqual([
+      { slot: 'seat', seat: 1, hand: 0, position: 1 },
+      { slot: 'seat', seat: 3, hand: 0, position: 1 },
+      { slot: 'dealer-up' },
+      { slot: 'seat', seat: 1, hand: 0, position: 2 },
+      { slot: 'seat', seat: 3, hand: 0, position: 2 },
+      { slot: 'dealer-hole' },
+    ]);
+    expect(luxPublicView(s).turn).toBe(1);
+    expect(code(s, decide(3, 'P3', 'stand'))).toBe('not-your-turn');
+    s = run(s, [decide(1, 'P1', 'double'), ...cards('TD')]).state; // 5 6 T = 21
+    expect(luxPublicView(s).turn).toBe(3);
+    s = run(s, [decide(3, 'P3', 'stand'), ...cards('4S')]).state; // dealer 9 7 4 = 20
+    expect(s.phase).toBe('settled');
+    expect(results(s)).toEqual({
+      'P1 1/seat/main': [200, 400, ['win']],
+      'B 1/behind/main': [200, 400, ['win']], // followed the double
+      'C 1/behind/main': [100, 200, ['win']], // no answer: keeps the original stake
+      'P3 3/seat/main': [100, 0, ['lose']], // 19 v 20
+    });
+  });
+
+  it('follow split: stake on both hands, or on the first hand only (no answer does not follow)', () => {
+    let s = run(twoSeats(), [
+      seatBet(1, 'P1', 100),
+      seatBet(3, 'P3', 100),
+      behind(1, 'B', 100),
+      behind(1, 'C', 100),
+      { type: 'follow-choice', seat: 1, playerId: 'B', followSplit: true },
+      { type: 'close-betting' },
+      ...cards('8S TH 9D 8H 9C 7C'),
+      decide(1, 'P1', 'split'),
+    ]).state;
+    expect(luxPublicView(s).seats[0].behind.map((b) => b.stakes)).toEqual([
+      [100, 100],
+      [100, 0],
+    ]);
+    s = run(s, [
+      ...cards('TD'),
+      decide(1, 'P1', 'stand'),
+      ...cards('2C'),
+      decide(1, 'P1', 'stand'),
+    ]).state; // hands 18 and 10
+    s = run(s, [decide(3, 'P3', 'stand'), ...cards('TS')]).state; // dealer 9 7 T = 26
+    const r = results(s);
+    expect(r['B 1/behind/main']).toEqual([200, 400, ['win', 'win']]);
+    expect(r['C 1/behind/main']).toEqual([100, 200, ['win']]);
+    expect(r['P1 1/seat/main']).toEqual([200, 400, ['win', 'win']]);
+  });
+
+  it('applies a pre-decision when the turn starts if still legal, otherwise asks', () => {
+    const s = run(twoSeats(), [
+      seatBet(1, 'P1', 100),
+      seatBet(3, 'P3', 100),
+      { type: 'close-betting' },
+      { type: 'pre-decision', seat: 3, playerId: 'P3', action: 'stand' },
+      { type: 'pre-decision', seat: 1, playerId: 'P1', action: 'split' }, // 5 6 is no pair
+      ...cards('5S TH 9D 6H 9C 7C'),
+    ]).state;
+    expect(luxPublicView(s).turn).toBe(1); // split was not legal: P1 is asked
+    const r = run(s, [decide(1, 'P1', 'stand')]);
+    expect(r.effects.some((e) => e.type === 'event' && e.name === 'pre-decision-applied')).toBe(
+      true,
+    );
+    expect(r.state.phase).toBe('dealer'); // P3's stand was applied at the start of the turn
+  });
+
+  it('early end on a dealer BJ: insurance (seat and behind, each their own) pays 2:1, BJ pushes', () => {
+    let s = run(twoSeats(), [
+      seatBet(1, 'P1', 100),
+      seatBet(3, 'P3', 100),
+      behind(1, 'B', 100),
+      { type: 'close-betting' },
+      ...cards('9S AH AS 8H KH KD'),
+    ]).state;
+    expect(s.phase).toBe('insurance');
+    s = run(s, [
+      { type: 'insurance', seat: 1, playerId: 'P1', take: true },
+      { type: 'insurance', seat: 1, playerId: 'B', take: true },
+      close,
+    ]).state;
+    expect(s.phase).toBe('settled');
+    expect(s.earlyEnd).toBe('dealer-blackjack');
+    expect(luxExpectedCard(s)).toBeNull();
+    expect(results(s)).toEqual({
+      'P1 1/seat/main': [100, 0, ['lose']],
+      'P1 1/seat/insurance': [50, 150, 'win'],
+      'B 1/behind/main': [100, 0, ['lose']],
+      'B 1/behind/insurance': [50, 150, 'win'],
+      'P3 3/seat/main': [100, 100, ['push']], // A K against the dealer's BJ
+    });
+  });
+
+  it('early end when every seated player has BJ and the dealer has none: BJs paid 3:2', () => {
+    const s = run(twoSeats(), [
+      seatBet(1, 'P1', 100),
+      seatBet(3, 'P3', 125),
+      { type: 'close-betting' },
+      ...cards('AS KH TD QS AC 6C'),
+    ]).state;
+    expect(s.phase).toBe('settled');
+    expect(s.earlyEnd).toBe('all-seats-blackjack');
+    expect(s.dealer.holeRevealed).toBe(true);
+    const r = results(s);
+    expect(r['P1 1/seat/main']).toEqual([100, 250, ['blackjack']]);
+    expect(r['P3 3/seat/main']).toEqual([125, 312, ['blackjack']]); // 187.5 rounds down
+    expect(s.settlement!.records.find((x) => x.seat === 3)!.rounding).toEqual([
+      { numerator: 1, denominator: 2 },
+    ]);
+  });
+
+  it('pair bet: mixed 5:1 ... suited trips 50:1 with the dealer up card, for seat and behind', () => {
+    let s = run(newLuxTable(), [
+      sit(2, 'P2'),
+      open,
+      seatBet(2, 'P2', 100, 100),
+      behind(2, 'B', 0, 100),
+      { type: 'close-betting' },
+      ...cards('QH QH QH 5C'), // seat 2: QH, up QH, seat 2: QH, hole 5C
+    ]).state;
+    s = run(s, [decide(2, 'P2', 'stand'), ...cards('2S')]).state; // dealer Q 5 2 = 17 v 20
+    const r = results(s);
+    expect(r['P2 2/seat/pairs']).toEqual([100, 5100, 'suited-trips']);
+    expect(r['B 2/behind/pairs']).toEqual([100, 5100, 'suited-trips']);
+    expect(r['P2 2/seat/main']).toEqual([100, 200, ['win']]);
+  });
+
+  it('auto-plays a missing decision, surrender returns half to the seat and the bet behind', () => {
+    let s = run(twoSeats(), [
+      seatBet(1, 'P1', 100),
+      seatBet(3, 'P3', 100),
+      behind(3, 'B', 125),
+      { type: 'close-betting' },
+      ...cards('2S TH 9D 3H 6C 7C'),
+    ]).state;
+    s = run(s, [{ type: 'timeout', timer: 'decision', window: s.window }, ...cards('4D')]).state;
+    expect(s.seats[0].hands[0].cards).toEqual(['2S', '3H', '4D']); // 5 -> auto hit
+    s = run(s, [close, ...cards('TC')]).state; // 9 -> auto hit -> 19
+    s = run(s, [close]).state; // 19 -> auto stand
+    s = run(s, [decide(3, 'P3', 'surrender'), ...cards('5S')]).state; // dealer 9 7 5 = 21
+    const r = results(s);
+    expect(r['P1 1/seat/main']).toEqual([100, 0, ['lose']]);
+    expect(r['P3 3/seat/main']).toEqual([100, 50, ['surrender']]);
+    expect(r['B 3/behind/main']).toEqual([125, 62, ['surrender']]); // 62.5 rounds down
+  });
+
+  it('seat rules: who may sit, at most 2 seats, taken seats', () => {
+    const s = run(newLuxTable(), [sit(1, 'P1'), sit(2, 'P1')]).state;
+    expect(luxSeatEligibility(s, 3, real('P1'))?.code).toBe('too-many-seats');
+    expect(luxSeatEligibility(s, 1, real('P9'))?.code).toBe('seat-taken');
+    expect(luxSeatEligibility(s, 4, { playerId: 'D', demo: true, funCurrency: false })?.code).toBe(
+      'seat-not-allowed',
+    );
+    expect(luxSeatEligibility(s, 4, { playerId: 'F', demo: false, funCurrency: true })?.code).toBe(
+      'seat-not-allowed',
+    );
+    expect(luxSeatEligibility(s, 8, real('P9'))?.code).toBe('unknown-seat');
+    // A demo account may still bet behind.
+    const t = run(s, [open, seatBet(1, 'P1', 100)]).state;
+    expect(code(t, behind(1, 'D', 100))).toBe('accepted');
+  });
+
+  it('removes a seat with no valid seat bet and returns every bet behind and pair bet on it', () => {
+    const s = run(twoSeats(), [
+      seatBet(1, 'P1', 100),
+      seatBet(3, 'P3', 100, 100),
+      { type: 'seat-bet-failed', seat: 3, playerId: 'P3' },
+      behind(3, 'B', 100, 100),
+      { type: 'close-betting' },
+    ]);
+    expect(s.state.seats[2].playerId).toBeNull();
+    expect(s.effects).toContainEqual(
+      expect.objectContaining({
+        name: 'seat-removed',
+        payload: expect.objectContaining({ seat: 3 }),
+      }),
+    );
+    const r = run(s.state, [...cards('TS 9D TH 7C'), decide(1, 'P1', 'stand')]).state;
+    expect(results(r)['B 3/behind/main']).toEqual([100, 100, 'returned']);
+    expect(results(r)['B 3/behind/pairs']).toEqual([100, 100, 'returned']);
+  });
+
+  it('one round of grace without a seat bet, removed in the round after', () => {
+    let s = run(twoSeats(), [
+      seatBet(1, 'P1', 100),
+      behind(3, 'B', 100),
+      { type: 'close-betting' },
+    ]).state;
+    expect(s.seats[2].playerId).toBe('P3'); // sits out this round
+    s = run(s, [...cards('TS 9D TH 7C'), decide(1, 'P1', 'stand'), ...cards('2S')]).state;
+    expect(results(s)['B 3/behind/main']).toEqual([100, 100, 'returned']);
+    s = run(s, [open, seatBet(1, 'P1', 100), { type: 'close-betting' }]).state;
+    expect(s.seats[2].playerId).toBeNull();
+  });
+
+  it('removes a seated player whose balance is below the minimum seat bet at the start', () => {
+    const s = run(newLuxTable(), [
+      sit(1, 'P1'),
+      sit(2, 'P2'),
+      { type: 'open-betting', roundId: 'r', roundOfShoe: 1, balances: { P1: 99, P2: 100 } },
+    ]).state;
+    expect(s.seats.map((x) => x.playerId).slice(0, 2)).toEqual([null, 'P2']);
+  });
+
+  it('keeps the hole card hidden until it is revealed', () => {
+    const dealt = run(twoSeats(), [
+      seatBet(1, 'P1', 100),
+      { type: 'close-betting' },
+      ...cards('TS 9D TH 7C'),
+    ]);
+    expect(dealt.effects.find((e) => e.type === 'event' && e.hidden)).toMatchObject({
+      payload: { slot: 'dealer-hole', card: '7C' },
+    });
+    expect(luxPublicView(dealt.state).dealer.cards).toEqual(['9D']);
+    const after = run(dealt.state, [decide(1, 'P1', 'stand')]).state;
+    expect(luxPublicView(after).dealer.cards).toEqual(['9D', '7C']);
+  });
+
+  it('rejects illegal input with typed codes', () => {
+    let s = run(twoSeats(), [seatBet(1, 'P1', 100)]).state;
+    expect(code(s, seatBet(3, 'P1', 100))).toBe('not-your-turn');
+    expect(code(s, seatBet(1, 'P1', 50))).toBe('invalid-amount');
+    expect(code(s, behind(5, 'B', 100))).toBe('unknown-seat');
+    expect(code(s, { type: 'card', card: 'AS' })).toBe('no-card-expected');
+    s = run(s, [{ type: 'close-betting' }]).state;
+    expect(code(s, behind(1, 'B', 100))).toBe('betting-closed');
+    s = run(s, cards('TS 9D 6H 7C')).state;
+    expect(code(s, decide(1, 'P1', 'split'))).toBe('illegal-action');
+    expect(code(s, decide(1, 'X', 'hit'))).toBe('not-your-turn');
+  });
+});
