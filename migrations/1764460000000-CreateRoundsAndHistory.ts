@@ -37,14 +37,14 @@ export class CreateRoundsAndHistory1764460000000 implements MigrationInterface {
         final_state jsonb NULL,
         UNIQUE (table_id, shoe_number, round_number)
       )`);
-    await queryRunner.query(`CREATE INDEX rounds_table_started_idx ON rounds (table_id, started_at DESC)`);
+    await queryRunner.query(
+      `CREATE INDEX rounds_table_started_idx ON rounds (table_id, started_at DESC)`,
+    );
     await queryRunner.query(`CREATE INDEX rounds_status_idx ON rounds (status, started_at DESC)`);
     await queryRunner.query(`
       CREATE TABLE table_state (
         table_id text PRIMARY KEY REFERENCES studio_tables(id),
         version bigint NOT NULL,
-        shoe_id uuid NULL REFERENCES shoes(id),
-        round_id uuid NULL REFERENCES rounds(id),
         state jsonb NOT NULL,
         updated_at timestamptz NOT NULL
       )`);
@@ -65,7 +65,9 @@ export class CreateRoundsAndHistory1764460000000 implements MigrationInterface {
         hash text NOT NULL,
         UNIQUE (table_id, event_no)
       )`);
-    await queryRunner.query(`CREATE INDEX round_events_round_idx ON round_events (round_id, event_no)`);
+    await queryRunner.query(
+      `CREATE INDEX round_events_round_idx ON round_events (round_id, event_no)`,
+    );
     await queryRunner.query(`
       CREATE TABLE round_cards (
         id bigserial PRIMARY KEY,
@@ -84,7 +86,7 @@ export class CreateRoundsAndHistory1764460000000 implements MigrationInterface {
     await queryRunner.query(`CREATE INDEX round_cards_round_idx ON round_cards (round_id, id)`);
     await queryRunner.query(`
       CREATE TABLE bets (
-        id uuid PRIMARY KEY,
+        id text PRIMARY KEY,
         round_id uuid NOT NULL REFERENCES rounds(id),
         table_id text NOT NULL REFERENCES studio_tables(id),
         player_id text NOT NULL,
@@ -115,7 +117,8 @@ export class CreateRoundsAndHistory1764460000000 implements MigrationInterface {
       CREATE TABLE settlements (
         id bigserial PRIMARY KEY,
         round_id uuid NOT NULL REFERENCES rounds(id),
-        bet_id uuid NULL REFERENCES bets(id),
+        -- The bet this settles; insurance taken mid-round has no bet row of its own.
+        bet_id text NULL,
         player_id text NOT NULL,
         bet_type text NOT NULL,
         spot text NULL,
@@ -127,7 +130,9 @@ export class CreateRoundsAndHistory1764460000000 implements MigrationInterface {
         settled_at timestamptz NOT NULL
       )`);
     await queryRunner.query(`CREATE INDEX settlements_round_idx ON settlements (round_id)`);
-    await queryRunner.query(`CREATE INDEX settlements_player_idx ON settlements (player_id, settled_at DESC)`);
+    await queryRunner.query(
+      `CREATE INDEX settlements_player_idx ON settlements (player_id, settled_at DESC)`,
+    );
     await queryRunner.query(`
       CREATE TABLE supervisor_actions (
         id bigserial PRIMARY KEY,
@@ -142,7 +147,9 @@ export class CreateRoundsAndHistory1764460000000 implements MigrationInterface {
         details jsonb NOT NULL DEFAULT '{}'::jsonb,
         created_at timestamptz NOT NULL
       )`);
-    await queryRunner.query(`CREATE INDEX supervisor_actions_table_idx ON supervisor_actions (table_id, created_at DESC)`);
+    await queryRunner.query(
+      `CREATE INDEX supervisor_actions_table_idx ON supervisor_actions (table_id, created_at DESC)`,
+    );
     // Idempotency: a command id is applied once; a repeat gets the stored answer.
     await queryRunner.query(`
       CREATE TABLE processed_commands (

@@ -1,6 +1,7 @@
 import { GAME_KINDS, GameKind, isGameKind } from '@studio/contracts';
 import { readFileSync } from 'node:fs';
 import { parseScannerSettings, ScannerSettings } from '../scanner/scanner-settings';
+import { tableRunSettings } from '../tables/table-settings';
 import { ConfigError } from './config-error';
 
 export interface TableDefinition {
@@ -69,6 +70,8 @@ export function parseTableDefinitions(value: unknown, source: string): TableDefi
         `${where} ("${table.id}"): "currency" must be a three-letter ISO 4217 code (got ${JSON.stringify(table.currency)})`,
       );
     }
+    // Orchestration settings (windows, limits, rescan limits) are checked here, at start-up.
+    tableRunSettings(table as Parameters<typeof tableRunSettings>[0], `${where} ("${table.id}")`);
     if (table.scanner !== undefined) {
       if (table.game === 'european-blackjack-practice') {
         throw new ConfigError(

@@ -101,6 +101,8 @@ export interface BetCommand {
   /** Where the bet goes when the game has spots or seats (`1`..`5`, seat `3`). */
   spot?: string;
   amount: number;
+  /** Side bets placed together with a main bet (Infinite Blackjack), by bet type. */
+  sideBets?: Record<string, number>;
 }
 
 export interface DecisionCommand {

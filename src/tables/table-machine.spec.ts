@@ -288,3 +288,76 @@ describe('TableMachine with Pok Deng', () => {
     expect(ninth.writes.readingOutcome?.outcome).toBe('integrity-error');
   });
 });
+
+describe('TableMachine with Infinite Blackjack', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { InfiniteBlackjackAdapter } = require('../rounds/adapters/infinite-blackjack.adapter');
+  const ibjSettings: TableSettings = {
+    ...settings,
+    tableId: 'ibj-1',
+    game: 'infinite-blackjack',
+    currency: 'EUR',
+    limits: { main: { min: 100, max: 100_000 }, pairs: { min: 100, max: 10_000 } },
+  };
+
+  function ibjTable(): Table {
+    const t = new Table();
+    (t as { machine: TableMachine }).machine = new TableMachine(
+      ibjSettings,
+      new InfiniteBlackjackAdapter({ bettingWindowMs: 15_000, decisionWindowMs: 10_000 }),
+    );
+    t.state = initialTableState(ibjSettings, 8);
+    t.step({ type: 'start' });
+    t.read('2C'); // shown: burn 2
+    t.read('5D');
+    t.read('6D');
+    t.fireDueTimers();
+    return t;
+  }
+
+  it('deals, auto-plays a silent player, keeps the hole card secret and pays 1:1 against 17', () => {
+    const t = ibjTable();
+    expect(
+      t.step({
+        type: 'bet',
+        bet: { betId: 'x', playerId: 'p1', betType: 'main', amount: 100, sideBets: { pairs: 100 } },
+      }).rejection,
+    ).toBeUndefined();
+    expect(
+      t.step({ type: 'bet', bet: { betId: 'y', playerId: 'p2', betType: 'main', amount: 300 } })
+        .rejection,
+    ).toBeUndefined();
+    expect(
+      t.step({ type: 'bet', bet: { betId: 'z', playerId: 'p2', betType: 'main', amount: 300 } })
+        .rejection?.code,
+    ).toBe('duplicate-bet');
+    t.fireDueTimers(); // betting closes
+    expect(t.machine.expected(t.state)?.slot).toBe('player/1');
+    t.read('TS');
+    t.read('7C');
+    t.read('9H');
+    expect(t.machine.expected(t.state)?.slot).toBe('dealer-hole');
+    const hole = t.read('TD');
+    expect(hole.writes.cards).toEqual([
+      expect.objectContaining({ slot: 'dealer-hole', card: 'TD', faceDown: true }),
+    ]);
+    const publicSoFar = t.outcomes
+      .flatMap((o) => o.writes.events)
+      .filter((e) => e.visibility === 'public');
+    expect(JSON.stringify(publicSoFar)).not.toContain('TD');
+    expect(
+      t.step({ type: 'decide', decision: { playerId: 'p1', action: 'stand' } }).rejection,
+    ).toBeUndefined();
+    t.fireDueTimers(); // decision window: p2 auto-plays (19 > 11: stand)
+    const settlements = t.outcomes.flatMap((o) => o.writes.settlements);
+    expect(settlements.map((s) => [s.playerId, s.betType, s.stake, s.returned])).toEqual([
+      ['p1', 'main', 100, 200],
+      ['p1', 'pairs', 100, 0],
+      ['p2', 'main', 300, 600],
+    ]);
+    expect(t.outcomes.flatMap((o) => o.writes.reveals)).toEqual([
+      expect.objectContaining({ slot: 'dealer-hole' }),
+    ]);
+    expect(t.state.round).toBeNull();
+  });
+});

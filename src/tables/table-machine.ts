@@ -466,7 +466,7 @@ class Transition {
     if (slotKey && !ingestion.slot) {
       ingestion = ingestOk(ingestion, { type: 'expect-card', slot: slotKey, at: this.ctx.now });
     }
-    this.state = { ...this.state, ingestion };
+    if (ingestion !== this.state.ingestion) this.state = { ...this.state, ingestion };
   }
 
   /** Folds an adapter step into the state and the writes. */
@@ -706,24 +706,36 @@ class Transition {
         'The amount must be a positive whole number of minor units',
       );
     }
-    const limit = this.settings.limits[bet.betType];
-    if (limit && bet.amount < limit.min) {
-      return this.reject(
-        'under-limit',
-        `The minimum ${bet.betType} bet is ${limit.min} (got ${bet.amount})`,
-      );
-    }
-    if (limit && bet.amount > limit.max) {
-      return this.reject(
-        'over-limit',
-        `The maximum ${bet.betType} bet is ${limit.max} (got ${bet.amount})`,
-      );
-    }
-    if (!isSideBetOffered(this.adapter.shoeRules, bet.betType, round.roundNumber)) {
-      return this.reject(
-        'side-bet-not-offered',
-        `The ${bet.betType} bet is not offered after round ${this.adapter.shoeRules.sideBetLastRound[bet.betType]} of the shoe`,
-      );
+    const parts: Array<[string, number]> = [
+      [bet.betType, bet.amount],
+      ...Object.entries(bet.sideBets ?? {}).filter(([, amount]) => amount !== 0),
+    ];
+    for (const [betType, amount] of parts) {
+      if (!Number.isSafeInteger(amount) || amount <= 0) {
+        return this.reject(
+          'invalid-amount',
+          `The ${betType} amount must be a positive whole number of minor units`,
+        );
+      }
+      const limit = this.settings.limits[betType];
+      if (limit && amount < limit.min) {
+        return this.reject(
+          'under-limit',
+          `The minimum ${betType} bet is ${limit.min} (got ${amount})`,
+        );
+      }
+      if (limit && amount > limit.max) {
+        return this.reject(
+          'over-limit',
+          `The maximum ${betType} bet is ${limit.max} (got ${amount})`,
+        );
+      }
+      if (!isSideBetOffered(this.adapter.shoeRules, betType, round.roundNumber)) {
+        return this.reject(
+          'side-bet-not-offered',
+          `The ${betType} bet is not offered after round ${this.adapter.shoeRules.sideBetLastRound[betType]} of the shoe`,
+        );
+      }
     }
     if (this.applyRound(this.adapter.placeBet(round.engine, bet, round.roundNumber))) {
       this.reply = { betId: bet.betId, roundId: round.id };

@@ -1,0 +1,226 @@
+import { Logger } from '@nestjs/common';
+import { Clock, IdGenerator } from '../clock/clock';
+import { oneLine } from '../common/one-line';
+import {
+  initialTableState,
+  MachineOutcome,
+  TableInput,
+  TableMachine,
+  TableState,
+} from './table-machine';
+import type { TableLease } from './table-lease.repository';
+import { TableStateStore } from './table-state.store';
+
+/** Where a committed transition is announced (WebSocket consoles, the outbox relay...). */
+export interface TransitionListener {
+  (tableId: string, outcome: MachineOutcome): void;
+}
+
+export interface CommandMeta {
+  commandId?: string;
+  kind: string;
+}
+
+export type SubmitResult =
+  | { accepted: true; reply: Record<string, unknown>; duplicate?: boolean }
+  | { accepted: false; code: string; message: string; duplicate?: boolean };
+
+/**
+ * The I/O shell of one table: a queue so that no two transitions of the table interleave, the pure
+ * TableMachine to compute each transition, the store to commit it (fenced by this instance's
+ * lease) and only then the timers, the listeners and the relay. Readings, commands, supervisor
+ * actions and timers all enter through submit().
+ */
+export class TableRuntime {
+  private readonly logger: Logger;
+  private queue: Promise<unknown> = Promise.resolve();
+  private version = 0;
+  private state!: TableState;
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private tickTimer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(
+    readonly machine: TableMachine,
+    private readonly store: TableStateStore,
+    private readonly lease: TableLease,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly listeners: TransitionListener[],
+    private readonly deckCount: number,
+  ) {
+    this.logger = new Logger(`Table ${machine.settings.tableId}`);
+  }
+
+  get tableId(): string {
+    return this.machine.settings.tableId;
+  }
+
+  /** A read-only snapshot for consoles (callers must not mutate it). */
+  get snapshot(): TableState {
+    return this.state;
+  }
+
+  /**
+   * Rebuilds the table from the database. A table that died while a card was expected mid-round
+   * waits paused for a supervisor: nobody can tell whether a card was scanned and lost.
+   */
+  async start(): Promise<void> {
+    const stored = await this.store.load(this.tableId);
+    if (stored) {
+      this.state = stored.state;
+      this.version = stored.version;
+      const inFlight =
+        this.state.round && !this.state.paused && this.machine.expected(this.state) !== null;
+      if (inFlight) {
+        await this.submit({
+          type: 'pause',
+          by: 'system',
+          reason: 'The service restarted while a card was expected: check the table, then resume',
+        });
+      }
+    } else {
+      this.state = initialTableState(this.machine.settings, this.deckCount);
+      this.version = 0;
+    }
+    await this.submit({ type: 'start' });
+    this.reconcileTimers();
+    this.tickTimer = setInterval(() => {
+      if (
+        this.state.ingestion.slot?.firstFailureAt != null &&
+        !this.state.ingestion.slot.escalated
+      ) {
+        void this.submit({ type: 'tick' });
+      }
+    }, 1000);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.tickTimer) clearInterval(this.tickTimer);
+    for (const handle of this.timers.values()) clearTimeout(handle);
+    this.timers.clear();
+    await this.queue.catch(() => undefined);
+  }
+
+  submit(input: TableInput, meta?: CommandMeta): Promise<SubmitResult> {
+    const run = this.queue.then(() => this.run(input, meta));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async run(input: TableInput, meta?: CommandMeta): Promise<SubmitResult> {
+    if (this.stopped) {
+      return {
+        accepted: false,
+        code: 'table-stopping',
+        message: 'This instance is releasing the table',
+      };
+    }
+    if (meta?.commandId) {
+      const previous = await this.store.findCommand(meta.commandId);
+      if (previous) return { ...(previous as SubmitResult), duplicate: true };
+    }
+    const now = this.clock.now();
+    const outcome = this.machine.step(this.state, input, {
+      now: now.getTime(),
+      newId: () => this.ids.newId(),
+    });
+    const result: SubmitResult = outcome.rejection
+      ? { accepted: false, ...outcome.rejection }
+      : { accepted: true, reply: outcome.reply ?? {} };
+    const changed = outcome.state !== this.state || hasWrites(outcome);
+    if (!changed) {
+      if (meta?.commandId) {
+        await this.store.recordCommand(
+          this.tableId,
+          { commandId: meta.commandId, kind: meta.kind, result: result as Record<string, unknown> },
+          now,
+        );
+      }
+      if (outcome.rejection) {
+        this.logger.warn(
+          `${input.type} refused: ${outcome.rejection.code}: ${outcome.rejection.message}`,
+        );
+      }
+      return result;
+    }
+    try {
+      this.version = await this.store.commit(outcome, {
+        lease: this.lease,
+        expectedVersion: this.version,
+        occurredAt: now,
+        newId: () => this.ids.newId(),
+        command: meta?.commandId
+          ? {
+              commandId: meta.commandId,
+              kind: meta.kind,
+              result: result as Record<string, unknown>,
+            }
+          : undefined,
+      });
+    } catch (error) {
+      this.logger.error(`Could not commit ${input.type}: ${oneLine(error)}`);
+      throw error;
+    }
+    this.state = outcome.state;
+    if (outcome.rejection) {
+      this.logger.warn(
+        `${input.type} refused: ${outcome.rejection.code}: ${outcome.rejection.message}`,
+      );
+    }
+    this.reconcileTimers();
+    for (const listener of this.listeners) {
+      try {
+        listener(this.tableId, outcome);
+      } catch (error) {
+        this.logger.warn(`A listener failed: ${oneLine(error)}`);
+      }
+    }
+    return result;
+  }
+
+  /** Makes the scheduled callbacks match the deadlines in the committed state. */
+  private reconcileTimers(): void {
+    if (this.stopped) return;
+    const wanted = new Map(this.state.timers.map((t) => [`${t.name}:${t.token}`, t]));
+    for (const [key, handle] of this.timers) {
+      if (!wanted.has(key)) {
+        clearTimeout(handle);
+        this.timers.delete(key);
+      }
+    }
+    for (const [key, timer] of wanted) {
+      if (this.timers.has(key)) continue;
+      const delay = Math.max(0, timer.dueAt - this.clock.now().getTime());
+      this.timers.set(
+        key,
+        setTimeout(() => {
+          this.timers.delete(key);
+          this.submit({ type: 'timer', name: timer.name, token: timer.token }).catch((error) =>
+            this.logger.error(`Timer ${timer.name} failed: ${oneLine(error)}`),
+          );
+        }, delay),
+      );
+    }
+  }
+}
+
+function hasWrites(outcome: MachineOutcome): boolean {
+  const w = outcome.writes;
+  return (
+    w.events.length > 0 ||
+    w.cards.length > 0 ||
+    w.bets.length > 0 ||
+    w.settlements.length > 0 ||
+    w.decisions.length > 0 ||
+    w.corrections.length > 0 ||
+    w.reveals.length > 0 ||
+    !!w.newShoe ||
+    !!w.finishShoe ||
+    !!w.newRound ||
+    !!w.roundStatus ||
+    !!w.supervisorAction ||
+    !!w.readingOutcome
+  );
+}
