@@ -1,4 +1,8 @@
 import { resolve } from 'node:path';
+import { rulesFor } from '../../libs/games/src/blackjack/core/rules';
+import { strategyRulesOf } from '../../libs/games/src/blackjack/strategy/rules';
+import { generateStrategy } from '../../libs/games/src/blackjack/strategy/table';
+import { crossCheckInfinite } from './crosscheck-infinite';
 import { generateStrategyFiles } from './generate-strategy';
 import { optionTable } from './options';
 import { verify } from './verify';
@@ -11,6 +15,8 @@ import { verify } from './verify';
  *                        the exact side-bet returns and the rule-option table (npm run verify:blackjack)
  *   options              only the rule-option table
  *   generate-strategy    rewrite the generated strategy tables (npm run strategy:generate)
+ *   crosscheck-infinite [--rounds N] [--seed N] [--das yes|no]
+ *                        the same shoes through the Infinite engine and the fast simulator
  */
 function main(argv: string[]): void {
   const [command = 'verify', ...rest] = argv;
@@ -41,6 +47,21 @@ function main(argv: string[]): void {
         log,
       });
       return;
+    case 'crosscheck-infinite': {
+      const rules = rulesFor('infinite', { doubleAfterSplit: flag('das') !== 'no' });
+      const strategy = generateStrategy(strategyRulesOf(rules)).table;
+      const rounds = Number(flag('rounds') ?? 100_000);
+      const started = Date.now();
+      const r = crossCheckInfinite(rules, strategy, rounds, Number(flag('seed') ?? 1));
+      log(
+        `Infinite engine vs fast simulator, ${strategy.label}: ${r.rounds.toLocaleString('en-US')} rounds in ${((Date.now() - started) / 1000).toFixed(0)} s, ${r.mismatches} round(s) differ`,
+      );
+      for (const [bet, [engine, sim]] of Object.entries(r.sums)) {
+        log(`  ${bet.padEnd(11)} net per unit summed: engine ${engine}, simulator ${sim}`);
+      }
+      for (const m of r.firstMismatches) log(`  ${m}`);
+      return;
+    }
     default:
       console.error(`unknown command "${command}" (verify | options | generate-strategy)`);
       process.exitCode = 2;
