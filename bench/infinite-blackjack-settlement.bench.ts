@@ -3,6 +3,8 @@
  * from betting to per-player settlement records. Prints times and peak memory; asserts nothing.
  *
  *   npm run bench -- infinite-blackjack-settlement        (PLAYERS=200000 to try another size)
+ *   START='8S 6D 8H TC' npm run bench -- infinite-blackjack   (fixes the first four cards: player,
+ *   dealer up, player, dealer hole; a pair against a 6 makes many decision paths)
  */
 import { CardCode, cardCode, decks } from '@studio/cards';
 import {
@@ -59,11 +61,13 @@ function step(label: string, input: InfiniteInput): void {
 }
 
 // A shuffled 8-deck shoe (the orchestrator's job; the engine never shuffles).
-const shoe: CardCode[] = decks(8).map(cardCode);
-for (let i = shoe.length - 1; i > 0; i -= 1) {
+const shuffled: CardCode[] = decks(8).map(cardCode);
+for (let i = shuffled.length - 1; i > 0; i -= 1) {
   const j = Math.floor(random() * (i + 1));
-  [shoe[i], shoe[j]] = [shoe[j], shoe[i]];
+  [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
 }
+const start = (process.env.START ?? '').split(/\s+/).filter(Boolean) as CardCode[];
+const shoe: CardCode[] = [...start, ...shuffled];
 
 function randomDecisions(s: InfiniteState): InfiniteDecisionInput[] {
   const out: InfiniteDecisionInput[] = [];
@@ -158,7 +162,9 @@ for (const t of Object.values(totals)) {
 gc?.();
 sample();
 const liveNodes = state.nodes.filter((n) => n.players > 0).length;
-console.log(`players: ${PLAYERS.toLocaleString('en-US')}   seed: ${SEED}   gc exposed: ${!!gc}`);
+console.log(
+  `players: ${PLAYERS.toLocaleString('en-US')}   seed: ${SEED}   start: ${start.join(' ') || '(shuffled)'}   gc exposed: ${!!gc}`,
+);
 console.log(
   `player cards: ${state.playerCards.join(' ')}   dealer: ${state.settlement!.dealerCards.join(' ')}`,
 );

@@ -270,32 +270,23 @@ function writeBets(state: InfiniteState, bets: readonly InfiniteBetInput[]): Inf
   const p = state.players;
   // Pass 1: where each bet goes (existing player, or a new one appended in arrival order).
   const at = new Int32Array(bets.length);
-  const added: string[] = [];
-  const addedAt = new Map<string, number>();
-  const known = p.ids.length > 0;
+  const column = appendPlayers(p.ids, bets.length);
   for (let b = 0; b < bets.length; b += 1) {
     const id = bets[b].playerId;
-    let i = known ? indexOfPlayer(p.ids, id) : -1;
-    if (i < 0) {
-      i = addedAt.get(id) ?? -1;
-      if (i < 0) {
-        i = p.ids.length + added.length;
-        added.push(id);
-        addedAt.set(id, i);
-      }
-    }
-    at[b] = i;
+    const i = column.indexOf(id);
+    at[b] = i >= 0 ? i : column.add(id);
   }
+  const ids = column.finish();
   // Pass 2: full-length packed columns (no growth while writing), old values copied first.
-  const n = p.ids.length + added.length;
-  const column = (old: readonly number[]): number[] => {
+  const n = ids.length;
+  const copy = (old: readonly number[]): number[] => {
     const c = new Array<number>(n).fill(0);
     for (let i = 0; i < old.length; i += 1) c[i] = old[i];
     return c;
   };
-  const main = column(p.main);
+  const main = copy(p.main);
   const side = emptySide<number[]>(() => []);
-  for (const k of INFINITE_SIDE_BETS) side[k] = column(p.side[k]);
+  for (const k of INFINITE_SIDE_BETS) side[k] = copy(p.side[k]);
   for (let b = 0; b < bets.length; b += 1) {
     const i = at[b];
     const bet = bets[b];
@@ -306,7 +297,7 @@ function writeBets(state: InfiniteState, bets: readonly InfiniteBetInput[]): Inf
   return {
     ...state,
     players: {
-      ids: added.length ? appendPlayers(p.ids, added, addedAt) : p.ids,
+      ids,
       main,
       side,
       insurance: new Array<number>(n).fill(0),

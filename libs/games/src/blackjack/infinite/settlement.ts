@@ -106,7 +106,7 @@ interface BetColumns {
   readonly staked: Float64Array;
   readonly refunded: Float64Array;
   readonly paid: Float64Array;
-  readonly rounding: Float64Array;
+  readonly rounding: Int32Array;
 }
 
 function allocateColumns(n: number): BetColumns {
@@ -114,7 +114,7 @@ function allocateColumns(n: number): BetColumns {
     staked: new Float64Array(n),
     refunded: new Float64Array(n),
     paid: new Float64Array(n),
-    rounding: new Float64Array(n),
+    rounding: new Int32Array(n),
   };
 }
 
@@ -141,70 +141,80 @@ function stakesOf(state: InfiniteState, bet: InfiniteBet): readonly number[] {
   return bet === 'main' ? cols.main : bet === 'insurance' ? cols.insurance : cols.side[bet];
 }
 
-/** Fills `out` (first `n` entries) with every player's result on `bet`. */
+interface ColumnTotals {
+  players: number;
+  staked: number;
+  refunded: number;
+  paid: number;
+  rounding: number;
+}
+
+/**
+ * Settles every player's `bet` in one pass: writes every entry of `out` (when given) and returns
+ * the totals. Per player: a few integer operations, no allocation.
+ */
 function settleBetColumn(
   state: InfiniteState,
   p: SettlementPlan,
   bet: InfiniteBet,
-  out: BetColumns,
-): void {
+  out: BetColumns | null,
+): ColumnTotals {
   const stakes = stakesOf(state, bet);
   const n = stakes.length;
-  const { staked, refunded, paid, rounding } = out;
   const mode = roundingMode(p.rounding);
   const den = p.denominators[bet];
   const rem = new Float64Array(1);
-  staked.fill(0, 0, n);
-  refunded.fill(0, 0, n);
-  paid.fill(0, 0, n);
-  rounding.fill(0, 0, n);
-  if (p.voided) {
-    for (let i = 0; i < n; i += 1) {
-      staked[i] = stakes[i];
-      refunded[i] = stakes[i];
-    }
-    return;
-  }
-  if (bet !== 'main') {
-    const ratio = bet === 'insurance' ? p.insurancePays : p.side[bet];
-    for (let i = 0; i < n; i += 1) {
-      const stake = stakes[i];
-      if (stake === 0) continue;
-      staked[i] = stake;
-      if (!ratio) continue;
-      paid[i] = stake + roundedShare(stake * ratio.a, ratio.b, mode, rem);
-      rounding[i] = rem[0] * (den / ratio.b);
-    }
-    return;
-  }
+  const totals: ColumnTotals = { players: 0, staked: 0, refunded: 0, paid: 0, rounding: 0 };
+  const isMain = bet === 'main';
+  const ratio = isMain ? null : bet === 'insurance' ? p.insurancePays : p.side[bet];
   // Main bet: each node's hands as a flat row of [units, refund a, refund b, pays a, pays b].
   const flat: number[][] = p.nodeHands.map((hands) => (hands ? hands.flat() : []));
   const nodeOf = state.players.node;
   for (let i = 0; i < n; i += 1) {
     const stake = stakes[i];
-    if (stake === 0) continue;
-    const row = flat[nodeOf[i]];
     let st = 0;
     let rf = 0;
     let pd = 0;
     let rn = 0;
-    for (let h = 0; h < row.length; h += 5) {
-      const s = stake * row[h];
-      st += s;
-      const pb = row[h + 4];
-      if (pb !== 0) {
-        pd += s + roundedShare(s * row[h + 3], pb, mode, rem);
-        rn += rem[0] * (den / pb);
-      } else if (row[h + 1] !== 0) {
-        rf += roundedShare(s * row[h + 1], row[h + 2], mode, rem);
-        rn += rem[0] * (den / row[h + 2]);
+    if (stake !== 0) {
+      if (p.voided) {
+        st = stake;
+        rf = stake;
+      } else if (!isMain) {
+        st = stake;
+        if (ratio) {
+          pd = stake + roundedShare(stake * ratio.a, ratio.b, mode, rem);
+          rn = rem[0] * (den / ratio.b);
+        }
+      } else {
+        const row = flat[nodeOf[i]];
+        for (let h = 0; h < row.length; h += 5) {
+          const s = stake * row[h];
+          st += s;
+          const pb = row[h + 4];
+          if (pb !== 0) {
+            pd += s + roundedShare(s * row[h + 3], pb, mode, rem);
+            rn += rem[0] * (den / pb);
+          } else if (row[h + 1] !== 0) {
+            rf += roundedShare(s * row[h + 1], row[h + 2], mode, rem);
+            rn += rem[0] * (den / row[h + 2]);
+          }
+        }
       }
+      totals.players += 1;
+      totals.staked += st;
+      totals.refunded += rf;
+      totals.paid += pd;
+      totals.rounding += rn;
     }
-    staked[i] = st;
-    refunded[i] = rf;
-    paid[i] = pd;
-    rounding[i] = rn;
+    if (out) {
+      out.staked[i] = st;
+      out.refunded[i] = rf;
+      out.paid[i] = pd;
+      out.rounding[i] = rn;
+    }
   }
+  return totals;
 }
 
 /** Decides every node and side bet once and totals every bet in one pass over the players. */
@@ -228,31 +238,16 @@ export function settleInfiniteRound(state: InfiniteState): InfiniteSettlementSum
     totals: {} as Record<InfiniteBet, BetTotals>,
   };
   const p = plan(state, partial);
-  const n = state.players.ids.length;
-  const cols = allocateColumns(n);
   const totals = {} as Record<InfiniteBet, BetTotals>;
   for (const bet of INFINITE_BETS) {
-    settleBetColumn(state, p, bet, cols);
-    let players = 0;
-    let staked = 0;
-    let refunded = 0;
-    let paid = 0;
-    let rounding = 0;
-    for (let i = 0; i < n; i += 1) {
-      if (cols.staked[i] === 0) continue;
-      players += 1;
-      staked += cols.staked[i];
-      refunded += cols.refunded[i];
-      paid += cols.paid[i];
-      rounding += cols.rounding[i];
-    }
+    const t = settleBetColumn(state, p, bet, null);
     totals[bet] = {
-      players,
-      staked,
-      refunded,
-      paid,
-      houseResult: staked - refunded - paid,
-      rounding: { numerator: rounding, denominator: p.denominators[bet] },
+      players: t.players,
+      staked: t.staked,
+      refunded: t.refunded,
+      paid: t.paid,
+      houseResult: t.staked - t.refunded - t.paid,
+      rounding: { numerator: t.rounding, denominator: p.denominators[bet] },
     };
   }
   return { ...partial, totals };
@@ -269,7 +264,7 @@ export interface InfiniteSettlementArrays {
   readonly staked: Float64Array;
   readonly refunded: Float64Array;
   readonly paid: Float64Array;
-  readonly roundingNumerator: Float64Array;
+  readonly roundingNumerator: Int32Array;
   readonly roundingDenominators: readonly number[];
 }
 
@@ -285,10 +280,11 @@ export function expandInfiniteSettlement(state: InfiniteState): InfiniteSettleme
   const staked = new Float64Array(size);
   const refunded = new Float64Array(size);
   const paid = new Float64Array(size);
-  const roundingNumerator = new Float64Array(size);
+  const roundingNumerator = new Int32Array(size);
   INFINITE_BETS.forEach((bet, b) => {
     // Views into the bet's slice of the big arrays: the loop writes in place, no copy.
-    const range = (a: Float64Array) => a.subarray(b * n, (b + 1) * n);
+    const range = <T extends Float64Array | Int32Array>(a: T) =>
+      a.subarray(b * n, (b + 1) * n) as T;
     settleBetColumn(state, p, bet, {
       staked: range(staked),
       refunded: range(refunded),
