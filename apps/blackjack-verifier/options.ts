@@ -40,7 +40,67 @@ export function optionTable(log: (line: string) => void): OptionRow[] {
       `  ${(rules.peek ? 'peek' : 'no-peek').padEnd(8)} ${String(rules.maxHands).padEnd(12)} ${(rules.doubleAfterSplit ? 'yes' : 'no').padEnd(4)} ${rules.surrender.padEnd(10)} ${returnPct.toFixed(3)}%   ${signed(returnPct - PUBLISHED.infinite)}            ${signed(returnPct - PUBLISHED.lux)}`,
     );
   }
+  log('');
+  logOptionEffects(rows, log);
   return rows;
+}
+
+/** One option changed, everything else equal: the mean and range of the return's change. */
+export interface OptionEffect {
+  readonly change: string;
+  readonly mean: number;
+  readonly min: number;
+  readonly max: number;
+  readonly pairs: number;
+}
+
+const OPTION_CHANGES: readonly {
+  change: string;
+  from: Partial<BlackjackRules>;
+  to: Partial<BlackjackRules>;
+}[] = [
+  { change: 'split limit 2 -> 4 hands', from: { maxHands: 2 }, to: { maxHands: 4 } },
+  {
+    change: 'double after split no -> yes',
+    from: { doubleAfterSplit: false },
+    to: { doubleAfterSplit: true },
+  },
+  { change: 'surrender none -> late', from: { surrender: 'none' }, to: { surrender: 'late' } },
+  { change: 'surrender none -> early', from: { surrender: 'none' }, to: { surrender: 'early' } },
+  { change: 'peek -> no peek (all stakes lost)', from: { peek: true }, to: { peek: false } },
+];
+
+export function optionEffects(rows: readonly OptionRow[]): OptionEffect[] {
+  const key = (r: BlackjackRules): string =>
+    `${r.peek}|${r.maxHands}|${r.doubleAfterSplit}|${r.surrender}`;
+  const byKey = new Map(rows.map((r) => [key(r.rules), r.returnPct]));
+  return OPTION_CHANGES.map(({ change, from, to }) => {
+    const diffs: number[] = [];
+    for (const r of rows) {
+      const matches = Object.entries(from).every(
+        ([k, v]) => r.rules[k as keyof BlackjackRules] === v,
+      );
+      if (!matches) continue;
+      const other = byKey.get(key({ ...r.rules, ...to }));
+      if (other !== undefined) diffs.push(other - r.returnPct);
+    }
+    return {
+      change,
+      mean: diffs.reduce((a, b) => a + b, 0) / diffs.length,
+      min: Math.min(...diffs),
+      max: Math.max(...diffs),
+      pairs: diffs.length,
+    };
+  });
+}
+
+export function logOptionEffects(rows: readonly OptionRow[], log: (line: string) => void): void {
+  log('How each option moves the main-game return (other options held equal; mean [min .. max]):');
+  for (const e of optionEffects(rows)) {
+    log(
+      `  ${e.change.padEnd(36)} ${signed(e.mean)} points  [${signed(e.min)} .. ${signed(e.max)}] over ${e.pairs} pairs`,
+    );
+  }
 }
 
 function signed(x: number): string {

@@ -1,5 +1,5 @@
 import { rulesFor } from '../../libs/games/src/blackjack/core/rules';
-import { OptionRow, PUBLISHED } from './options';
+import { optionEffects, OptionRow, PUBLISHED } from './options';
 import { matchPublished, OPTION_CONSTRAINTS } from './verify';
 
 const row = (returnPct: number, o: Parameters<typeof rulesFor>[1]): OptionRow => ({
@@ -24,5 +24,21 @@ describe('matching the published RTPs (games.md: Infinite 99.46%, Lux 99.53%)', 
     // Lux ends at once on a dealer BJ, so it peeks: 99.541 (no peek) is out.
     expect(matchPublished(rows, 99.53).returnPct).toBe(99.541);
     expect(matchPublished(rows, 99.53, OPTION_CONSTRAINTS.lux).returnPct).toBe(99.505);
+  });
+});
+
+describe('option effects', () => {
+  it('averages the change of one option over rows equal in every other option', () => {
+    const rows = [
+      row(99.5, { peek: true, maxHands: 2, doubleAfterSplit: true, surrender: 'none' }),
+      row(99.6, { peek: true, maxHands: 4, doubleAfterSplit: true, surrender: 'none' }),
+      row(99.3, { peek: true, maxHands: 2, doubleAfterSplit: false, surrender: 'none' }),
+      row(99.5, { peek: true, maxHands: 4, doubleAfterSplit: false, surrender: 'none' }),
+    ];
+    const split = optionEffects(rows).find((e) => e.change.startsWith('split limit'))!;
+    expect(split.pairs).toBe(2);
+    expect(split.mean).toBeCloseTo(0.15, 10);
+    expect(split.min).toBeCloseTo(0.1, 10);
+    expect(split.max).toBeCloseTo(0.2, 10);
   });
 });
