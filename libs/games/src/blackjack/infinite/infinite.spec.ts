@@ -233,6 +233,36 @@ describe('Infinite Blackjack: one shared card sequence (games.md §2)', () => {
     }
   });
 
+  it('sets the betting (15 s) and decision (10 s) timers and ignores a stale timer', () => {
+    const opened = run(newInfiniteTable(), [
+      { type: 'open-betting', roundId: 'r', roundOfShoe: 1 },
+    ]);
+    expect(opened.effects).toContainEqual({
+      type: 'set-timer',
+      timer: 'betting',
+      durationMs: 15_000,
+      window: 1,
+    });
+    let s = run(opened.state, [
+      bet('A', 100),
+      { type: 'timeout', timer: 'betting', window: 1 },
+    ]).state;
+    expect(s.phase).toBe('dealing');
+    const dealt = run(s, cards('9S 9D 7H 8C'));
+    expect(dealt.effects).toContainEqual({
+      type: 'set-timer',
+      timer: 'decision',
+      durationMs: 10_000,
+      window: 2,
+    });
+    s = dealt.state;
+    const stale = stepInfinite(s, { type: 'timeout', timer: 'decision', window: 1 });
+    expect('rejected' in stale && stale.rejected.code).toBe('wrong-phase');
+    s = run(s, [{ type: 'timeout', timer: 'decision', window: 2 }]).state; // auto-play: 16 stands
+    expect(s.phase).toBe('settled'); // dealer 9 8 = 17 stands
+    expect(infinitePlayerView(s, 'A').player?.hands[0].cards).toEqual(['9S', '7H']);
+  });
+
   it('rejects illegal input with typed codes and never throws', () => {
     let s = bettingRound([bet('A', 100)]);
     const code = (input: InfiniteInput) => {
