@@ -402,6 +402,7 @@ function behindBet(
     pairs,
     insurance: 0,
     stakes: [],
+    doubled: [],
     followDouble: null,
     followSplit: null,
   };
@@ -440,7 +441,7 @@ function closeBetting(state: LuxState): LuxStep {
         hands: newPlayerHands(bet.main).hands,
         behind: s.behind
           .filter((b) => b.main > 0 || b.pairs > 0)
-          .map((b) => ({ ...b, stakes: [b.main] })),
+          .map((b) => ({ ...b, stakes: [b.main], doubled: [false] })),
       };
     }
     returnBehind(s);
@@ -698,9 +699,16 @@ function act(state: LuxState, seat: LuxSeat, action: PlayerAction): LuxStep {
   if (!applied.ok) return reject('illegal-action', applied.reason);
   const behind = seat.behind.map((b): LuxBehindBet => {
     const stakes = [...b.stakes];
-    if (action === 'double' && b.followDouble === true) stakes[h] *= 2;
-    if (action === 'split') stakes.splice(h + 1, 0, b.followSplit === true ? stakes[h] : 0);
-    return { ...b, stakes };
+    const doubled = [...b.doubled];
+    if (action === 'double' && b.followDouble === true) {
+      stakes[h] *= 2;
+      doubled[h] = true;
+    }
+    if (action === 'split') {
+      stakes.splice(h + 1, 0, b.followSplit === true ? stakes[h] : 0);
+      doubled.splice(h + 1, 0, false);
+    }
+    return { ...b, stakes, doubled };
   });
   const next = withSeat(state, { ...seat, hands: applied.player.hands, behind });
   return continueAfter(continueTurn(next), [

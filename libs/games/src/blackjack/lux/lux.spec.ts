@@ -1,3 +1,4 @@
+import { rulesFor } from '../core';
 import {
   luxExpectedCard,
   LuxEffect,
@@ -127,6 +128,29 @@ describe('Blackjack Lux (games.md §3)', () => {
     expect(r['B 1/behind/main']).toEqual([200, 400, ['win', 'win']]);
     expect(r['C 1/behind/main']).toEqual([100, 200, ['win']]);
     expect(r['P1 1/seat/main']).toEqual([200, 400, ['win', 'win']]);
+  });
+
+  it('no-peek table, original bets only: a dealer BJ takes only what each bettor staked first', () => {
+    const table = newLuxTable({
+      rules: rulesFor('lux', { peek: false, noPeekDealerBlackjack: 'original-bets-only' }),
+    });
+    const s = run(table, [
+      sit(1, 'P1'),
+      open,
+      seatBet(1, 'P1', 100),
+      behind(1, 'B', 100),
+      behind(1, 'C', 100),
+      { type: 'follow-choice', seat: 1, playerId: 'B', followDouble: true },
+      { type: 'close-betting' },
+      ...cards('5S TD 6H AC'), // dealer T up, A hole: no peek, so play goes on
+      decide(1, 'P1', 'double'),
+      ...cards('9D'),
+    ]).state;
+    expect(s.phase).toBe('settled'); // the dealer's BJ shows at the reveal
+    const r = results(s);
+    expect(r['P1 1/seat/main']).toEqual([200, 100, ['lose']]); // the double comes back
+    expect(r['B 1/behind/main']).toEqual([200, 100, ['lose']]);
+    expect(r['C 1/behind/main']).toEqual([100, 0, ['lose']]); // did not follow: loses its 100
   });
 
   it('applies a pre-decision when the turn starts if still legal, otherwise asks', () => {

@@ -49,6 +49,8 @@ function mainRecord(
   hands: readonly PlayerHand[],
   stakes: readonly number[],
   dealer: CardCode[],
+  /** For a bet behind: whether it followed each double (its stake is what it is either way). */
+  followedDouble?: readonly boolean[],
 ): LuxSettlementRecord {
   const rules = state.config.rules;
   let staked = 0;
@@ -59,7 +61,8 @@ function mainRecord(
   hands.forEach((hand, h) => {
     const stake = stakes[h] ?? 0;
     if (stake === 0) return;
-    const rule = handSettlementRule(hand, dealer, rules);
+    const own = followedDouble ? { ...hand, doubled: followedDouble[h] ?? false } : hand;
+    const rule = handSettlementRule(own, dealer, rules);
     const s = applySettlementRule(rule, stake, rules.rounding);
     staked += s.staked;
     refunded += s.refunded;
@@ -174,8 +177,11 @@ export function settleLux(state: LuxState): LuxSettlement {
       records.push(insuranceRecord(state, seat.playerId, seat, 'seat', seat.insurance, dealer));
     }
     for (const b of seat.behind) {
-      if (b.main)
-        records.push(mainRecord(state, b.playerId, seat, 'behind', seat.hands, b.stakes, dealer));
+      if (b.main) {
+        records.push(
+          mainRecord(state, b.playerId, seat, 'behind', seat.hands, b.stakes, dealer, b.doubled),
+        );
+      }
       if (b.pairs) records.push(pairsRecord(state, b.playerId, seat, 'behind', b.pairs));
       if (b.insurance) {
         records.push(insuranceRecord(state, b.playerId, seat, 'behind', b.insurance, dealer));

@@ -47,6 +47,8 @@ export interface LuxBehindBet {
   readonly insurance: number;
   /** Stake on each of the seat's hands (index-aligned with the seat's hands). */
   readonly stakes: readonly number[];
+  /** Whether this bet followed the double on each hand (index-aligned with the seat's hands). */
+  readonly doubled: readonly boolean[];
   /** Follow a double / a split; null: no answer, which does not follow (Default). */
   readonly followDouble: boolean | null;
   readonly followSplit: boolean | null;
