@@ -19,6 +19,19 @@ export function decodedOf(reading: ScannerReading): Record<string, unknown> {
   return decoded as Record<string, unknown>;
 }
 
+const COLUMNS = [
+  'table_id',
+  'port',
+  'wire_format',
+  'kind',
+  'raw',
+  'decoded',
+  'device_seq',
+  'received_at',
+  'outcome',
+  'outcome_detail',
+];
+
 export function toEntity(record: ReadingRecord): Partial<ScannerReadingEntity> {
   return {
     tableId: record.tableId,
@@ -79,17 +92,44 @@ export class ScannerReadingRecorder {
     while (this.writing) await this.writing;
   }
 
+  /**
+   * One multi-row INSERT with plain parameters: the ORM's query builder is far slower on large
+   * bytea values (a megabyte of garbage took seconds), and this path must keep up with a reader.
+   */
+  private async insert(batch: ReadingRecord[]): Promise<void> {
+    const params: unknown[] = [];
+    const tuples = batch.map((record) => {
+      const e = toEntity(record);
+      const values = [
+        e.tableId,
+        e.port,
+        e.wireFormat,
+        e.kind,
+        e.raw,
+        JSON.stringify(e.decoded),
+        e.deviceSeq,
+        e.receivedAt,
+        e.outcome,
+        e.outcomeDetail === null ? null : JSON.stringify(e.outcomeDetail),
+      ];
+      const placeholders = values.map((v) => {
+        params.push(v);
+        return `$${params.length}`;
+      });
+      return `(${placeholders.join(', ')})`;
+    });
+    await this.dataSource.query(
+      `INSERT INTO scanner_readings (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`,
+      params,
+    );
+  }
+
   private async drain(): Promise<void> {
     let failures = 0;
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, this.options.batchSize);
       try {
-        await this.dataSource
-          .createQueryBuilder()
-          .insert()
-          .into(ScannerReadingEntity)
-          .values(batch.map(toEntity) as object[])
-          .execute();
+        await this.insert(batch);
         this.queue.splice(0, batch.length);
         this.written += batch.length;
         failures = 0;

@@ -78,7 +78,10 @@ export class ScannerService {
   }
 
   states(): TableScannerState[] {
-    return [...this.scanners.values()].map((s) => ({ ...s.state }));
+    return [...this.scanners.values()].map((s) => ({
+      ...s.state,
+      reconnectAttempts: s.adapter.attempts,
+    }));
   }
 
   /** Writes the next card of a table's virtual shoe now (demo consoles and tests). */
@@ -253,6 +256,7 @@ export class ScannerService {
     const message = `Table ${state.tableId} scanner ${change.previousStatus} -> ${change.status}: ${change.reason}`;
     if (change.status === 'disconnected' || change.status === 'stale') this.logger.warn(message);
     else this.logger.log(message);
+    if (!isNewsworthy(change)) return;
     const payload: ScannerStatusChangedPayload = {
       tableId: state.tableId,
       port: state.port,
@@ -287,6 +291,18 @@ export class ScannerService {
           ),
       );
   }
+}
+
+/**
+ * Platforms and consoles hear about problems and recoveries: disconnected, stale, and connected
+ * again. The first connection after start-up and the stop at shutdown are routine; they show in
+ * /health/ready and the log but are not published, so restarts do not flood the event stream.
+ */
+export function isNewsworthy(
+  change: Pick<ScannerStatusChange, 'status' | 'previousStatus'>,
+): boolean {
+  if (change.status === 'stopped') return false;
+  return !(change.previousStatus === 'connecting' && change.status === 'connected');
 }
 
 /** Without socat the virtual shoe hands its bytes straight to the adapter's mock port. */

@@ -13,7 +13,7 @@ export interface IngestionRules {
   maxFailedAttempts: number;
   /** Time since the first failed attempt after which a supervisor is called (Default 20 s). */
   escalateAfterMs: number;
-  /** A reading repeating the previous card within this window is not applied (Default 300 ms). */
+  /** A reading repeating the previous card within this window is not applied (Default 300 ms; 0: off). */
   debounceMs: number;
 }
 
@@ -195,7 +195,12 @@ function read(
       sequence: reading.sequence,
     });
   }
-  if (code && state.lastRead?.code === code && at - state.lastRead.at <= rules.debounceMs) {
+  if (
+    code &&
+    rules.debounceMs > 0 &&
+    state.lastRead?.code === code &&
+    at - state.lastRead.at <= rules.debounceMs
+  ) {
     effects.push({
       type: 'duplicate-ignored',
       basis: 'debounce',
