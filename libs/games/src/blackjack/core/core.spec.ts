@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { CardCode } from '@studio/cards';
 import {
   applyAction,
@@ -186,5 +187,48 @@ describe('settlement (games.md §1 payouts)', () => {
       refunded: 100,
       houseResult: 100,
     });
+  });
+});
+
+describe('core properties', () => {
+  const rank = fc.constantFrom('A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K');
+  const code = fc
+    .tuple(rank, fc.constantFrom('S', 'H', 'D', 'C'))
+    .map(([r, s]) => `${r}${s}` as CardCode);
+
+  it('a total counts each ace 11 only when that does not go over 21 (best of all assignments)', () => {
+    fc.assert(
+      fc.property(fc.array(code, { minLength: 1, maxLength: 9 }), (hand) => {
+        const hard = hand.reduce(
+          (t, c) => t + (c[0] === 'A' ? 1 : 'TJQK'.includes(c[0]) ? 10 : Number(c[0])),
+          0,
+        );
+        const aces = hand.filter((c) => c[0] === 'A').length;
+        let best = hard;
+        for (let elevens = 1; elevens <= aces; elevens += 1) {
+          if (hard + 10 * elevens <= 21) best = hard + 10 * elevens;
+        }
+        expect(handTotal(hand)).toEqual({ total: best, soft: best !== hard });
+      }),
+    );
+  });
+
+  it('rounding is recorded exactly: paid × b + numerator = stake × a', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000_000 }),
+        fc.integer({ min: 1, max: 300 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.constantFrom('down' as const, 'half-up' as const, 'up' as const),
+        (stake, a, b, rounding) => {
+          const w = winningsFor(stake, { a, b }, rounding);
+          expect(w.amount * w.rounding.denominator + w.rounding.numerator).toBe(
+            (stake * a * w.rounding.denominator) / b,
+          );
+          expect(Number.isInteger(w.amount)).toBe(true);
+          if (rounding === 'down') expect(w.amount).toBe(Math.floor((stake * a) / b));
+        },
+      ),
+    );
   });
 });
