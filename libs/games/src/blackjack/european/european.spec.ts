@@ -117,6 +117,20 @@ describe('European practice: dealing and scoring (games.md §4)', () => {
   });
 });
 
+describe('European practice: missing decisions (games.md §0 auto-play)', () => {
+  it('hits while the total is 11 or less, then stands', () => {
+    let s = table('5S 9C 4H 9D 2C 8C', [{ seat: 1, occupant: player('p'), stake: 100 }]);
+    s = step(s, { type: 'timeout', seat: 1 }); // 9: hit, + 2C = 11
+    expect(s.round!.seats[0].player.hands[0].cards).toEqual(['5S', '4H', '2C']);
+    s = step(s, { type: 'timeout', seat: 1 }); // 11: hit, + 8C = 19
+    s = step(s, { type: 'timeout', seat: 1 }); // 19: stand
+    expect(s.round!.phase).toBe('settled');
+    expect(scores(s)).toEqual([1]); // 19 against 18
+    const r = stepEuropean(s, { type: 'timeout', seat: 1 });
+    expect(isRejected(r) && r.rejected.code).toBe('not-your-turn');
+  });
+});
+
 describe('European practice: split rules', () => {
   it('aces split once, one card each; A + ten after a split is 21, not BJ', () => {
     let s = table('AS 9C AD 9D KH AH', [{ seat: 1, occupant: player('p'), stake: 100 }]);
