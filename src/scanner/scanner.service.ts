@@ -69,6 +69,8 @@ export class ScannerService {
     private readonly ids: IdGenerator,
     private readonly topicPrefix: string,
     readonly recorder = new ScannerReadingRecorder(dataSource),
+    /** Where socat lives; null forces the in-process mock fallback (tests). */
+    private readonly socatPath: string | null = findSocat() ?? null,
   ) {}
 
   /** The orchestrator (a later stage) consumes readings per table from here. */
@@ -93,7 +95,7 @@ export class ScannerService {
     const withScanner = this.tables.filter(
       (t): t is TableDefinition & { scanner: ScannerSettings } => t.scanner !== undefined,
     );
-    const socat = findSocat();
+    const socat = this.socatPath;
     if (withScanner.some((t) => !t.scanner.path) && !socat) {
       this.logger.warn(
         "socat is not installed: the virtual shoes feed their tables through serialport's in-process mock binding instead of pseudo-terminals",
