@@ -2,6 +2,7 @@ import { CreateTablesAndOutbox1764400000000 } from './1764400000000-CreateTables
 import { CreateScannerReadings1764430000000 } from './1764430000000-CreateScannerReadings';
 import { CreateUsersAndSessions1764440000000 } from './1764440000000-CreateUsersAndSessions';
 import { CreateTableLeases1764450000000 } from './1764450000000-CreateTableLeases';
+import { CreateRoundsAndHistory1764460000000 } from './1764460000000-CreateRoundsAndHistory';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -9,4 +10,5 @@ export const STUDIO_MIGRATIONS = [
   CreateScannerReadings1764430000000,
   CreateUsersAndSessions1764440000000,
   CreateTableLeases1764450000000,
+  CreateRoundsAndHistory1764460000000,
 ];

@@ -9,6 +9,9 @@ import { topicName } from '@studio/contracts';
 import { LoggerModule } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { AuthModule } from './auth/auth.module';
+import { TablesLifecycle, TablesModule } from './tables/tables.module';
+import { TableRuntimeRegistry } from './tables/table-runtime.registry';
+import { RecordReading } from './use-cases/table-actions.use-cases';
 import { Clock, IdGenerator, RandomUuidGenerator, SystemClock } from './clock/clock';
 import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
@@ -39,11 +42,21 @@ class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly publisher: EventPublisher,
     private readonly database: DatabaseConnection,
     private readonly scanners: ScannerService,
+    private readonly tables: TablesLifecycle,
+    private readonly registry: TableRuntimeRegistry,
+    private readonly recordReading: RecordReading,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.register.execute(this.config.tables);
     this.relay.start();
+    // Committed transitions put events in the outbox: publish them without waiting for the poll.
+    this.registry.onTransition(() => this.relay.notify());
+    // Tables start before the scanners so that no reading arrives at a table that is not running.
+    await this.tables.start();
+    this.scanners.onReading((tableId, reading) => {
+      if (this.registry.get(tableId).ok) void this.recordReading.execute(tableId, null, reading);
+    });
     // After registration: readings and scanner events refer to registered tables.
     await this.scanners.start();
   }
@@ -51,6 +64,8 @@ class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     // Close the serial ports first and store their last readings while the database is open.
     await this.scanners.stop();
+    // Stop the tables (their in-flight transitions finish) and release their leases at once.
+    await this.tables.stop();
     // Stop taking work, let the in-flight batch finish, flush the producer, then close the pool.
     await this.relay.stop();
     await this.publisher.disconnect().catch(() => undefined);
@@ -70,6 +85,7 @@ export class StudioModule {
       imports: [
         LoggerModule.forRoot(loggingOptions(config.logLevel)),
         AuthModule.forRoot({ dataSource: database.dataSource, clock, ids, settings: config.auth }),
+        TablesModule.forRoot({ config, dataSource: database.dataSource, clock, ids }),
       ],
       controllers: [HealthController],
       providers: [

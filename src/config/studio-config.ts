@@ -41,6 +41,7 @@ export interface StudioConfig {
   tablesFile: string;
   tables: TableDefinition[];
   auth: { sessionTtlMs: number; demoUsers: boolean };
+  orchestrator: { leaseTtlMs: number; platformKeys: string[] };
 }
 
 export const DEFAULT_TABLES_FILE = 'config/tables.json';
@@ -88,6 +89,17 @@ export function loadStudioConfig(env: Record<string, string | undefined>): Studi
     },
     tablesFile,
     tables: loadTableDefinitions(tablesFile),
+    orchestrator: {
+      leaseTtlMs: read.integer('TABLE_LEASE_TTL_MS', 10_000, 1_000, 600_000),
+      // The embedded demo accepts a well-known key so its consoles and simulators can bet.
+      platformKeys: (
+        read.optionalString('PLATFORM_API_KEYS') ??
+        (read.raw('DATABASE_URL') ? '' : 'demo-platform-key')
+      )
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+    },
     auth: {
       sessionTtlMs: read.integer('SESSION_TTL_MINUTES', 12 * 60, 1, 7 * 24 * 60) * 60_000,
       // Well-known demo passwords are only acceptable on the embedded, loopback-only demo.

@@ -7,6 +7,14 @@ import { createStudioDataSource } from './data-source.factory';
 import { EmbeddedPostgres } from './embedded-postgres';
 
 /**
+ * PGlite is one single-threaded PostgreSQL session behind the socket; the socket multiplexes client
+ * connections message by message, so two clients' extended-protocol exchanges can interleave and
+ * break each other ("unnamed prepared statement does not exist"). The service therefore uses one
+ * connection to the embedded database; it loses nothing, PGlite runs one query at a time anyway.
+ */
+export const EMBEDDED_POOL_SIZE = 1;
+
+/**
  * Opens the database the configuration asks for: the real PostgreSQL at DATABASE_URL, or the
  * embedded PGlite. Fails with a one-line StartupError instead of retrying forever.
  */
@@ -33,7 +41,8 @@ export class DatabaseConnection {
       embedded = new EmbeddedPostgres(
         config.embedded.dataDir,
         config.embedded.port,
-        config.poolSize + 2,
+        // Tools (psql, tests) may connect beside the service's own connection.
+        EMBEDDED_POOL_SIZE + 4,
       );
       try {
         url = await embedded.start();
@@ -47,7 +56,7 @@ export class DatabaseConnection {
     }
     const dataSource = createStudioDataSource({
       url,
-      poolSize: config.poolSize,
+      poolSize: embedded ? EMBEDDED_POOL_SIZE : config.poolSize,
       connectTimeoutMs: config.connectTimeoutMs,
       applicationName,
     });

@@ -111,6 +111,9 @@ export class OutboxRelay {
       return rows.length;
     } catch (error) {
       if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      // Release the connection before recording the failure: with a one-connection pool
+      // (embedded database) a second query would wait for this one forever.
+      await runner.release();
       if (rows.length > 0) {
         await this.dataSource
           .query(
@@ -122,7 +125,7 @@ export class OutboxRelay {
       }
       throw error;
     } finally {
-      await runner.release();
+      if (!runner.isReleased) await runner.release();
     }
   }
 

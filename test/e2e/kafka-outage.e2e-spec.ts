@@ -45,8 +45,13 @@ describe('outbox relay across a Kafka outage', () => {
       topicPrefix: prefix,
     });
     const ds = studio.database.dataSource;
-    const unpublished = async () =>
-      (await ds.query(`SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL`))[0].n;
+    const unpublished = async (type?: string) =>
+      (
+        await ds.query(
+          `SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL AND ($1::text IS NULL OR type = $1)`,
+          [type ?? null],
+        )
+      )[0].n;
     await waitFor('initial events published', async () => (await unpublished()) === 0);
 
     await broker.stop();
@@ -58,8 +63,7 @@ describe('outbox relay across a Kafka outage', () => {
     for (let i = 1; i <= rounds; i += 1) {
       await register.execute(DEMO_TABLES.map((t) => ({ ...t, name: `${t.name} v${i}` })));
     }
-    const expectedTotal = DEMO_TABLES.length * (rounds + 1);
-    expect(await unpublished()).toBe(DEMO_TABLES.length * rounds);
+    expect(await unpublished('TableRegistered')).toBe(DEMO_TABLES.length * rounds);
 
     const notReady = await waitFor('readiness to report Kafka down', async () => {
       const response = await fetch(`${studio!.url}/health/ready`);
@@ -69,7 +73,9 @@ describe('outbox relay across a Kafka outage', () => {
       };
     });
     expect(notReady.checks.kafka.status).toBe('error');
-    expect(notReady.checks.kafka.outbox.pending).toBe(DEMO_TABLES.length * rounds);
+    expect(notReady.checks.kafka.outbox.pending).toBeGreaterThanOrEqual(
+      DEMO_TABLES.length * rounds,
+    );
 
     await broker.start();
     await waitFor(
@@ -78,16 +84,16 @@ describe('outbox relay across a Kafka outage', () => {
       90_000,
     );
 
+    const rows: Array<{ event_id: string; table_id: string; seq: string }> = await ds.query(
+      `SELECT event_id, table_id, seq FROM outbox ORDER BY id`,
+    );
+    const expectedTotal = rows.length;
     collector = new KafkaCollector(broker.brokers, topic);
     await collector.start();
     const received = await collector.waitForCount(expectedTotal);
     // Let any late duplicate arrive before counting.
     await new Promise((r) => setTimeout(r, 1000));
 
-    const rows: Array<{ event_id: string; table_id: string; seq: string }> = await ds.query(
-      `SELECT event_id, table_id, seq FROM outbox ORDER BY id`,
-    );
-    expect(rows).toHaveLength(expectedTotal);
     const uniqueIds = new Set(received.map((e) => e.envelope.eventId));
     for (const row of rows) expect(uniqueIds.has(row.event_id)).toBe(true);
     expect(uniqueIds.size).toBe(expectedTotal);
@@ -101,7 +107,11 @@ describe('outbox relay across a Kafka outage', () => {
           seen.has(e.envelope.eventId) ? false : (seen.add(e.envelope.eventId), true),
         )
         .map((e) => e.envelope.seq);
-      expect(seqs).toEqual(Array.from({ length: rounds + 1 }, (_, i) => i + 1));
+      const stored = rows.filter((r) => r.table_id === table.id).length;
+      expect(seqs).toEqual(Array.from({ length: stored }, (_, i) => i + 1));
+      expect(
+        received.filter((e) => e.key === table.id && e.envelope.type === 'TableRegistered'),
+      ).toHaveLength(rounds + 1);
     }
 
     const ready = await waitFor('readiness back to ok', async () => {

@@ -34,7 +34,9 @@ describe('the service process', () => {
     await client.connect();
     try {
       const tables = await client.query(`SELECT id, registered_at FROM studio_tables ORDER BY id`);
-      const outbox = await client.query(`SELECT count(*)::int AS n FROM outbox`);
+      const outbox = await client.query(
+        `SELECT count(*)::int AS n FROM outbox WHERE type = 'TableRegistered'`,
+      );
       return { tables: tables.rows, outboxCount: outbox.rows[0].n as number };
     } finally {
       await client.end();

@@ -55,6 +55,25 @@ export class KafkaCollector {
     await this.consumer?.disconnect();
   }
 
+  /** Waits until `count` received events match the filter (default: every event). */
+  async waitForMatching(
+    count: number,
+    filter: (e: ReceivedEvent) => boolean,
+    timeoutMs = 60_000,
+  ): Promise<ReceivedEvent[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const matching = this.events.filter(filter);
+      if (matching.length >= count) return matching;
+      if (Date.now() > deadline) {
+        throw new Error(
+          `Expected ${count} matching events, received ${matching.length} in ${timeoutMs} ms`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   async waitForCount(count: number, timeoutMs = 60_000): Promise<ReceivedEvent[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.events.length < count) {

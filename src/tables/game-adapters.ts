@@ -1,0 +1,26 @@
+import type { GameAdapter } from '../rounds/game-adapter';
+import { InfiniteBlackjackAdapter } from '../rounds/adapters/infinite-blackjack.adapter';
+import { PokDengAdapter } from '../rounds/adapters/pok-deng.adapter';
+import type { TableRunSettings } from './table-settings';
+
+/**
+ * The game adapter for a table, or undefined for a game the orchestrator cannot drive yet (its
+ * table is registered and its scanner records readings, but no rounds run).
+ */
+export function createGameAdapter(settings: TableRunSettings): GameAdapter | undefined {
+  switch (settings.game) {
+    case 'pok-deng':
+      return new PokDengAdapter({
+        bettingWindowMs: settings.bettingWindowMs,
+        rules: settings.rules,
+      }) as GameAdapter;
+    case 'infinite-blackjack':
+      return new InfiniteBlackjackAdapter({
+        bettingWindowMs: settings.bettingWindowMs,
+        decisionWindowMs: settings.decisionWindowMs,
+        rules: settings.rules,
+      }) as GameAdapter;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,89 @@
+import { Logger } from '@nestjs/common';
+import { Clock, IdGenerator } from '../clock/clock';
+import type { TableDefinition } from '../config/tables-config';
+import { createGameAdapter } from './game-adapters';
+import { TableMachine } from './table-machine';
+import type { TableLease } from './table-lease.repository';
+import { TableRuntime, TransitionListener } from './table-runtime';
+import { tableRunSettings } from './table-settings';
+import { TableStateStore } from './table-state.store';
+import type { OwnershipListener } from './table-ownership';
+
+export type RuntimeLookup =
+  | { ok: true; runtime: TableRuntime }
+  | { ok: false; code: 'unknown-table' | 'table-not-driven-here'; message: string };
+
+/**
+ * The tables this instance drives right now. The ownership loop tells it when a lease is gained
+ * (the table is rebuilt from the database) or lost (the runtime stops at once).
+ */
+export class TableRuntimeRegistry implements OwnershipListener {
+  private readonly logger = new Logger('Tables');
+  private readonly runtimes = new Map<string, TableRuntime>();
+  private readonly machines = new Map<string, TableMachine>();
+  private readonly listeners: TransitionListener[] = [];
+
+  constructor(
+    private readonly tables: readonly TableDefinition[],
+    private readonly store: TableStateStore,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {
+    for (const table of tables) {
+      const settings = tableRunSettings(table);
+      const adapter = createGameAdapter(settings);
+      if (adapter) this.machines.set(table.id, new TableMachine(settings, adapter));
+    }
+  }
+
+  /** Tables that have a game adapter and therefore run rounds. */
+  get drivableTableIds(): string[] {
+    return [...this.machines.keys()];
+  }
+
+  onTransition(listener: TransitionListener): void {
+    this.listeners.push(listener);
+  }
+
+  get(tableId: string): RuntimeLookup {
+    const runtime = this.runtimes.get(tableId);
+    if (runtime) return { ok: true, runtime };
+    if (!this.tables.some((t) => t.id === tableId)) {
+      return { ok: false, code: 'unknown-table', message: `No table "${tableId}" is configured` };
+    }
+    return {
+      ok: false,
+      code: 'table-not-driven-here',
+      message: this.machines.has(tableId)
+        ? `Table "${tableId}" is driven by another instance (or is starting)`
+        : `Table "${tableId}" runs no rounds yet: its game has no orchestrator adapter`,
+    };
+  }
+
+  all(): TableRuntime[] {
+    return [...this.runtimes.values()];
+  }
+
+  async acquired(lease: TableLease): Promise<void> {
+    const machine = this.machines.get(lease.tableId);
+    if (!machine) return;
+    const runtime = new TableRuntime(
+      machine,
+      this.store,
+      lease,
+      this.clock,
+      this.ids,
+      this.listeners,
+      machine.adapter.shoeRules.deckCount,
+    );
+    await runtime.start();
+    this.runtimes.set(lease.tableId, runtime);
+    this.logger.log(`Table ${lease.tableId} is running (lease epoch ${lease.epoch})`);
+  }
+
+  async lost(tableId: string): Promise<void> {
+    const runtime = this.runtimes.get(tableId);
+    this.runtimes.delete(tableId);
+    await runtime?.stop();
+  }
+}

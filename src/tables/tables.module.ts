@@ -1,0 +1,93 @@
+import { DynamicModule, Logger, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Clock, IdGenerator } from '../clock/clock';
+import type { StudioConfig } from '../config/studio-config';
+import {
+  PLATFORM_KEYS,
+  PlatformHttpController,
+  PlatformKeyGuard,
+} from '../platform/platform-http.controller';
+import { TableActionsController } from '../supervisor/table-actions.controller';
+import { Decide } from '../use-cases/decide.use-case';
+import { PlaceBet } from '../use-cases/place-bet.use-case';
+import {
+  CloseBetting,
+  CorrectCard,
+  DrawCutCard,
+  EndShoe,
+  PauseRound,
+  RecordReading,
+  ResumeRound,
+  VoidRound,
+} from '../use-cases/table-actions.use-cases';
+import { TableLeaseRepository } from './table-lease.repository';
+import { TableOwnership } from './table-ownership';
+import { TableRuntimeRegistry } from './table-runtime.registry';
+import { TableStateStore } from './table-state.store';
+import { TablesController } from './tables.controller';
+import { STUDIO_CONFIG } from '../tokens';
+
+/** Starts and stops table ownership; the lifecycle of the studio calls these in order. */
+export class TablesLifecycle {
+  private readonly logger = new Logger('TablesLifecycle');
+  constructor(private readonly ownership: TableOwnership) {}
+
+  async start(): Promise<void> {
+    await this.ownership.start();
+    this.logger.log(`Driving tables: ${this.ownership.ownedTables.join(', ') || 'none yet'}`);
+  }
+
+  async stop(): Promise<void> {
+    await this.ownership.stop();
+  }
+}
+
+/** Round orchestration: leases, table runtimes, the use cases and their HTTP controllers. */
+@Module({})
+export class TablesModule {
+  static forRoot(deps: {
+    config: StudioConfig;
+    dataSource: DataSource;
+    clock: Clock;
+    ids: IdGenerator;
+  }): DynamicModule {
+    const { config, dataSource, clock, ids } = deps;
+    const leases = new TableLeaseRepository(dataSource, config.orchestrator.leaseTtlMs);
+    const store = new TableStateStore(dataSource, leases, config.kafka?.topicPrefix ?? '');
+    const registry = new TableRuntimeRegistry(config.tables, store, clock, ids);
+    const ownership = new TableOwnership(
+      leases,
+      config.instanceId,
+      registry.drivableTableIds,
+      registry,
+      Math.max(250, Math.floor(config.orchestrator.leaseTtlMs / 3)),
+    );
+    const useCases = [
+      CloseBetting,
+      DrawCutCard,
+      PauseRound,
+      ResumeRound,
+      VoidRound,
+      CorrectCard,
+      EndShoe,
+      RecordReading,
+      Decide,
+    ].map((useCase) => ({ provide: useCase, useValue: new useCase(registry) }));
+    return {
+      module: TablesModule,
+      controllers: [TablesController, TableActionsController, PlatformHttpController],
+      providers: [
+        { provide: TableRuntimeRegistry, useValue: registry },
+        { provide: TableOwnership, useValue: ownership },
+        { provide: TableStateStore, useValue: store },
+        { provide: PlaceBet, useValue: new PlaceBet(registry, ids) },
+        { provide: STUDIO_CONFIG, useValue: config },
+        { provide: PLATFORM_KEYS, useValue: config.orchestrator.platformKeys },
+        PlatformKeyGuard,
+        { provide: TablesLifecycle, useValue: new TablesLifecycle(ownership) },
+        ...useCases,
+      ],
+      exports: [TableRuntimeRegistry, TablesLifecycle, RecordReading, PlaceBet, Decide],
+    };
+  }
+}

@@ -1,0 +1,56 @@
+import { IdGenerator } from '../clock/clock';
+import { TableRuntimeRegistry } from '../tables/table-runtime.registry';
+import { CommandResult, rejected, TableCommand } from './table-command';
+
+export interface PlaceBetCommand {
+  tableId: string;
+  commandId?: string;
+  playerId: string;
+  betType: string;
+  spot?: string;
+  amount: number;
+  sideBets?: Record<string, number>;
+  currency?: string;
+}
+
+/** A platform places a player's bet. Repeating a command id returns the first answer. */
+export class PlaceBet extends TableCommand {
+  constructor(
+    tables: TableRuntimeRegistry,
+    private readonly ids: IdGenerator,
+  ) {
+    super(tables);
+  }
+
+  async execute(command: PlaceBetCommand): Promise<CommandResult> {
+    const lookup = this.tables.get(command.tableId);
+    if (lookup.ok) {
+      const currency = lookup.runtime.machine.settings.currency;
+      if (command.currency && command.currency !== currency) {
+        return rejected(
+          'wrong-currency',
+          `Table ${command.tableId} plays in ${currency}, not ${command.currency}`,
+        );
+      }
+    }
+    if (typeof command.playerId !== 'string' || command.playerId.trim() === '') {
+      return rejected('invalid-command', 'A bet needs a playerId');
+    }
+    return this.submit(
+      command.tableId,
+      {
+        type: 'bet',
+        bet: {
+          betId: this.ids.newId(),
+          commandId: command.commandId,
+          playerId: command.playerId,
+          betType: command.betType,
+          spot: command.spot,
+          amount: command.amount,
+          sideBets: command.sideBets,
+        },
+      },
+      { commandId: command.commandId, kind: 'place-bet' },
+    );
+  }
+}
