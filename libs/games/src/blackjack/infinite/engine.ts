@@ -395,8 +395,7 @@ function afterInitialDeal(state: InfiniteState): InfiniteStep {
     const next: InfiniteState = {
       ...state,
       phase: 'insurance',
-      window: state.window + 1,
-      players: { ...state.players, pending: new Array<number>(state.players.ids.length).fill(-1) },
+      window: state.window + 1, // pending is all -1 since the bets were written
     };
     return {
       state: next,
@@ -449,8 +448,9 @@ function advance(state: InfiniteState): InfiniteStep {
     const next: InfiniteState = {
       ...state,
       phase: 'deciding',
+      // Pending decisions are cleared when a window closes, so opening one (and drawing a card,
+      // which may open one) costs nothing per player.
       window: state.window + 1,
-      players: { ...state.players, pending: new Array<number>(state.players.ids.length).fill(-1) },
     };
     return {
       state: next,
@@ -649,7 +649,10 @@ function closeInsurance(state: InfiniteState): InfiniteStep {
     insurance[i] = pending[i] === INSURANCE_YES ? halfOf(main[i], rounding).amount : 0;
     if (insurance[i] > 0) taken += 1;
   }
-  const next: InfiniteState = { ...state, players: { ...state.players, insurance } };
+  const next: InfiniteState = {
+    ...state,
+    players: { ...state.players, insurance, pending: new Array<number>(main.length).fill(-1) },
+  };
   return continueAfter(afterInsurance(next), [
     event('insurance-closed', { window: state.window, taken }),
   ]);
