@@ -48,15 +48,24 @@ function sample(): void {
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const ms = (t: bigint) => `${(Number(t) / 1e6).toFixed(1)} ms`;
 
-const timings: [string, bigint][] = [];
+/** CPU time of this process (all its threads, GC helpers included) since `since`, in ms. */
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const c = process.cpuUsage(since);
+  return `${((c.user + c.system) / 1000).toFixed(1)} ms`;
+};
+
+// Wall time and CPU time per step: on a shared machine the wall time includes waiting for a core.
+const timings: [string, bigint, string][] = [];
 let state = newInfiniteTable();
 function step(label: string, input: InfiniteInput): void {
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const r = stepInfinite(state, input);
   const dt = process.hrtime.bigint() - t0;
+  const cpu = cpuMs(c0);
   if ('rejected' in r) throw new Error(`${label}: ${r.rejected.code} ${r.rejected.message}`);
   state = r.state;
-  timings.push([label, dt]);
+  timings.push([label, dt, cpu]);
   sample();
 }
 
@@ -139,9 +148,11 @@ for (let guard = 0; guard < 100 && state.phase !== 'settled'; guard += 1) {
 const roundTime = process.hrtime.bigint() - tRound - decisionGenTime;
 const settleStep = timings[timings.length - 1];
 
+const cExpand = process.cpuUsage();
 const tExpand = process.hrtime.bigint();
 const records = expandInfiniteSettlement(state);
 const expandTime = process.hrtime.bigint() - tExpand;
+const expandCpu = cpuMs(cExpand);
 sample();
 
 // Cross-check: the expanded records add up to the totals of the settlement event.
@@ -171,13 +182,17 @@ console.log(
 console.log(
   `common draws: ${state.commonDraws.length}   windows: ${windows}   trie nodes: ${state.nodes.length} (${liveNodes} holding players)`,
 );
-console.log('engine steps:');
-for (const [label, t] of timings) console.log(`  ${ms(t).padStart(10)}  ${label}`);
+console.log('engine steps (wall, cpu):');
+for (const [label, t, cpu] of timings) {
+  console.log(`  ${ms(t).padStart(10)} ${cpu.padStart(10)}  ${label}`);
+}
 console.log(`bet generation (bench side, not engine): ${ms(setupTime)}`);
 console.log(`decision generation (bench side, not engine): ${ms(decisionGenTime)}`);
-console.log(`settlement step (per node x bet, totals over every player): ${ms(settleStep[1])}`);
 console.log(
-  `per-player expansion to typed arrays (${records.bets.length} bets x players): ${ms(expandTime)}`,
+  `settlement step (per node x bet, totals over every player): ${ms(settleStep[1])} (cpu ${settleStep[2]})`,
+);
+console.log(
+  `per-player expansion to typed arrays (${records.bets.length} bets x players): ${ms(expandTime)} (cpu ${expandCpu})`,
 );
 console.log(`settle + expand: ${ms(settleStep[1] + expandTime)}`);
 console.log(
