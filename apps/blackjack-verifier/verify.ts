@@ -223,9 +223,10 @@ export function verify(o: VerifyOptions): void {
     games.push(['European practice', rulesFor('european-practice'), ['main']]);
   for (const [i, [name, rules, bets]] of games.entries()) {
     log('');
-    const generated = generateStrategy(strategyRulesOf(rules));
+    const generated = generateStrategy(strategyRulesOf(rules), { played: true });
     log(
-      `${name}: rules ${rulesLabel(strategyRulesOf(rules))}; EV generator return ${pct(1 + generated.tableReturn)}`,
+      `${name}: rules ${rulesLabel(strategyRulesOf(rules))}; EV generator return ${pct(1 + generated.tableReturn)}` +
+        ` (best play after the first decision), ${pct(1 + generated.playedReturn!)} (table followed throughout)`,
     );
     const totals = simulate(
       rules,

@@ -141,8 +141,19 @@ export interface HandValues {
 }
 
 /**
+ * A fixed way of playing after the first decision (a strategy table read by total), used to value
+ * the table as it is actually played instead of the best play for every composition.
+ */
+export type PlayPolicy = (
+  total: number,
+  soft: boolean,
+  mayDouble: boolean,
+) => 'stand' | 'hit' | 'double';
+
+/**
  * Values of playing hands against one up card, in the no-dealer-BJ world. `kappa` is the charge per
- * extra unit staked (see the file comment).
+ * extra unit staked (see the file comment). Without a policy, later decisions are the best for
+ * each composition; with one, they follow it.
  */
 export class HandEvaluator {
   readonly dealer: DealerDistribution;
@@ -154,6 +165,7 @@ export class HandEvaluator {
   constructor(
     readonly rules: StrategyRules,
     readonly upIndex: number,
+    private readonly policy?: PlayPolicy,
   ) {
     this.dealer = new DealerDistribution(upIndex, rules.dealerHitsSoft17);
   }
@@ -174,6 +186,10 @@ export class HandEvaluator {
     if (total > 21) return -1;
     const stand = this.stand(hard, hasAce, comp);
     if (total === 21) return stand;
+    if (this.policy) {
+      const { soft } = countedTotal(hard, hasAce);
+      return this.policy(total, soft, false) === 'stand' ? stand : this.hit(hard, hasAce, comp);
+    }
     return Math.max(stand, this.hit(hard, hasAce, comp));
   }
 
@@ -238,6 +254,11 @@ export class HandEvaluator {
     }
     const best = (hard: number, hasAce: boolean, c: Composition): number => {
       const v = this.values(hard, hasAce, c, this.rules.doubleAfterSplit);
+      const { total, soft } = countedTotal(hard, hasAce);
+      if (this.policy && total < 21) {
+        const a = this.policy(total, soft, this.rules.doubleAfterSplit);
+        return a === 'double' ? v.double! : a === 'hit' ? v.hit : v.stand;
+      }
       return Math.max(v.stand, v.hit, v.double ?? -Infinity);
     };
     const pPair = comp[pairIndex] / n;

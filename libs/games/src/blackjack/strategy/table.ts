@@ -1,8 +1,10 @@
 import {
   ACE,
+  Composition,
   evaluateStartingHand,
   fullShoe,
   HandEvaluator,
+  PlayPolicy,
   RootAction,
   StartingHandValues,
   startingHandWeight,
@@ -70,12 +72,20 @@ export interface GeneratedStrategy {
   readonly tableReturn: number;
   /** Expected main-game value per unit with the best first decision for every composition. */
   readonly compositionReturn: number;
+  /**
+   * Expected main-game value per unit when the table is followed at every decision (what the
+   * simulator and the bots play); only computed when asked for.
+   */
+  readonly playedReturn?: number;
   /** Every starting hand's values, for inspection and tests. */
   readonly hands: readonly (StartingHandValues & { weight: number })[];
 }
 
 /** Computes the basic strategy of a rules variant from expected values. Takes a few seconds. */
-export function generateStrategy(rules: StrategyRules): GeneratedStrategy {
+export function generateStrategy(
+  rules: StrategyRules,
+  options: { played?: boolean } = {},
+): GeneratedStrategy {
   const shoe = fullShoe(rules.decks);
   const hands: (StartingHandValues & { weight: number })[] = [];
   for (let up = 0; up < 10; up += 1) {
@@ -142,7 +152,43 @@ export function generateStrategy(rules: StrategyRules): GeneratedStrategy {
     const action = h.blackjack ? 'stand' : rootActionOf(table, h);
     tableReturn += h.weight * h.values[action]!;
   }
-  return { table, tableReturn, compositionReturn, hands };
+  const playedReturn = options.played ? playedReturnOf(table, shoe) : undefined;
+  return { table, tableReturn, compositionReturn, playedReturn, hands };
+}
+
+/** Reads the table by total for the decisions after the first one. */
+export function tablePolicy(table: StrategyTable, upIndex: number): PlayPolicy {
+  const col = upColumn(upIndex);
+  return (total, soft, mayDouble) => {
+    const code = soft ? table.soft[total][col] : table.hard[Math.max(4, total)][col];
+    switch (code) {
+      case 'Dh':
+        return mayDouble ? 'double' : 'hit';
+      case 'Ds':
+        return mayDouble ? 'double' : 'stand';
+      case 'H':
+      case 'Rh':
+        return 'hit';
+      default:
+        return 'stand';
+    }
+  };
+}
+
+/** The main game's value when every decision follows the table (second pass, same method). */
+export function playedReturnOf(table: StrategyTable, shoe: Composition): number {
+  let total = 0;
+  for (let up = 0; up < 10; up += 1) {
+    const evaluator = new HandEvaluator(table.rules, up, tablePolicy(table, up));
+    for (let a = 0; a < 10; a += 1) {
+      for (let b = a; b < 10; b += 1) {
+        const h = evaluateStartingHand(table.rules, shoe, a, b, up, evaluator);
+        const action = h.blackjack ? 'stand' : rootActionOf(table, h);
+        total += startingHandWeight(shoe, a, b, up) * h.values[action]!;
+      }
+    }
+  }
+  return total;
 }
 
 /** The first decision the table takes for a starting hand when every action is available. */
