@@ -31,11 +31,13 @@ describe('line decoder: one line of each kind', () => {
     expect(readings[0].sequence).toBeUndefined();
   });
 
-  it('applies configured aliases before the standard spellings', () => {
-    const decoder = new LineDecoder({ aliases: { '10S': 'TS', 'ACE-H': 'AH' } });
-    expect(decode('ace-h\n10S\n', decoder)).toMatchObject([
+  it('applies configured aliases, including two-character ones, case-insensitively', () => {
+    const decoder = new LineDecoder({ aliases: { '10S': 'TS', 'ACE-H': 'AH', '1s': 'AS' } });
+    expect(decode('ace-h\n10S\n1S\n1H\n', decoder)).toMatchObject([
       { kind: 'card', code: 'AH' },
       { kind: 'card', code: 'TS' },
+      { kind: 'card', code: 'AS' },
+      { kind: 'unrecognised', code: '1H' },
     ]);
   });
 

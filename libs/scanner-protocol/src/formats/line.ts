@@ -31,6 +31,10 @@ export interface LineDecoderOptions extends DecoderOptions {
   lineEnding?: 'lf' | 'cr';
 }
 
+function upper(b: number): number {
+  return b >= 0x61 && b <= 0x7a ? b - 0x20 : b;
+}
+
 function isWhitespace(b: number): boolean {
   return b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 }
@@ -41,6 +45,8 @@ export class LineDecoder implements FrameDecoder {
   private readonly maxRaw: number;
   private readonly terminator: number;
   private readonly spellings: Map<string, number>;
+  /** Two upper-cased bytes -> card index or -1: the common case without building a string. */
+  private readonly twoByte = new Int16Array(65536).fill(-1);
   private readonly line: Uint8Array;
   private length = 0;
   /** After an oversized line: bytes up to the next terminator are reported, not interpreted. */
@@ -55,6 +61,12 @@ export class LineDecoder implements FrameDecoder {
     for (const [alias, code] of Object.entries(options.aliases ?? {})) {
       const target = parseCardCode(code);
       if (target) this.spellings.set(alias.trim().toUpperCase(), cardIndex(target));
+    }
+    for (const [spelling, index] of this.spellings) {
+      if (spelling.length === 2) {
+        this.twoByte[((spelling.charCodeAt(0) & 0xff) << 8) | (spelling.charCodeAt(1) & 0xff)] =
+          index;
+      }
     }
   }
 
@@ -144,6 +156,18 @@ export class LineDecoder implements FrameDecoder {
           kind: 'invalid',
           reason: 'noise',
           detail: `unprintable bytes in a line: ${printable(l, start, end)}`,
+          raw,
+          receivedAt,
+        };
+      }
+    }
+    if (end - start === 2) {
+      const index = this.twoByte[(upper(l[start]) << 8) | upper(l[start + 1])];
+      if (index >= 0) {
+        return {
+          kind: 'card',
+          card: CARD_BY_INDEX[index],
+          code: CODE_BY_INDEX[index],
           raw,
           receivedAt,
         };
