@@ -306,6 +306,25 @@ describe('Infinite Blackjack: one shared card sequence (games.md §2)', () => {
     });
   });
 
+  it('void refunds doubled and split stakes too, and works while betting is open', () => {
+    let s = bettingRound([bet('A', 100), bet('B', 100)]);
+    s = run(s, [...cards('8S 9D 8H 7C'), ...decide(['A', 'split'], ['B', 'double']), close]).state;
+    s = run(s, [{ type: 'void', reason: 'shoe jam' }]).state;
+    expect(results(s)).toEqual({
+      A: { main: { staked: 200, returned: 200, result: 'void' } },
+      B: { main: { staked: 200, returned: 200, result: 'void' } },
+    });
+    const open = run(newInfiniteTable(), [
+      { type: 'open-betting', roundId: 'r', roundOfShoe: 1 },
+      bet('A', 100, { pairs: 100 }),
+      { type: 'void', reason: 'table closed' },
+    ]).state;
+    expect(results(open).A).toEqual({
+      main: { staked: 100, returned: 100, result: 'void' },
+      pairs: { staked: 100, returned: 100, result: 'void' },
+    });
+  });
+
   it('marks the hole card hidden and keeps it out of the player view until revealed', () => {
     let s = bettingRound([bet('A', 100)]);
     const dealt = run(s, cards('9S 9D 7H 8C'));

@@ -65,7 +65,15 @@ const lcm = (a: number, b: number): number => (a / gcd(a, b)) * b;
 function plan(state: InfiniteState, summary: InfiniteSettlementSummary): SettlementPlan {
   const rules = state.config.rules;
   let mainDen = 1;
-  const nodeHands = summary.nodeRules.map((handRules, id) => {
+  // Voided while betting: no hand exists yet, every player holds just the main stake (node 0).
+  const nodeRules = summary.voided && state.nodes.length === 0 ? [null] : summary.nodeRules;
+  const nodeHands = nodeRules.map((handRules, id) => {
+    // A voided round refunds everything staked, doubles and split hands included.
+    if (summary.voided) {
+      const node = state.nodes[id];
+      if (!node) return [[1, 1, 1, 0, 0]];
+      return node.players > 0 ? node.hands.map((h) => [h.stake, 1, 1, 0, 0]) : null;
+    }
     if (!handRules) return null;
     return handRules.map((r, h) => {
       if (r.pays) mainDen = lcm(mainDen, r.pays.b);
@@ -177,7 +185,7 @@ function settleBetColumn(
     let pd = 0;
     let rn = 0;
     if (stake !== 0) {
-      if (p.voided) {
+      if (p.voided && !isMain) {
         st = stake;
         rf = stake;
       } else if (!isMain) {

@@ -321,6 +321,30 @@ describe('Blackjack Lux (games.md §3)', () => {
     expect(luxPublicView(after).dealer.cards).toEqual(['9D', '7C']);
   });
 
+  it('void refunds every bet of the round, doubles and insurance included', () => {
+    let s = run(twoSeats(), [
+      seatBet(1, 'P1', 100, 100),
+      seatBet(3, 'P3', 100),
+      behind(1, 'B', 100),
+      { type: 'follow-choice', seat: 1, playerId: 'B', followDouble: true },
+      { type: 'close-betting' },
+      ...cards('5S TH AD 6H 9C 7C'),
+      { type: 'insurance', seat: 3, playerId: 'P3', take: true },
+      close,
+      decide(1, 'P1', 'double'),
+    ]).state;
+    s = run(s, [{ type: 'void', reason: 'scanner fault' }]).state;
+    expect(s.phase).toBe('voided');
+    expect(results(s)).toEqual({
+      'P1 1/seat/main': [200, 200, 'void'],
+      'P1 1/seat/pairs': [100, 100, 'void'],
+      'P3 3/seat/main': [100, 100, 'void'],
+      'P3 3/seat/insurance': [50, 50, 'void'],
+      'B 1/behind/main': [200, 200, 'void'],
+    });
+    expect(code(s, { type: 'void', reason: 'again' })).toBe('round-over');
+  });
+
   it('rejects illegal input with typed codes', () => {
     let s = run(twoSeats(), [seatBet(1, 'P1', 100)]).state;
     expect(code(s, seatBet(3, 'P1', 100))).toBe('not-your-turn');

@@ -143,7 +143,11 @@ export function settleLux(state: LuxState): LuxSettlement {
   for (const seat of state.seats) {
     if (voided) {
       if (seat.playerId && seat.bet?.status === 'placed') {
-        records.push(refund(seat.playerId, seat.seat, 'seat', 'main', seat.bet.main));
+        // Once play started the stake may have grown by doubles and splits.
+        const main = seat.hands.length
+          ? seat.hands.reduce((x, h) => x + h.stake, 0)
+          : seat.bet.main;
+        records.push(refund(seat.playerId, seat.seat, 'seat', 'main', main));
         if (seat.bet.pairs)
           records.push(refund(seat.playerId, seat.seat, 'seat', 'pairs', seat.bet.pairs));
         if (seat.insurance)
