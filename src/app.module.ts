@@ -11,6 +11,7 @@ import { DataSource } from 'typeorm';
 import { AuthModule } from './auth/auth.module';
 import { TablesLifecycle, TablesModule } from './tables/tables.module';
 import { TableRuntimeRegistry } from './tables/table-runtime.registry';
+import { VirtualDealer } from './tables/virtual-dealer';
 import { RecordReading } from './use-cases/table-actions.use-cases';
 import { Clock, IdGenerator, RandomUuidGenerator, SystemClock } from './clock/clock';
 import type { StudioConfig } from './config/studio-config';
@@ -35,6 +36,8 @@ export interface StudioModuleOptions {
 
 /** Start-up and shutdown order of the service's own moving parts. */
 class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private dealer?: VirtualDealer;
+
   constructor(
     @Inject(STUDIO_CONFIG) private readonly config: StudioConfig,
     private readonly register: RegisterConfiguredTables,
@@ -52,6 +55,17 @@ class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     this.relay.start();
     // Committed transitions put events in the outbox: publish them without waiting for the poll.
     this.registry.onTransition(() => this.relay.notify());
+    const scanners = this.scanners;
+    this.dealer = new VirtualDealer(
+      this.registry,
+      {
+        isVirtual: (id) => scanners.states().some((s) => s.tableId === id && s.virtual),
+        dealVirtualCard: (id) => scanners.dealVirtualCard(id),
+      },
+      this.config.orchestrator.virtualDealerPaceMs,
+    );
+    const dealer = this.dealer;
+    this.registry.onTransition((tableId, outcome) => dealer.onTransition(tableId, outcome));
     // Tables start before the scanners so that no reading arrives at a table that is not running.
     await this.tables.start();
     this.scanners.onReading((tableId, reading) => {
@@ -59,10 +73,12 @@ class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     });
     // After registration: readings and scanner events refer to registered tables.
     await this.scanners.start();
+    for (const runtime of this.registry.all()) dealer.onTransition(runtime.tableId);
   }
 
   async onApplicationShutdown(): Promise<void> {
     // Close the serial ports first and store their last readings while the database is open.
+    this.dealer?.stop();
     await this.scanners.stop();
     // Stop the tables (their in-flight transitions finish) and release their leases at once.
     await this.tables.stop();

@@ -262,6 +262,7 @@ class Transition {
   readonly writes = emptyWrites();
   rejection?: MachineRejection;
   reply?: Record<string, unknown>;
+  private currentReading?: ScannerReading;
 
   constructor(
     private readonly settings: TableSettings,
@@ -522,6 +523,10 @@ class Transition {
   // ---- inputs -------------------------------------------------------------------------------
 
   reading(readingId: string | null, reading: ScannerReading): void {
+    // Heartbeats and status frames are the scanner service's business (stored, status events);
+    // they change nothing at the table, so they cost no transition.
+    if (reading.kind === 'heartbeat' || reading.kind === 'status') return;
+    this.currentReading = reading;
     const before = this.state.ingestion;
     if (this.state.paused && reading.kind === 'card') {
       this.recordReading(readingId, 'not-applied-paused', { card: reading.code });
@@ -547,12 +552,31 @@ class Transition {
     this.recordReading(readingId, outcome, detail);
   }
 
+  /**
+   * What became of a reading goes into the table's hash-chained event log next to its raw bytes
+   * (restricted: a face-down card's reading names the card).
+   */
   private recordReading(
     readingId: string | null,
     outcome: string,
     detail: Record<string, unknown>,
   ): void {
     if (readingId) this.writes.readingOutcome = { readingId, outcome, detail };
+    const r = this.currentReading;
+    if (!r) return;
+    this.emit({
+      type: 'ReadingProcessed',
+      visibility: 'restricted',
+      payload: {
+        kind: r.kind,
+        code: 'code' in r ? r.code : null,
+        sequence: r.sequence ?? null,
+        receivedAt: new Date(r.receivedAt).toISOString(),
+        rawHex: Buffer.from(r.raw).toString('hex'),
+        outcome,
+        detail,
+      },
+    });
   }
 
   private ingestionEffect(

@@ -1,0 +1,74 @@
+import { Logger } from '@nestjs/common';
+import { oneLine } from '../common/one-line';
+import type { MachineOutcome } from './table-machine';
+import { TableRuntimeRegistry } from './table-runtime.registry';
+
+/** What the virtual dealer needs from the scanners: deal the next card of a table's virtual shoe. */
+export interface VirtualShoeControl {
+  isVirtual(tableId: string): boolean;
+  dealVirtualCard(tableId: string): Promise<void>;
+  /** Reshuffles the table's virtual shoe when the table starts a new shoe. */
+  newVirtualShoe?(tableId: string, shoeNumber: number): Promise<void> | void;
+}
+
+/**
+ * Plays the dealer at demo tables: whenever a table fed by a virtual shoe expects a card, the next
+ * card is scanned after a human-like pause, and the cut card comes out near the end of the shoe.
+ * Real tables have a real dealer; this only ever touches tables whose scanner is virtual.
+ */
+export class VirtualDealer {
+  private readonly logger = new Logger('VirtualDealer');
+  private readonly pending = new Set<string>();
+  private readonly shoes = new Map<string, string>();
+  private stopped = false;
+
+  constructor(
+    private readonly registry: TableRuntimeRegistry,
+    private readonly shoes$: VirtualShoeControl,
+    private readonly paceMs: number,
+    /** Share of the shoe after which the cut card comes out. */
+    private readonly cutCardAt = 0.75,
+  ) {}
+
+  /** Call after every committed transition (and once per table at start). */
+  onTransition(tableId: string, _outcome?: MachineOutcome): void {
+    if (this.stopped || !this.shoes$.isVirtual(tableId)) return;
+    const lookup = this.registry.get(tableId);
+    if (!lookup.ok) return;
+    const runtime = lookup.runtime;
+    const state = runtime.snapshot;
+    const shoe = state.shoe;
+    if (shoe && this.shoes.get(tableId) !== shoe.id) {
+      const first = !this.shoes.has(tableId);
+      this.shoes.set(tableId, shoe.id);
+      // A fresh shoe at the table means the physical one was reshuffled (not at service start).
+      if (!first || shoe.state.cardsDrawn === 0)
+        void this.shoes$.newVirtualShoe?.(tableId, shoe.state.shoeNumber);
+    }
+    if (
+      shoe &&
+      state.round &&
+      shoe.state.lastRoundNumber === null &&
+      shoe.state.cardsDrawn >= shoe.state.rules.deckCount * 52 * this.cutCardAt
+    ) {
+      void runtime.submit({ type: 'cut-card', by: 'virtual-dealer' });
+    }
+    if (state.paused || !runtime.machine.expected(state) || this.pending.has(tableId)) return;
+    this.pending.add(tableId);
+    setTimeout(() => {
+      if (this.stopped) return;
+      this.shoes$
+        .dealVirtualCard(tableId)
+        .catch((error) => this.logger.warn(`Table ${tableId}: ${oneLine(error)}`))
+        .finally(() => {
+          this.pending.delete(tableId);
+          // If the reading was refused, the table still expects a card: deal again.
+          setTimeout(() => this.onTransition(tableId), this.paceMs);
+        });
+    }, this.paceMs);
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+}
