@@ -121,8 +121,13 @@ export interface ExpectedCard {
 
 export interface GameAdapter<S = unknown> {
   readonly game: GameKind;
-  /** Physical shoe rules, or null when the service deals from a virtual shoe itself. */
+  /** Shoe rules (decks, burn values, side-bet cut-offs by round). */
   readonly shoeRules: ShoeRules;
+  /**
+   * True for games the service deals itself from a shuffled virtual shoe (the practice table):
+   * the table machine draws each expected card from the recorded order instead of a scanner.
+   */
+  readonly dealsOwnCards?: boolean;
   startRound(start: RoundStart): AdapterResult<S>;
   expectedCard(state: S): ExpectedCard | null;
   card(state: S, card: CardCode): AdapterResult<S>;

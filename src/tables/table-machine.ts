@@ -1,4 +1,4 @@
-import { CardCode, cardIndex, parseCardCode } from '@studio/cards';
+import { CardCode, cardCode, cardIndex, decks, parseCardCode } from '@studio/cards';
 import type { GameKind } from '@studio/contracts';
 import {
   applyShoeInput,
@@ -84,6 +84,11 @@ export interface TableState {
   timers: PendingTimer[];
   /** The last card accepted, for correction before reveal: slot -> card. */
   faceDownCards: Record<string, CardCode>;
+  /**
+   * Service-shuffled shoe of a game that deals its own cards (the practice table): the order is
+   * kept (and logged, restricted) so every round can be replayed.
+   */
+  virtualShoe?: { order: CardCode[]; next: number };
 }
 
 export type TableInput =
@@ -104,6 +109,12 @@ export type TableInput =
 export interface MachineContext {
   now: number;
   newId(): string;
+  /**
+   * A freshly shuffled shoe for tables whose game deals from a service-shuffled virtual shoe
+   * (cryptographically secure Fisher-Yates at the runtime's edge; injected so the machine stays
+   * pure and tests deterministic).
+   */
+  shuffle?(cards: readonly CardCode[]): CardCode[];
 }
 
 /** Rows the runtime writes in the transition's transaction. */
@@ -317,6 +328,46 @@ class Transition {
     };
     this.writes.newShoe = { id, shoeNumber, deckCount: rules.deckCount };
     this.publicEvent('ShoeStarted', { shoeId: id, shoeNumber, deckCount: rules.deckCount });
+    if (this.adapter.dealsOwnCards) {
+      if (!this.ctx.shuffle) throw new Error('A virtual-shoe table needs a shuffle in its context');
+      const order = this.ctx.shuffle(decks(rules.deckCount).map(cardCode));
+      this.state = { ...this.state, virtualShoe: { order, next: 0 } };
+      // Restricted: the order is the future of the shoe; auditors replay rounds from it.
+      this.emit({
+        type: 'VirtualShoeShuffled',
+        visibility: 'restricted',
+        payload: { shoeId: id, order },
+      });
+    }
+  }
+
+  /** A virtual-shoe table deals the card it expects itself, from the recorded order. */
+  private dealOwnCard(): boolean {
+    const vs = this.state.virtualShoe;
+    if (!this.adapter.dealsOwnCards || !vs || this.state.paused) return false;
+    if (!expectedCard(this.adapter, this.state)) return false;
+    const shoe = this.state.shoe!.state;
+    // Cut card at three quarters of the shoe: the round in progress is the last of the shoe.
+    if (
+      shoe.lastRoundNumber === null &&
+      this.state.round &&
+      vs.next >= Math.floor(vs.order.length * 0.75)
+    ) {
+      this.cutCard('virtual-shoe');
+    }
+    if (vs.next >= vs.order.length) return false;
+    const card = vs.order[vs.next];
+    this.state = { ...this.state, virtualShoe: { order: vs.order, next: vs.next + 1 } };
+    const applied = this.applyCard(card, null);
+    if (!applied.ok) {
+      this.emit({
+        type: 'VirtualCardRefused',
+        visibility: 'restricted',
+        payload: { card, code: applied.code },
+      });
+      return false;
+    }
+    return true;
   }
 
   private startRound(): void {
@@ -415,7 +466,7 @@ class Transition {
 
   /** After any accepted input: automatic steps, round end, next round, card expectation. */
   settle(): void {
-    for (let guard = 0; guard < 100; guard += 1) {
+    for (let guard = 0; guard < 500; guard += 1) {
       if (this.state.paused) break;
       const round = this.state.round;
       if (round && this.adapter.isRoundOver(round.engine)) {
@@ -430,6 +481,7 @@ class Transition {
           continue;
         }
       }
+      if (this.dealOwnCard()) continue;
       const shoe = this.state.shoe;
       if (
         !round &&

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { cryptoRandomSource, fisherYates } from '@studio/games/blackjack';
 import { Clock, IdGenerator } from '../clock/clock';
 import { oneLine } from '../common/one-line';
 import {
@@ -125,6 +126,7 @@ export class TableRuntime {
     const outcome = this.machine.step(this.state, input, {
       now: now.getTime(),
       newId: () => this.ids.newId(),
+      shuffle: (cards) => fisherYates(cards, cryptoRandomSource),
     });
     const result: SubmitResult = outcome.rejection
       ? { accepted: false, ...outcome.rejection }
