@@ -3,6 +3,7 @@ import { rulesFor } from '../../libs/games/src/blackjack/core/rules';
 import { strategyRulesOf } from '../../libs/games/src/blackjack/strategy/rules';
 import { generateStrategy } from '../../libs/games/src/blackjack/strategy/table';
 import { crossCheckInfinite } from './crosscheck-infinite';
+import { crossCheckLux } from './crosscheck-lux';
 import { generateStrategyFiles } from './generate-strategy';
 import { optionTable } from './options';
 import { verify } from './verify';
@@ -17,6 +18,7 @@ import { verify } from './verify';
  *   generate-strategy    rewrite the generated strategy tables (npm run strategy:generate)
  *   crosscheck-infinite [--rounds N] [--seed N] [--das yes|no]
  *                        the same shoes through the Infinite engine and the fast simulator
+ *   crosscheck-lux [--rounds N] [--seed N] [--das yes|no]   the same for the Lux engine
  */
 function main(argv: string[]): void {
   const [command = 'verify', ...rest] = argv;
@@ -55,6 +57,21 @@ function main(argv: string[]): void {
       const r = crossCheckInfinite(rules, strategy, rounds, Number(flag('seed') ?? 1));
       log(
         `Infinite engine vs fast simulator, ${strategy.label}: ${r.rounds.toLocaleString('en-US')} rounds in ${((Date.now() - started) / 1000).toFixed(0)} s, ${r.mismatches} round(s) differ`,
+      );
+      for (const [bet, [engine, sim]] of Object.entries(r.sums)) {
+        log(`  ${bet.padEnd(11)} net per unit summed: engine ${engine}, simulator ${sim}`);
+      }
+      for (const m of r.firstMismatches) log(`  ${m}`);
+      return;
+    }
+    case 'crosscheck-lux': {
+      const rules = rulesFor('lux', { doubleAfterSplit: flag('das') !== 'no' });
+      const strategy = generateStrategy(strategyRulesOf(rules)).table;
+      const rounds = Number(flag('rounds') ?? 100_000);
+      const started = Date.now();
+      const r = crossCheckLux(rules, strategy, rounds, Number(flag('seed') ?? 1));
+      log(
+        `Lux engine vs fast simulator, ${strategy.label}: ${r.rounds.toLocaleString('en-US')} rounds in ${((Date.now() - started) / 1000).toFixed(0)} s, ${r.mismatches} round(s) differ; ${r.dealerSkipped} round(s) where the engine's dealer did not draw for lack of a live hand`,
       );
       for (const [bet, [engine, sim]] of Object.entries(r.sums)) {
         log(`  ${bet.padEnd(11)} net per unit summed: engine ${engine}, simulator ${sim}`);
