@@ -19,6 +19,11 @@ export interface SerialLineSettings {
 /** Opens a port without opening it yet (autoOpen false); swapped for serialport's mock in tests. */
 export type PortFactory = (path: string, line: SerialLineSettings) => SerialPortStream;
 
+/** serialport's native errors read "Error: Error: No such file..."; one line, said once. */
+function reason(error: unknown): string {
+  return oneLine(error).replace(/^(Error: )+/, '');
+}
+
 export const realSerialPort: PortFactory = (path, line) =>
   new SerialPort({ path, ...line, autoOpen: false });
 
@@ -138,19 +143,19 @@ export class SerialScannerAdapter {
     try {
       port = (this.options.openPort ?? realSerialPort)(this.options.path, this.options.line);
     } catch (error) {
-      this.lost(`cannot create port: ${oneLine(error)}`);
+      this.lost(`cannot create port: ${reason(error)}`);
       return;
     }
     this.port = port;
     port.on('data', (chunk: Buffer) => this.received(chunk));
     port.on('close', (error?: Error | null) =>
-      this.lost(error ? `port closed: ${oneLine(error)}` : 'port closed', port),
+      this.lost(error ? `port closed: ${reason(error)}` : 'port closed', port),
     );
-    port.on('error', (error: Error) => this.lost(`port error: ${oneLine(error)}`, port));
+    port.on('error', (error: Error) => this.lost(`port error: ${reason(error)}`, port));
     port.open((error) => {
       if (this.stopped || this.port !== port) return;
       if (error) {
-        this.lost(`cannot open ${this.options.path}: ${oneLine(error)}`, port);
+        this.lost(`cannot open ${this.options.path}: ${reason(error)}`, port);
         return;
       }
       this.reconnectAttempts = 0;

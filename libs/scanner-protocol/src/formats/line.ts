@@ -113,8 +113,11 @@ export class LineDecoder implements FrameDecoder {
         i += room;
         continue;
       }
-      this.line.set(chunk.subarray(i, end), this.length);
-      this.length += count;
+      // Lines are short: a byte loop beats allocating a subarray per line.
+      const line = this.line;
+      let length = this.length;
+      for (let p = i; p < end; p += 1) line[length++] = chunk[p];
+      this.length = length;
       i = end;
       if (t !== -1) {
         out.push(this.interpret(receivedAt));

@@ -1,6 +1,7 @@
 import { CARD_BY_INDEX, cardIndexOfBytes, CODE_BY_INDEX } from '../card-table';
 import { crc16 } from '../crc16';
 import type {
+  CardReading,
   DecoderOptions,
   FrameDecoder,
   FrameEncoder,
@@ -61,6 +62,7 @@ export class StudioFramedV1Decoder implements FrameDecoder {
   private length = 0;
   private mode = Mode.Hunting;
   private lastSequence = -1;
+  private missedFrames = 0;
 
   constructor(options: DecoderOptions = {}) {
     this.maxFrame = Math.max(MIN_FRAME, options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
@@ -90,31 +92,32 @@ export class StudioFramedV1Decoder implements FrameDecoder {
         i = stx + 1;
         continue;
       }
+      // Copy the frame body byte by byte (frames are short; no per-frame subarray allocation).
+      const frame = this.frame;
+      const limit = this.maxFrame - 1; // one byte is kept for the ETX
+      let length = this.length;
       let k = i;
       while (k < n) {
         const b = chunk[k];
-        if (b === ETX || b === STX) break;
+        if (b === ETX || b === STX || length === limit) break;
+        frame[length] = b;
+        length += 1;
         k += 1;
       }
-      const room = this.maxFrame - 1 - this.length; // one byte is kept for the ETX
-      if (k - i > room) {
-        this.frame.set(chunk.subarray(i, i + room), this.length);
-        this.length += room;
+      this.length = length;
+      i = k;
+      if (k === n) break;
+      if (chunk[k] !== ETX && chunk[k] !== STX) {
         out.push(
           this.invalid(
             'oversized',
-            `no ETX within ${this.maxFrame} bytes: ${printable(this.frame, 0, this.length)}`,
+            `no ETX within ${this.maxFrame} bytes: ${printable(frame, 0, length)}`,
             receivedAt,
           ),
         );
         this.mode = Mode.Hunting;
-        i += room;
         continue;
       }
-      this.frame.set(chunk.subarray(i, k), this.length);
-      this.length += k - i;
-      i = k;
-      if (k === n) break;
       if (chunk[k] === STX) {
         out.push(
           this.invalid(
@@ -197,19 +200,20 @@ export class StudioFramedV1Decoder implements FrameDecoder {
       );
     }
     // From here on the frame is authentic: its sequence number counts even if its content is bad.
-    const sequenceFields = this.checkSequence(sequence);
+    const sequenceCheck = this.checkSequence(sequence);
     const type = f[7];
     const dataStart = 9;
     const hasData = crcComma > 8;
     if (hasData && (f[8] !== COLON || crcComma === dataStart)) {
-      return {
-        ...this.invalid(
+      return this.stamp(
+        sequence,
+        sequenceCheck,
+        this.invalid(
           'malformed',
           `expected ":<data>" after the type: ${printable(f, 0, len)}`,
           receivedAt,
         ),
-        ...sequenceFields,
-      };
+      );
     }
     const raw = f.slice(0, len);
     switch (type) {
@@ -217,82 +221,92 @@ export class StudioFramedV1Decoder implements FrameDecoder {
         // C: card
         const index = crcComma - dataStart === 2 ? cardIndexOfBytes(f[9], f[10]) : -1;
         if (index < 0) {
-          return {
-            ...this.invalid(
+          return this.stamp(
+            sequence,
+            sequenceCheck,
+            this.invalid(
               'impossible-card-code',
               `"${printable(f, dataStart, Math.max(dataStart, crcComma))}" is not a card`,
               receivedAt,
             ),
-            ...sequenceFields,
-          };
+          );
         }
-        return {
+        // The hot path: one object literal of a fixed shape, no spreads.
+        const reading: CardReading = {
           kind: 'card',
           card: CARD_BY_INDEX[index],
           code: CODE_BY_INDEX[index],
           raw,
           receivedAt,
-          ...sequenceFields,
+          sequence,
+          sequenceCheck,
         };
+        if (sequenceCheck === 'gap') reading.missedFrames = this.missedFrames;
+        return reading;
       }
       case 0x55: // U: unreadable card
       case 0x53: {
         // S: status
         const token = hasData ? tokenAt(f, dataStart, crcComma) : undefined;
         if (token === undefined) {
-          return {
-            ...this.invalid(
+          return this.stamp(
+            sequence,
+            sequenceCheck,
+            this.invalid(
               'malformed',
               `expected a code of 1-${MAX_TOKEN} of A-Z 0-9 -: ${printable(f, 0, len)}`,
               receivedAt,
             ),
-            ...sequenceFields,
-          };
+          );
         }
         return type === 0x55
-          ? {
+          ? this.stamp(sequence, sequenceCheck, {
               kind: 'unrecognised',
               code: token,
               reason: 'reader-reported',
               raw,
               receivedAt,
-              ...sequenceFields,
-            }
-          : { kind: 'status', status: token, raw, receivedAt, ...sequenceFields };
+            })
+          : this.stamp(sequence, sequenceCheck, { kind: 'status', status: token, raw, receivedAt });
       }
       case 0x48: // H: heartbeat
         if (hasData) {
-          return {
-            ...this.invalid(
+          return this.stamp(
+            sequence,
+            sequenceCheck,
+            this.invalid(
               'malformed',
               `a heartbeat carries no data: ${printable(f, 0, len)}`,
               receivedAt,
             ),
-            ...sequenceFields,
-          };
+          );
         }
-        return { kind: 'heartbeat', raw, receivedAt, ...sequenceFields };
+        return this.stamp(sequence, sequenceCheck, { kind: 'heartbeat', raw, receivedAt });
       default:
-        return {
-          ...this.invalid('malformed', `unknown frame type "${printable(f, 7, 8)}"`, receivedAt),
-          ...sequenceFields,
-        };
+        return this.stamp(
+          sequence,
+          sequenceCheck,
+          this.invalid('malformed', `unknown frame type "${printable(f, 7, 8)}"`, receivedAt),
+        );
     }
   }
 
-  private checkSequence(sequence: number): {
-    sequence: number;
-    sequenceCheck: SequenceCheck;
-    missedFrames?: number;
-  } {
+  /** Adds the sequence fields to a reading of an authentic (CRC-checked) frame. */
+  private stamp(sequence: number, check: SequenceCheck, reading: ScannerReading): ScannerReading {
+    reading.sequence = sequence;
+    reading.sequenceCheck = check;
+    if (check === 'gap') reading.missedFrames = this.missedFrames;
+    return reading;
+  }
+
+  /** Classifies a sequence number against the previous one; a gap's size goes to missedFrames. */
+  private checkSequence(sequence: number): SequenceCheck {
     const last = this.lastSequence;
     this.lastSequence = sequence;
-    if (last < 0) return { sequence, sequenceCheck: 'first' };
-    if (sequence === last) return { sequence, sequenceCheck: 'repeat' };
-    const missed = (sequence - last - 1 + SEQUENCE_MODULUS) % SEQUENCE_MODULUS;
-    return missed === 0
-      ? { sequence, sequenceCheck: 'next' }
-      : { sequence, sequenceCheck: 'gap', missedFrames: missed };
+    if (last < 0) return 'first';
+    if (sequence === last) return 'repeat';
+    this.missedFrames = (sequence - last - 1 + SEQUENCE_MODULUS) % SEQUENCE_MODULUS;
+    return this.missedFrames === 0 ? 'next' : 'gap';
   }
 }
 
