@@ -1,0 +1,525 @@
+import { cardCode, CardCode, parseCardCode } from '@studio/cards';
+import {
+  BlackjackRules,
+  dealerPeeks,
+  isPlayerAction,
+  LUX_SEAT_COUNT,
+  LuxConfig,
+  LuxEffect,
+  LuxInput,
+  luxExpectedCard,
+  luxPublicView,
+  LuxSettlementRecord,
+  LuxState,
+  newLuxTable,
+  PlayerAction,
+  rulesFor,
+  stepLux,
+  TimerName,
+} from '@studio/games/blackjack';
+import { BLACKJACK_BURN_VALUES, ShoeRules } from '@studio/games/shoe';
+import {
+  AdapterResult,
+  AdapterStep,
+  BetCommand,
+  BetRecord,
+  DecisionCommand,
+  DecisionRecord,
+  ExpectedCard,
+  GameAdapter,
+  RoundStart,
+  SettlementRecord,
+} from '../game-adapter';
+import { publicEvent } from './pok-deng.adapter';
+
+export interface LuxTableSettings {
+  bettingWindowMs: number;
+  decisionWindowMs: number;
+  /** Table limits by bet type (`main`, `bet-behind`, `pairs`); the engine enforces the same. */
+  limits?: Record<string, { min: number; max: number }>;
+  /** Rule overrides (games.md provisional options) and `maxSeatsPerPlayer` (Default 2). */
+  rules?: Record<string, unknown>;
+}
+
+/** Which phase a timer closes: a timer that fires in another phase is stale. */
+const TIMER_PHASE: Record<string, LuxState['phase']> = {
+  betting: 'betting',
+  insurance: 'insurance',
+  decision: 'playing',
+};
+
+const FOLLOW_CHOICES: Record<string, { followDouble?: boolean; followSplit?: boolean }> = {
+  'follow-double': { followDouble: true },
+  'no-follow-double': { followDouble: false },
+  'follow-split': { followSplit: true },
+  'no-follow-split': { followSplit: false },
+};
+
+const PRE_PREFIX = 'pre:';
+
+/**
+ * Blackjack Lux (games.md section 3) for the table runtime.
+ *
+ * Bets (`BetCommand.spot` is always the seat, "1".."7"):
+ * - `main`: the seat bet; it takes the free seat for this round (games.md: "A player occupies a
+ *   seat by placing a seat bet"). `sideBets: {pairs}` may come with it.
+ * - `bet-behind`: a main bet behind the seat (any player but the seated one); `sideBets: {pairs}`.
+ * - `pairs`: the pair bet on the seat, by the seated player or as a bet behind (pairs only).
+ * - `insurance` is not placed: it is a decision; its bet row appears when the window closes.
+ *
+ * Decisions (`DecisionCommand.seat` names the seat; it may be left out when the player has only
+ * one seat the action can apply to):
+ * - `hit`, `stand`, `double`, `split`, `surrender`: the seated player on their turn;
+ * - `insurance`, `no-insurance`: seated players and bettors behind, in the insurance window;
+ * - `follow-double`, `no-follow-double`, `follow-split`, `no-follow-split`: a bettor behind's
+ *   own choices (no answer: does not follow);
+ * - `pre:hit`, `pre:stand`, `pre:double`, `pre:split`, `pre:surrender`, `pre:none`: set, change
+ *   or clear the seated player's pre-decision before the turn starts;
+ * - `leave-seat`: give up a seat that holds no bet.
+ *
+ * Decision rows carry the seat in `hand` (`"3"`, or `"3/2"` for the seat's second hand), so a
+ * stored round can be replayed. Automatic plays after a missed decision are recorded with
+ * `automatic: true`. Seats last one round: the adapter gets no previous round's state, so the
+ * engine's seat-keeping rules (grace round, removal) never come into play here.
+ */
+export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
+  readonly game = 'blackjack-lux' as const;
+  readonly shoeRules: ShoeRules;
+  private readonly config: Partial<LuxConfig>;
+
+  constructor(settings: LuxTableSettings) {
+    const { maxSeatsPerPlayer, ...ruleOverrides } = settings.rules ?? {};
+    const rules = rulesFor('lux', ruleOverrides as Partial<Omit<BlackjackRules, 'variant'>>);
+    const limits = settings.limits ?? {};
+    this.config = {
+      rules,
+      bettingWindowMs: settings.bettingWindowMs,
+      decisionWindowMs: settings.decisionWindowMs,
+      insuranceWindowMs: settings.decisionWindowMs,
+      ...(typeof maxSeatsPerPlayer === 'number' ? { maxSeatsPerPlayer } : {}),
+      ...(limits.main ? { seatBet: limits.main } : {}),
+      ...(limits['bet-behind'] ? { betBehind: limits['bet-behind'] } : {}),
+      ...(limits.pairs ? { pairBet: limits.pairs } : {}),
+    };
+    this.shoeRules = {
+      deckCount: rules.decks,
+      burnValues: BLACKJACK_BURN_VALUES,
+      sideBetLastRound: {},
+    };
+  }
+
+  startRound(start: RoundStart): AdapterResult<LuxState> {
+    return this.step(newLuxTable(this.config), {
+      type: 'open-betting',
+      roundId: start.roundId,
+      roundOfShoe: start.roundNumber,
+    });
+  }
+
+  expectedCard(state: LuxState): ExpectedCard | null {
+    const e = luxExpectedCard(state);
+    if (!e) return null;
+    switch (e.slot) {
+      case 'seat':
+        return {
+          slot: `seat-${e.seat}/${e.hand + 1}/${e.position}`,
+          label: `Seat ${e.seat}${e.hand > 0 ? ` hand ${e.hand + 1}` : ''}, card ${e.position}`,
+        };
+      case 'dealer-up':
+        return { slot: 'dealer-up', label: 'Dealer up card, face up' };
+      case 'dealer-hole':
+        return { slot: 'dealer-hole', label: 'Dealer hole card, face down' };
+      case 'dealer-draw':
+        return { slot: `dealer/${e.position}`, label: `Dealer card ${e.position}` };
+    }
+  }
+
+  card(state: LuxState, card: CardCode): AdapterResult<LuxState> {
+    const expected = this.expectedCard(state);
+    const result = this.step(state, { type: 'card', card });
+    if ('rejected' in result || !expected) return result;
+    const faceDown = expected.slot === 'dealer-hole';
+    result.cards = [{ slot: expected.slot, card, faceDown }];
+    if (faceDown) result.events.unshift(publicEvent('CardDealtFaceDown', { slot: expected.slot }));
+    return result;
+  }
+
+  placeBet(state: LuxState, bet: BetCommand): AdapterResult<LuxState> {
+    const seatNo = Number(bet.spot);
+    if (!bet.spot || !Number.isInteger(seatNo) || seatNo < 1 || seatNo > LUX_SEAT_COUNT) {
+      return rejection('unknown-seat', `Lux bets name a seat 1-${LUX_SEAT_COUNT} in "spot"`);
+    }
+    const extra = Object.keys(bet.sideBets ?? {}).filter((k) => k !== 'pairs');
+    if (extra.length) {
+      return rejection(
+        'unknown-bet-type',
+        `${extra.join(', ')} is not a side bet of Blackjack Lux`,
+      );
+    }
+    const sidePairs = bet.sideBets?.pairs ?? 0;
+    const seat = state.seats[seatNo - 1];
+    const behind = seat.behind.find((b) => b.playerId === bet.playerId);
+    const duplicate = () =>
+      rejection(
+        'duplicate-bet',
+        `${bet.playerId} already has a ${bet.betType} bet on seat ${seatNo}`,
+      );
+    let result: AdapterResult<LuxState>;
+    let rows: Array<[string, number]>;
+    switch (bet.betType) {
+      case 'main': {
+        if (seat.playerId === bet.playerId) return duplicate();
+        // Platform accounts reaching this table play for money: demo checks are the platform's.
+        const seated = this.step(state, {
+          type: 'take-seat',
+          seat: seatNo,
+          account: { playerId: bet.playerId, demo: false, funCurrency: false },
+        });
+        if ('rejected' in seated) return seated;
+        const placed = this.step(seated.state, {
+          type: 'seat-bet',
+          seat: seatNo,
+          playerId: bet.playerId,
+          main: bet.amount,
+          pairs: sidePairs,
+        });
+        if ('rejected' in placed) return placed;
+        result = { ...placed, events: [...seated.events, ...placed.events] };
+        rows = [['main', bet.amount]];
+        break;
+      }
+      case 'bet-behind':
+        if (behind && behind.main > 0) return duplicate();
+        if (sidePairs > 0 && behind && behind.pairs > 0) return duplicate();
+        result = this.step(state, {
+          type: 'behind-bet',
+          seat: seatNo,
+          playerId: bet.playerId,
+          main: bet.amount,
+          pairs: sidePairs || (behind?.pairs ?? 0),
+        });
+        rows = [['bet-behind', bet.amount]];
+        break;
+      case 'pairs':
+        if (sidePairs > 0) return rejection('unknown-bet-type', 'A pairs bet has no side bets');
+        if (seat.playerId === bet.playerId) {
+          if (!seat.bet || seat.bet.pairs > 0) return duplicate();
+          result = this.step(state, {
+            type: 'seat-bet',
+            seat: seatNo,
+            playerId: bet.playerId,
+            main: seat.bet.main,
+            pairs: bet.amount,
+          });
+        } else {
+          if (behind && behind.pairs > 0) return duplicate();
+          result = this.step(state, {
+            type: 'behind-bet',
+            seat: seatNo,
+            playerId: bet.playerId,
+            main: behind?.main ?? 0,
+            pairs: bet.amount,
+          });
+        }
+        rows = [];
+        break;
+      default:
+        return rejection(
+          'unknown-bet-type',
+          `Blackjack Lux bets are "main" (seat bet), "bet-behind" and "pairs" (got "${bet.betType}")`,
+        );
+    }
+    if ('rejected' in result) return result;
+    if (bet.betType === 'pairs') rows.push(['pairs', bet.amount]);
+    else if (sidePairs > 0) rows.push(['pairs', sidePairs]);
+    result.bets = rows.map(([betType, amount]) => ({
+      betId: luxBetIdOf(state.roundId!, bet.playerId, seatNo, betType),
+      playerId: bet.playerId,
+      commandId: bet.commandId,
+      betType,
+      spot: String(seatNo),
+      amount,
+      deducted: amount,
+    }));
+    return result;
+  }
+
+  decide(state: LuxState, decision: DecisionCommand): AdapterResult<LuxState> {
+    const { playerId, action } = decision;
+    const kind = decisionKind(action);
+    if (!kind) return rejection('illegal-action', `"${action}" is not a Blackjack Lux decision`);
+    const seatNo =
+      decision.seat !== undefined ? Number(decision.seat) : this.inferSeat(state, playerId, kind);
+    if (seatNo === null || !Number.isInteger(seatNo)) {
+      return rejection(
+        'seat-required',
+        `Name the seat for "${action}" (the player has several or none)`,
+      );
+    }
+    let input: LuxInput;
+    switch (kind) {
+      case 'play':
+        input = { type: 'decision', seat: seatNo, playerId, action: action as PlayerAction };
+        break;
+      case 'insurance':
+        input = { type: 'insurance', seat: seatNo, playerId, take: action === 'insurance' };
+        break;
+      case 'follow':
+        input = { type: 'follow-choice', seat: seatNo, playerId, ...FOLLOW_CHOICES[action] };
+        break;
+      case 'pre': {
+        const pre = action.slice(PRE_PREFIX.length);
+        input = {
+          type: 'pre-decision',
+          seat: seatNo,
+          playerId,
+          action: pre === 'none' ? null : (pre as PlayerAction),
+        };
+        break;
+      }
+      case 'leave':
+        input = { type: 'leave-seat', seat: seatNo, playerId };
+        break;
+    }
+    const hand = kind === 'play' ? handIndexOf(state, seatNo) : -1;
+    const result = this.step(state, input);
+    if ('rejected' in result) return result;
+    result.decisions = [
+      {
+        playerId,
+        hand: hand >= 0 ? `${seatNo}/${hand + 1}` : String(seatNo),
+        action,
+        automatic: false,
+        commandId: decision.commandId,
+      },
+      ...(result.decisions ?? []),
+    ];
+    return result;
+  }
+
+  closeBetting(state: LuxState): AdapterResult<LuxState> {
+    const result = this.step(state, { type: 'close-betting' });
+    if (!('rejected' in result)) result.cancelTimers = ['betting'];
+    return result;
+  }
+
+  timerFired(state: LuxState, name: string, token: number): AdapterResult<LuxState> {
+    // A window closed by other means (the dealer, every answer in) leaves its timer stale.
+    if (TIMER_PHASE[name] !== state.phase || token !== state.window) return { state, events: [] };
+    const result = this.step(state, { type: 'timeout', timer: name as TimerName, window: token });
+    return 'rejected' in result ? { state, events: [] } : result;
+  }
+
+  autoStep(): null {
+    return null;
+  }
+
+  voidRound(state: LuxState, reason: string): AdapterResult<LuxState> {
+    return this.step(state, { type: 'void', reason });
+  }
+
+  correctCard(state: LuxState, slot: string, card: CardCode): AdapterResult<LuxState> {
+    const { up, hole, holeRevealed } = state.dealer;
+    if (slot !== 'dealer-hole' || !up || !hole || holeRevealed) {
+      return rejection('not-correctable', 'Only the unrevealed hole card can be corrected');
+    }
+    // With a ten-value or ace up card the dealer checks the hole card as soon as insurance is
+    // settled; after that check a different card could have changed the round.
+    if (dealerPeeks(up, state.config.rules) && state.phase !== 'insurance') {
+      return rejection(
+        'not-correctable',
+        'The dealer already checked the hole card for blackjack; void the round instead',
+      );
+    }
+    const parsed = parseCardCode(card);
+    if (!parsed) return rejection('invalid-card', `Not a card code: ${card}`);
+    const code = cardCode(parsed);
+    const counts = { ...state.cardCounts, [hole]: (state.cardCounts[hole] ?? 1) - 1 };
+    if ((counts[code] ?? 0) >= state.config.rules.decks) {
+      return rejection('composition-exceeded', `${code} already came out ${counts[code]} times`);
+    }
+    counts[code] = (counts[code] ?? 0) + 1;
+    return {
+      state: { ...state, cardCounts: counts, dealer: { ...state.dealer, hole: code } },
+      events: [],
+    };
+  }
+
+  phase(state: LuxState): string {
+    return state.phase;
+  }
+
+  isBettingOpen(state: LuxState): boolean {
+    return state.phase === 'betting';
+  }
+
+  isRoundOver(state: LuxState): boolean {
+    return state.phase === 'settled' || state.phase === 'voided';
+  }
+
+  publicView(state: LuxState): unknown {
+    return luxPublicView(state);
+  }
+
+  /** The one seat a decision can be meant for, when the command does not name it. */
+  private inferSeat(state: LuxState, playerId: string, kind: DecisionKind): number | null {
+    const seated = state.seats.filter((s) => s.playerId === playerId).map((s) => s.seat);
+    const behind = state.seats
+      .filter((s) => s.behind.some((b) => b.playerId === playerId))
+      .map((s) => s.seat);
+    const candidates =
+      kind === 'follow' ? behind : kind === 'insurance' ? [...seated, ...behind] : seated;
+    return candidates.length === 1 ? candidates[0] : null;
+  }
+
+  private step(state: LuxState, input: LuxInput): AdapterResult<LuxState> {
+    const result = stepLux(state, input);
+    if ('rejected' in result) return { rejected: { ...result.rejected } };
+    const out: AdapterStep<LuxState> = { state: result.state, events: [], timers: [] };
+    for (const effect of result.effects) this.translate(effect, state, result.state, out);
+    if (this.isRoundOver(result.state) && result.state.settlement) {
+      out.settlements = result.state.settlement.records.map((r) =>
+        settlementOf(result.state.roundId!, r),
+      );
+    }
+    return out;
+  }
+
+  private translate(
+    effect: LuxEffect,
+    before: LuxState,
+    state: LuxState,
+    out: AdapterStep<LuxState>,
+  ): void {
+    if (effect.type === 'set-timer') {
+      out.timers!.push({ name: effect.timer, durationMs: effect.durationMs, token: effect.window });
+      return;
+    }
+    if (effect.type === 'prompt') return;
+    const payload = (effect.payload ?? {}) as Record<string, unknown>;
+    out.events.push({
+      type: pascal(effect.name),
+      visibility: effect.hidden ? 'restricted' : 'public',
+      payload,
+    });
+    if (effect.name === 'hole-card-revealed') out.reveals = [...(out.reveals ?? []), 'dealer-hole'];
+    if (effect.name === 'insurance-closed')
+      out.bets = [...(out.bets ?? []), ...insuranceBets(state)];
+    if (effect.name === 'auto-played') {
+      const p = payload as { seat: number; playerId: string; action: string };
+      const decision: DecisionRecord = {
+        playerId: p.playerId,
+        hand: `${p.seat}/${handIndexOf(before, p.seat) + 1}`,
+        action: p.action,
+        automatic: true,
+      };
+      out.decisions = [...(out.decisions ?? []), decision];
+    }
+  }
+}
+
+type DecisionKind = 'play' | 'insurance' | 'follow' | 'pre' | 'leave';
+
+function decisionKind(action: string): DecisionKind | null {
+  if (isPlayerAction(action)) return 'play';
+  if (action === 'insurance' || action === 'no-insurance') return 'insurance';
+  if (action in FOLLOW_CHOICES) return 'follow';
+  if (action === 'leave-seat') return 'leave';
+  if (action.startsWith(PRE_PREFIX)) {
+    const pre = action.slice(PRE_PREFIX.length);
+    return pre === 'none' || isPlayerAction(pre) ? 'pre' : null;
+  }
+  return null;
+}
+
+/** The seat's hand that acts now (-1: none). */
+function handIndexOf(state: LuxState, seatNo: number): number {
+  const seat = state.seats[seatNo - 1];
+  return seat ? seat.hands.findIndex((h) => h.status !== 'closed') : -1;
+}
+
+/** Insurance stakes become bets when the window closes (half the main stake, rounded down). */
+function insuranceBets(state: LuxState): BetRecord[] {
+  const rows: BetRecord[] = [];
+  for (const s of state.seats) {
+    if (s.insurance > 0 && s.playerId) {
+      rows.push(insuranceRow(state.roundId!, s.playerId, s.seat, s.insurance));
+    }
+    for (const b of s.behind) {
+      if (b.insurance > 0) rows.push(insuranceRow(state.roundId!, b.playerId, s.seat, b.insurance));
+    }
+  }
+  return rows;
+}
+
+function insuranceRow(roundId: string, playerId: string, seat: number, amount: number): BetRecord {
+  return {
+    betId: luxBetIdOf(roundId, playerId, seat, 'insurance'),
+    playerId,
+    betType: 'insurance',
+    spot: String(seat),
+    amount,
+    deducted: amount,
+  };
+}
+
+/**
+ * Unique per round: a player bets at most once per bet type on a seat, and is either the seated
+ * player or a bettor behind there, never both.
+ */
+export function luxBetIdOf(
+  roundId: string,
+  playerId: string,
+  seat: number,
+  betType: string,
+): string {
+  return `${roundId}/${playerId}/seat-${seat}/${betType}`;
+}
+
+/** The bet type as the platform placed it: a main bet behind is `bet-behind`. */
+function betTypeOf(r: LuxSettlementRecord): string {
+  return r.role === 'behind' && r.bet === 'main' ? 'bet-behind' : r.bet;
+}
+
+function settlementOf(roundId: string, r: LuxSettlementRecord): SettlementRecord {
+  const betType = betTypeOf(r);
+  const returned = r.refunded + r.paid;
+  const outcome = Array.isArray(r.result) ? r.result.join(',') : String(r.result);
+  return {
+    betId: luxBetIdOf(roundId, r.playerId, r.seat, betType),
+    playerId: r.playerId,
+    betType,
+    spot: String(r.seat),
+    stake: r.staked,
+    returned,
+    net: returned - r.staked,
+    // The store marks `void-refund` bets refunded; the engine says `void`.
+    outcome: outcome === 'void' ? 'void-refund' : outcome,
+    roundedDown: fractionSum(r.rounding),
+  };
+}
+
+/** Sum of the per-hand rounding fractions of a minor unit, reduced: `1/2`, `1`, or `0`. */
+export function fractionSum(parts: readonly { numerator: number; denominator: number }[]): string {
+  let num = 0;
+  let den = 1;
+  for (const p of parts) {
+    if (p.numerator === 0) continue;
+    num = num * p.denominator + p.numerator * den;
+    den *= p.denominator;
+    const g = gcd(num, den);
+    num /= g;
+    den /= g;
+  }
+  return num === 0 ? '0' : den === 1 ? String(num) : `${num}/${den}`;
+}
+
+const gcd = (a: number, b: number): number => (b === 0 ? Math.abs(a) : gcd(b, a % b));
+
+function rejection(code: string, message: string): { rejected: { code: string; message: string } } {
+  return { rejected: { code, message } };
+}
+
+function pascal(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+}
