@@ -18,7 +18,8 @@ export interface VirtualShoeControl {
  */
 export class VirtualDealer {
   private readonly logger = new Logger('VirtualDealer');
-  private readonly pending = new Set<string>();
+  /** Tables where a scanned card has not been read yet, with the give-up timer. */
+  private readonly pending = new Map<string, NodeJS.Timeout>();
   private readonly shoes = new Map<string, string>();
   private stopped = false;
 
@@ -31,7 +32,7 @@ export class VirtualDealer {
   ) {}
 
   /** Call after every committed transition (and once per table at start). */
-  onTransition(tableId: string, _outcome?: MachineOutcome): void {
+  onTransition(tableId: string, outcome?: MachineOutcome): void {
     if (this.stopped || !this.shoes$.isVirtual(tableId)) return;
     const lookup = this.registry.get(tableId);
     if (!lookup.ok) return;
@@ -42,8 +43,9 @@ export class VirtualDealer {
       const first = !this.shoes.has(tableId);
       this.shoes.set(tableId, shoe.id);
       // A fresh shoe at the table means the physical one was reshuffled (not at service start).
-      if (!first || shoe.state.cardsDrawn === 0)
+      if (!first || shoe.state.cardsDrawn === 0) {
         void this.shoes$.newVirtualShoe?.(tableId, shoe.state.shoeNumber);
+      }
     }
     if (
       shoe &&
@@ -53,22 +55,36 @@ export class VirtualDealer {
     ) {
       void runtime.submit({ type: 'cut-card', by: 'virtual-dealer' });
     }
+    // The card we scanned has been read by the table (applied or refused): the next may follow.
+    const cardRead = outcome?.writes.events.some(
+      (e) => e.type === 'ReadingProcessed' && e.payload.kind === 'card',
+    );
+    const waiting = this.pending.get(tableId);
+    if (waiting && cardRead) {
+      clearTimeout(waiting);
+      this.pending.delete(tableId);
+    }
     if (state.paused || !runtime.machine.expected(state) || this.pending.has(tableId)) return;
-    this.pending.add(tableId);
+    // Until the table reports the card read, deal nothing more; give up waiting after a while
+    // (a card lost on a disconnected line), like a dealer who scans again.
+    this.pending.set(
+      tableId,
+      setTimeout(() => {
+        this.pending.delete(tableId);
+        this.onTransition(tableId);
+      }, this.paceMs + 3_000),
+    );
     setTimeout(() => {
       if (this.stopped) return;
       this.shoes$
         .dealVirtualCard(tableId)
-        .catch((error) => this.logger.warn(`Table ${tableId}: ${oneLine(error)}`))
-        .finally(() => {
-          this.pending.delete(tableId);
-          // If the reading was refused, the table still expects a card: deal again.
-          setTimeout(() => this.onTransition(tableId), this.paceMs);
-        });
+        .catch((error) => this.logger.warn(`Table ${tableId}: ${oneLine(error)}`));
     }, this.paceMs);
   }
 
   stop(): void {
     this.stopped = true;
+    for (const timer of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
   }
 }

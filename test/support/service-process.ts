@@ -7,6 +7,8 @@ export const MAIN_JS = resolve(REPO_ROOT, 'dist/src/main.js');
 
 export interface ServiceProcess {
   child: ChildProcess;
+  /** Sends the signal to the service and every process it started (socat pty pairs). */
+  killGroup(signal: NodeJS.Signals): void;
   stdout(): string;
   stderr(): string;
   /** Resolves with the URL from the "listening on" log line. */
@@ -26,6 +28,8 @@ export function spawnService(env: Record<string, string>, cwd = REPO_ROOT): Serv
     cwd,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so killGroup() also ends the socat children it started.
+    detached: true,
   });
   let out = '';
   let err = '';
@@ -36,6 +40,13 @@ export function spawnService(env: Record<string, string>, cwd = REPO_ROOT): Serv
   );
   return {
     child,
+    killGroup(signal) {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        child.kill(signal);
+      }
+    },
     stdout: () => out,
     stderr: () => err,
     async listening(timeoutMs = 60_000) {
