@@ -61,6 +61,7 @@ class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
       {
         isVirtual: (id) => scanners.states().some((s) => s.tableId === id && s.virtual),
         dealVirtualCard: (id) => scanners.dealVirtualCard(id),
+        newVirtualShoe: (id, shoeNumber) => scanners.newVirtualShoe(id, shoeNumber),
       },
       this.config.orchestrator.virtualDealerPaceMs,
     );

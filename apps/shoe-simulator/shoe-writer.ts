@@ -91,6 +91,11 @@ export class ShoeWriter {
     return this.send(this.options.shoe.drawNext());
   }
 
+  /** The table started a new shoe: reshuffle (see VirtualShoe.newShoe) and announce it. */
+  newShoe(shoeNumber: number): Promise<Emission[]> {
+    return this.send(this.options.shoe.newShoe(shoeNumber));
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.cardTimer);

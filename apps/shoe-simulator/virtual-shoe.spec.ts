@@ -77,6 +77,15 @@ describe('virtual shoe', () => {
     expect(shoe.remaining).toBe(51);
   });
 
+  it('starts a given shoe number on demand with the order an exhausted shoe would move on to', () => {
+    const shoe = new VirtualShoe({ seed: 10, decks: 1, encoder: new StudioFramedV1Encoder() });
+    shoe.drawNext();
+    const announced = shoe.newShoe(3);
+    expect(Buffer.from(announced[0].bytes).toString('latin1')).toContain('S:NEW-SHOE');
+    const drawn = Array.from({ length: 52 }, () => shoe.drawNext()[0].card);
+    expect(drawn).toEqual(shuffledShoe(12, 1)); // shoe 3 uses seed + 2
+  });
+
   it('sends heartbeats only in formats that have them', () => {
     expect(
       new VirtualShoe({ seed: 1, decks: 1, encoder: new StudioFramedV1Encoder() }).heartbeat(),

@@ -94,6 +94,17 @@ export class VirtualShoe {
     return out;
   }
 
+  /**
+   * Starts shoe number `shoeNumber` now (the table reshuffled): shoe n is shuffled with seed + n - 1,
+   * the same order an exhausted shoe would have moved on to. Returns the NEW-SHOE status frame.
+   */
+  newShoe(shoeNumber: number): Emission[] {
+    this.shoeNumber = Math.max(1, Math.floor(shoeNumber));
+    this.cards = shuffledShoe(this.options.seed + this.shoeNumber - 1, this.options.decks);
+    this.position = 0;
+    return [this.status('NEW-SHOE')];
+  }
+
   /** Nothing for formats without heartbeats. */
   heartbeat(): Emission[] {
     return this.options.encoder.supports('heartbeat')

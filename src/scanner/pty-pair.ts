@@ -26,6 +26,7 @@ export class PtyPair {
   ) {
     child.once('exit', () => {
       this.exited = true;
+      child.stdin?.destroy();
       this.exitListeners.splice(0).forEach((l) => l());
     });
   }
@@ -41,10 +42,20 @@ export class PtyPair {
     const shoePath = join(dir, names.shoe);
     const readerPath = join(dir, names.reader);
     // raw,echo=0: bytes pass untouched (no CR/LF translation, no echo back to the writer).
+    // socat runs under a small shell in a process group of its own, so a Ctrl-C meant for the
+    // service does not pull the cable before the service has closed its ports, and it watches a
+    // pipe from this process: when this process dies, even by SIGKILL, socat is ended too.
     const child = spawn(
-      socat,
-      [`pty,raw,echo=0,link=${shoePath}`, `pty,raw,echo=0,link=${readerPath}`],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
+      '/bin/sh',
+      [
+        '-c',
+        'exec 3<&0; s=$1; shift; "$s" "$@" 3<&- </dev/null & p=$!; (cat <&3 >/dev/null; kill $p 2>/dev/null) & wait $p',
+        'pty-pair',
+        socat,
+        `pty,raw,echo=0,link=${shoePath}`,
+        `pty,raw,echo=0,link=${readerPath}`,
+      ],
+      { stdio: ['pipe', 'ignore', 'pipe'], detached: true },
     );
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
@@ -74,9 +85,18 @@ export class PtyPair {
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     if (this.exited) return;
     const done = new Promise<void>((resolve) => this.exitListeners.push(resolve));
-    this.child.kill(signal);
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 2000);
+    this.signalGroup(signal);
+    const timer = setTimeout(() => this.signalGroup('SIGKILL'), 2000);
     await done;
     clearTimeout(timer);
+  }
+
+  /** The shell, socat and the watcher share one process group: signal them all. */
+  private signalGroup(signal: NodeJS.Signals): void {
+    try {
+      if (this.child.pid) process.kill(-this.child.pid, signal);
+    } catch {
+      // already gone
+    }
   }
 }

@@ -37,7 +37,7 @@ describe('scanner settings (config/tables.json "scanner")', () => {
     ).toEqual({
       seed: 7,
       decks: 8,
-      intervalMs: 1500,
+      intervalMs: 0,
       misreadRate: 0.03,
       noiseRate: 0,
       duplicateRate: 0,

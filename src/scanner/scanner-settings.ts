@@ -14,7 +14,10 @@ export type Parity = (typeof PARITIES)[number];
 export interface VirtualShoeSettings {
   seed: number;
   decks: number;
-  /** Time between two cards. */
+  /**
+   * 0 (default): cards are dealt on demand, when the table's virtual dealer asks for one. More: the
+   * shoe deals a card every intervalMs by itself (feeds the scanner path with no rounds running).
+   */
   intervalMs: number;
   /** Share of cards the virtual reader fails to read at first (the dealer rescans them). */
   misreadRate: number;
@@ -199,7 +202,7 @@ function parseVirtualShoe(
   return {
     seed: int('seed', 1, 0, 2 ** 32 - 1),
     decks: int('decks', decks, 1, 16),
-    intervalMs: int('intervalMs', 1500, 1, 3_600_000),
+    intervalMs: int('intervalMs', 0, 0, 3_600_000),
     misreadRate: rate('misreadRate', 0.03),
     noiseRate: rate('noiseRate', 0),
     duplicateRate: rate('duplicateRate', 0),

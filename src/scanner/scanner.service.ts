@@ -91,6 +91,11 @@ export class ScannerService {
     await this.scanners.get(tableId)?.writer?.dealNext();
   }
 
+  /** The table started shoe number `shoeNumber`: the virtual shoe reshuffles to match. */
+  async newVirtualShoe(tableId: string, shoeNumber: number): Promise<void> {
+    await this.scanners.get(tableId)?.writer?.newShoe(shoeNumber);
+  }
+
   async start(): Promise<void> {
     const withScanner = this.tables.filter(
       (t): t is TableDefinition & { scanner: ScannerSettings } => t.scanner !== undefined,
@@ -211,7 +216,11 @@ export class ScannerService {
         sink,
         intervalMs: shoeSettings.intervalMs,
         heartbeatIntervalMs: shoeSettings.heartbeatIntervalMs,
-        rescanDelayMs: Math.min(400, Math.floor(shoeSettings.intervalMs / 3)),
+        // A dealer needs a moment to rescan; self-paced shoes keep it within their interval.
+        rescanDelayMs:
+          shoeSettings.intervalMs > 0
+            ? Math.min(400, Math.floor(shoeSettings.intervalMs / 3))
+            : 400,
         onError: (error) =>
           this.logger.warn(`Virtual shoe of table ${table.id}: ${oneLine(error)}`),
       });
