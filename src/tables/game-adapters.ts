@@ -1,4 +1,6 @@
 import type { GameAdapter } from '../rounds/game-adapter';
+import { BlackjackLuxAdapter } from '../rounds/adapters/blackjack-lux.adapter';
+import { EuropeanPracticeAdapter } from '../rounds/adapters/european-practice.adapter';
 import { InfiniteBlackjackAdapter } from '../rounds/adapters/infinite-blackjack.adapter';
 import { PokDengAdapter } from '../rounds/adapters/pok-deng.adapter';
 import type { TableRunSettings } from './table-settings';
@@ -16,6 +18,19 @@ export function createGameAdapter(settings: TableRunSettings): GameAdapter | und
       }) as GameAdapter;
     case 'infinite-blackjack':
       return new InfiniteBlackjackAdapter({
+        bettingWindowMs: settings.bettingWindowMs,
+        decisionWindowMs: settings.decisionWindowMs,
+        rules: settings.rules,
+      }) as GameAdapter;
+    case 'blackjack-lux':
+      return new BlackjackLuxAdapter({
+        bettingWindowMs: settings.bettingWindowMs,
+        decisionWindowMs: settings.decisionWindowMs,
+        limits: settings.limits,
+        rules: settings.rules,
+      }) as GameAdapter;
+    case 'european-blackjack-practice':
+      return new EuropeanPracticeAdapter({
         bettingWindowMs: settings.bettingWindowMs,
         decisionWindowMs: settings.decisionWindowMs,
         rules: settings.rules,

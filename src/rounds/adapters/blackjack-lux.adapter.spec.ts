@@ -8,6 +8,7 @@ import {
   TableMachine,
   TableSettings,
   TableState,
+  TableWrites,
 } from '../../tables/table-machine';
 import { DEFAULT_LIMITS } from '../../tables/table-settings';
 import { BetCommand, SettlementRecord } from '../game-adapter';
@@ -77,8 +78,8 @@ class Table {
     return this.step({ type: 'timer', name: t.name, token: t.token });
   }
 
-  all<K extends 'settlements' | 'bets' | 'decisions' | 'cards'>(key: K) {
-    return this.outcomes.flatMap((o) => o.writes[key]) as MachineOutcome['writes'][K];
+  all<K extends 'settlements' | 'bets' | 'decisions' | 'cards'>(key: K): TableWrites[K] {
+    return ([] as unknown[]).concat(...this.outcomes.map((o) => o.writes[key])) as TableWrites[K];
   }
 
   events() {

@@ -120,11 +120,15 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
     const e = luxExpectedCard(state);
     if (!e) return null;
     switch (e.slot) {
-      case 'seat':
+      case 'seat': {
+        // Numbered by the seat's cards, not the hand's: after a split a hand's second card
+        // would otherwise reuse the slot of the card the split moved away.
+        const n = state.seats[e.seat - 1].hands.reduce((sum, h) => sum + h.cards.length, 0) + 1;
         return {
-          slot: `seat-${e.seat}/${e.hand + 1}/${e.position}`,
+          slot: `seat-${e.seat}/${e.hand + 1}/${n}`,
           label: `Seat ${e.seat}${e.hand > 0 ? ` hand ${e.hand + 1}` : ''}, card ${e.position}`,
         };
+      }
       case 'dealer-up':
         return { slot: 'dealer-up', label: 'Dealer up card, face up' };
       case 'dealer-hole':

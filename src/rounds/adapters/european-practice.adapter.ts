@@ -1,0 +1,600 @@
+import type { CardCode } from '@studio/cards';
+import {
+  BlackjackRules,
+  BOT_DIFFICULTIES,
+  BotDifficulty,
+  botDecision,
+  botView,
+  DEFAULT_EUROPEAN_CONFIG,
+  EuropeanBet,
+  EuropeanEffect,
+  EuropeanInput,
+  EuropeanState,
+  isPlayerAction,
+  isRejection,
+  newEuropeanTable,
+  rulesFor,
+  seatToAct,
+  stepEuropean,
+} from '@studio/games/blackjack';
+import { BLACKJACK_BURN_VALUES, ShoeRules } from '@studio/games/shoe';
+import { ConfigError } from '../../config/config-error';
+import {
+  AdapterResult,
+  AdapterStep,
+  BetCommand,
+  CardRecord,
+  DecisionCommand,
+  DecisionRecord,
+  ExpectedCard,
+  GameAdapter,
+  RoundEvent,
+  RoundStart,
+  SettlementRecord,
+} from '../game-adapter';
+import { fractionSum } from './blackjack-lux.adapter';
+import { publicEvent } from './pok-deng.adapter';
+
+export interface PracticeBot {
+  seat: number;
+  level: BotDifficulty;
+}
+
+export interface PracticeTableSettings {
+  bettingWindowMs: number;
+  decisionWindowMs: number;
+  /** `bots: [{seat, level}]` (Default: seat 1 easy, seat 2 hard) and rule overrides. */
+  rules?: Record<string, unknown>;
+}
+
+export const DEFAULT_PRACTICE_BOTS: readonly PracticeBot[] = [
+  { seat: 1, level: 'easy' },
+  { seat: 2, level: 'hard' },
+];
+
+/** A bot stakes one virtual unit (100 minor units of XPT) a round. */
+export const BOT_STAKE = 100;
+
+export type PracticePhase = 'betting' | 'dealing' | 'playing' | 'settled' | 'voided';
+
+export interface PracticeSeatBet {
+  seat: number;
+  /** A platform player, or `bot:<seat>`. */
+  playerId: string;
+  bot: BotDifficulty | null;
+  stake: number;
+}
+
+/** An engine input that needs more cards than the table has dealt so far. */
+export interface PendingInput {
+  input: EuropeanInput;
+  /** The decision row to write once the input went through. */
+  decision: DecisionRecord | null;
+}
+
+export interface PracticeState {
+  roundId: string;
+  roundOfShoe: number;
+  phase: PracticePhase;
+  /** Decision window counter: the token of the `decision` timer. */
+  window: number;
+  bets: PracticeSeatBet[];
+  /** The round's cards as the table dealt them, with their slots. */
+  dealt: Array<{ slot: string; card: CardCode }>;
+  /** Where the next card goes; null when no card is needed. */
+  next: ExpectedCard | null;
+  engine: EuropeanState | null;
+  pending: PendingInput | null;
+  voidReason: string | null;
+}
+
+const PROBE: CardCode = '2C';
+
+/**
+ * European Blackjack practice table (games.md section 4) for the table runtime. The service deals
+ * (`dealsOwnCards`): the table machine shuffles the shoe with a CSPRNG, records the order and
+ * hands the adapter one card at a time for the slot `expectedCard` names.
+ *
+ * The engine draws the cards a step needs from its own loaded shoe. Here that shoe holds exactly
+ * the round's cards dealt so far: when a step would draw past them the engine reports the shoe
+ * exhausted; the adapter then keeps the input pending, asks for one more card (the slot is found
+ * by running the step with a stand-in card, since where the next card goes never depends on the
+ * card itself) and runs the step again when it arrives. The result equals the engine run over
+ * the whole recorded order.
+ *
+ * Bots sit on the seats of `rules.bots`, stake 1 unit a round and play in `autoStep`, each from
+ * its player view only. A human bets `main` (any amount within the limits) on a free seat ("1"..
+ * "7"; none named: the lowest free seat) and decides `hit` / `stand` / `double` / `split`. Bot
+ * bets, decisions and settlements are recorded under `bot:<seat>`.
+ */
+export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
+  readonly game = 'european-blackjack-practice' as const;
+  readonly dealsOwnCards = true;
+  readonly shoeRules: ShoeRules;
+  readonly bots: readonly PracticeBot[];
+  private readonly rules: BlackjackRules;
+
+  constructor(private readonly settings: PracticeTableSettings) {
+    const { bots, ...ruleOverrides } = settings.rules ?? {};
+    this.bots = parseBots(bots);
+    this.rules = rulesFor(
+      'european-practice',
+      ruleOverrides as Partial<Omit<BlackjackRules, 'variant'>>,
+    );
+    this.shoeRules = {
+      deckCount: this.rules.decks,
+      burnValues: BLACKJACK_BURN_VALUES,
+      sideBetLastRound: {},
+    };
+  }
+
+  startRound(start: RoundStart): AdapterResult<PracticeState> {
+    const state: PracticeState = {
+      roundId: start.roundId,
+      roundOfShoe: start.roundNumber,
+      phase: 'betting',
+      window: 0,
+      bets: this.bots.map((b) => ({
+        seat: b.seat,
+        playerId: botId(b.seat),
+        bot: b.level,
+        stake: BOT_STAKE,
+      })),
+      dealt: [],
+      next: null,
+      engine: null,
+      pending: null,
+      voidReason: null,
+    };
+    return {
+      state,
+      events: [
+        publicEvent('BettingOpened', {
+          roundId: start.roundId,
+          bots: this.bots.map((b) => ({ seat: b.seat, level: b.level })),
+        }),
+      ],
+      timers: [{ name: 'betting', durationMs: this.settings.bettingWindowMs, token: 0 }],
+      bets: state.bets.map((b) => ({
+        betId: practiceBetIdOf(start.roundId, b.playerId, b.seat),
+        playerId: b.playerId,
+        betType: 'main',
+        spot: String(b.seat),
+        amount: b.stake,
+        deducted: b.stake,
+      })),
+    };
+  }
+
+  expectedCard(state: PracticeState): ExpectedCard | null {
+    return state.phase === 'dealing' || state.phase === 'playing' ? state.next : null;
+  }
+
+  card(state: PracticeState, card: CardCode): AdapterResult<PracticeState> {
+    const slot = this.expectedCard(state);
+    if (!slot) return rejection('no-card-expected', `No card is expected (${state.phase})`);
+    const dealt = [...state.dealt, { slot: slot.slot, card }];
+    const faceDown = slot.slot === 'dealer-hole';
+    const record: CardRecord = { slot: slot.slot, card, faceDown };
+    const events: RoundEvent[] = faceDown
+      ? [publicEvent('CardDealtFaceDown', { slot: slot.slot })]
+      : [];
+    let result: AdapterResult<PracticeState>;
+    if (state.phase === 'dealing') {
+      const initial = initialSlots(state.bets);
+      if (dealt.length < initial.length) {
+        result = { state: { ...state, dealt, next: initial[dealt.length] }, events: [] };
+      } else {
+        const table = newEuropeanTable({ ...DEFAULT_EUROPEAN_CONFIG, rules: this.rules });
+        result = this.run(
+          { ...state, dealt, engine: table },
+          {
+            input: { type: 'start-round', bets: engineBets(state.bets) },
+            decision: null,
+          },
+        );
+      }
+    } else {
+      result = this.run({ ...state, dealt }, state.pending!);
+    }
+    if ('rejected' in result) return result;
+    return {
+      ...result,
+      events: [...events, ...result.events],
+      cards: [record],
+    };
+  }
+
+  placeBet(state: PracticeState, bet: BetCommand): AdapterResult<PracticeState> {
+    if (state.phase !== 'betting') return rejection('betting-closed', 'Betting is closed');
+    if (bet.betType !== 'main') {
+      return rejection(
+        'unknown-bet-type',
+        'The practice table takes one "main" bet per seat: no side bets, no insurance',
+      );
+    }
+    if (bet.sideBets && Object.values(bet.sideBets).some((v) => v)) {
+      return rejection('unknown-bet-type', 'The practice table has no side bets');
+    }
+    if (bet.playerId.startsWith('bot:')) {
+      return rejection('invalid-command', 'Player ids starting with "bot:" are the bots\'');
+    }
+    const taken = new Set(state.bets.map((b) => b.seat));
+    let seat: number;
+    if (bet.spot === undefined) {
+      seat = [1, 2, 3, 4, 5, 6, 7].find((s) => !taken.has(s)) ?? 0;
+      if (!seat) return rejection('seat-taken', 'Every seat is taken this round');
+    } else {
+      seat = Number(bet.spot);
+      if (!Number.isInteger(seat) || seat < 1 || seat > DEFAULT_EUROPEAN_CONFIG.seats) {
+        return rejection('unknown-seat', 'Seats are numbered 1-7');
+      }
+      if (taken.has(seat)) return rejection('seat-taken', `Seat ${seat} is taken this round`);
+    }
+    const placed: PracticeSeatBet = { seat, playerId: bet.playerId, bot: null, stake: bet.amount };
+    return {
+      state: { ...state, bets: [...state.bets, placed].sort((a, b) => a.seat - b.seat) },
+      events: [publicEvent('BetAccepted', { seat, playerId: bet.playerId, amount: bet.amount })],
+      bets: [
+        {
+          betId: practiceBetIdOf(state.roundId, bet.playerId, seat),
+          playerId: bet.playerId,
+          commandId: bet.commandId,
+          betType: 'main',
+          spot: String(seat),
+          amount: bet.amount,
+          deducted: bet.amount,
+        },
+      ],
+    };
+  }
+
+  decide(state: PracticeState, decision: DecisionCommand): AdapterResult<PracticeState> {
+    if (state.phase !== 'playing' || !state.engine || state.pending) {
+      return rejection('no-decision-window', 'No decision is expected now');
+    }
+    const seat = seatToAct(state.engine);
+    const bet = state.bets.find((b) => b.seat === seat);
+    if (
+      seat === null ||
+      !bet ||
+      bet.bot ||
+      bet.playerId !== decision.playerId ||
+      (decision.seat !== undefined && Number(decision.seat) !== seat)
+    ) {
+      return rejection('not-your-turn', `It is not ${decision.playerId}'s turn`);
+    }
+    if (!isPlayerAction(decision.action)) {
+      return rejection('illegal-action', `"${decision.action}" is not a blackjack action`);
+    }
+    return this.run(state, {
+      input: { type: 'decide', seat, action: decision.action },
+      decision: {
+        playerId: decision.playerId,
+        hand: handOf(state.engine, seat),
+        action: decision.action,
+        automatic: false,
+        commandId: decision.commandId,
+      },
+    });
+  }
+
+  closeBetting(state: PracticeState): AdapterResult<PracticeState> {
+    if (state.phase !== 'betting') return rejection('betting-closed', 'Betting is not open');
+    const events = [publicEvent('BettingClosed', { seats: state.bets.map((b) => b.seat) })];
+    if (state.bets.length === 0) {
+      return { state: { ...state, phase: 'settled' }, events, cancelTimers: ['betting'] };
+    }
+    return {
+      state: { ...state, phase: 'dealing', next: initialSlots(state.bets)[0] },
+      events,
+      cancelTimers: ['betting'],
+    };
+  }
+
+  timerFired(state: PracticeState, name: string, token: number): AdapterResult<PracticeState> {
+    if (name === 'betting' && state.phase === 'betting') return this.closeBetting(state);
+    if (name !== 'decision' || token !== state.window || state.phase !== 'playing') {
+      return { state, events: [] };
+    }
+    if (!state.engine || state.pending) return { state, events: [] };
+    const seat = seatToAct(state.engine);
+    const bet = state.bets.find((b) => b.seat === seat);
+    if (seat === null || !bet || bet.bot) return { state, events: [] };
+    return this.run(state, {
+      input: { type: 'timeout', seat },
+      decision: {
+        playerId: bet.playerId,
+        hand: handOf(state.engine, seat),
+        action: '',
+        automatic: true,
+      },
+    });
+  }
+
+  /** A bot's turn: it decides from its player view (never the hidden card or the shoe). */
+  autoStep(state: PracticeState): AdapterResult<PracticeState> | null {
+    if (state.phase !== 'playing' || !state.engine || state.pending) return null;
+    const seat = seatToAct(state.engine);
+    const bet = state.bets.find((b) => b.seat === seat);
+    if (seat === null || !bet?.bot) return null;
+    const view = botView(state.engine, seat);
+    if (isRejection(view)) return null;
+    const action = botDecision(bet.bot, view);
+    return this.run(state, {
+      input: { type: 'decide', seat, action },
+      decision: {
+        playerId: bet.playerId,
+        hand: handOf(state.engine, seat),
+        action,
+        automatic: true,
+      },
+    });
+  }
+
+  voidRound(state: PracticeState, reason: string): AdapterResult<PracticeState> {
+    if (this.isRoundOver(state)) return rejection('round-over', 'The round is over');
+    const seats = state.engine?.round?.seats ?? [];
+    const settlements: SettlementRecord[] = state.bets.map((b) => {
+      // Doubles and splits raised the stake once play began.
+      const hands = seats.find((s) => s.seat === b.seat)?.player.hands;
+      const stake = hands ? hands.reduce((sum, h) => sum + h.stake, 0) : b.stake;
+      return {
+        betId: practiceBetIdOf(state.roundId, b.playerId, b.seat),
+        playerId: b.playerId,
+        betType: 'main',
+        spot: String(b.seat),
+        stake,
+        returned: stake,
+        net: 0,
+        outcome: 'void-refund',
+        roundedDown: '0',
+      };
+    });
+    return {
+      state: { ...state, phase: 'voided', next: null, pending: null, voidReason: reason },
+      events: [publicEvent('RoundVoided', { roundId: state.roundId, reason })],
+      reveals: state.dealt.some((d) => d.slot === 'dealer-hole') ? ['dealer-hole'] : [],
+      cancelTimers: ['betting', 'decision'],
+      settlements,
+    };
+  }
+
+  phase(state: PracticeState): string {
+    return state.phase;
+  }
+
+  isBettingOpen(state: PracticeState): boolean {
+    return state.phase === 'betting';
+  }
+
+  isRoundOver(state: PracticeState): boolean {
+    return state.phase === 'settled' || state.phase === 'voided';
+  }
+
+  publicView(state: PracticeState): unknown {
+    const round = state.engine?.round;
+    return {
+      roundId: state.roundId,
+      phase: state.phase,
+      turn: state.engine ? seatToAct(state.engine) : null,
+      dealer: round
+        ? round.dealer.revealed
+          ? [round.dealer.up, round.dealer.hidden, ...round.dealer.draws]
+          : [round.dealer.up]
+        : [],
+      seats: state.bets.map((b) => ({
+        seat: b.seat,
+        playerId: b.playerId,
+        bot: b.bot,
+        stake: b.stake,
+        hands:
+          round?.seats
+            .find((s) => s.seat === b.seat)
+            ?.player.hands.map((h) => ({ cards: h.cards, stake: h.stake })) ?? [],
+      })),
+    };
+  }
+
+  /**
+   * Runs an engine input over the cards dealt so far. Too few: the input waits for the next card
+   * (whose slot a run with a stand-in card reveals). Enough: the step is taken.
+   */
+  private run(state: PracticeState, pending: PendingInput): AdapterResult<PracticeState> {
+    const engine = state.engine!;
+    const order = state.dealt.map((d) => d.card);
+    const attempt = stepWithCards(engine, pending.input, order);
+    if ('rejected' in attempt) return { rejected: { ...attempt.rejected } };
+    if (exhausted(attempt.effects)) {
+      const probe = stepWithCards(engine, pending.input, [...order, PROBE]);
+      const slot = 'rejected' in probe ? null : nextSlot(state, probe.effects, engine);
+      return { state: { ...state, phase: 'playing', pending, next: slot }, events: [] };
+    }
+    const out: AdapterStep<PracticeState> = {
+      state: { ...state, phase: 'playing', engine: attempt.state, pending: null, next: null },
+      events: [],
+      timers: [],
+    };
+    for (const effect of attempt.effects) translate(effect, pending, out);
+    const round = attempt.state.round!;
+    if (round.phase === 'settled') {
+      out.state = { ...out.state, phase: 'settled' };
+      out.settlements = settlementsFrom(out.state);
+      out.cancelTimers = ['decision'];
+      return out;
+    }
+    const seat = seatToAct(attempt.state);
+    const bet = state.bets.find((b) => b.seat === seat);
+    if (bet && !bet.bot) {
+      // A human's turn: the decision window opens (a bot decides at once in autoStep).
+      const window = state.window + 1;
+      out.state = { ...out.state, window };
+      out.timers!.push({
+        name: 'decision',
+        durationMs: this.settings.decisionWindowMs,
+        token: window,
+      });
+    }
+    return out;
+  }
+}
+
+/** The engine over exactly the given cards (the round's cards so far, in dealing order). */
+function stepWithCards(engine: EuropeanState, input: EuropeanInput, order: CardCode[]) {
+  const shoe = engine.shoe ?? {
+    shoeNumber: 1,
+    next: 0,
+    shuffle: { method: 'fisher-yates', source: 'crypto' } as const,
+  };
+  return stepEuropean({ ...engine, shoe: { ...shoe, order } }, input);
+}
+
+/** The engine drew past the cards it was given: the step needs another card. */
+function exhausted(effects: readonly EuropeanEffect[]): boolean {
+  return effects.some(
+    (e) =>
+      e.type === 'event' &&
+      e.name === 'round-voided' &&
+      (e.payload as { reason?: string }).reason === 'virtual shoe exhausted',
+  );
+}
+
+/**
+ * Where the stand-in card went: the card-dealt events of the probing run, in draw order, name the
+ * seat and hand (or the dealer) of each drawn card.
+ */
+function nextSlot(
+  state: PracticeState,
+  effects: readonly EuropeanEffect[],
+  before: EuropeanState,
+): ExpectedCard | null {
+  const drawsBefore = before.shoe?.next ?? 0;
+  const draws = effects.filter(
+    (e) => e.type === 'event' && e.name === 'card-dealt' && !e.hidden,
+  ) as Array<{ payload: { to: string; seat?: number; hand?: number } }>;
+  const draw = draws[state.dealt.length - drawsBefore];
+  if (!draw) return null;
+  if (draw.payload.to === 'dealer') {
+    const n = state.dealt.filter((d) => d.slot.startsWith('dealer')).length + 1;
+    return { slot: `dealer/${n}`, label: `Dealer card ${n}` };
+  }
+  return seatSlot(state.dealt, draw.payload.seat!, draw.payload.hand!);
+}
+
+/** Slots count the seat's cards (`seat-4/2/5`: the seat's fifth card, into hand 2): unique. */
+function seatSlot(
+  dealt: ReadonlyArray<{ slot: string }>,
+  seat: number,
+  hand: number,
+): ExpectedCard {
+  const n = dealt.filter((d) => d.slot.startsWith(`seat-${seat}/`)).length + 1;
+  return {
+    slot: `seat-${seat}/${hand + 1}/${n}`,
+    label: `Seat ${seat}${hand > 0 ? ` hand ${hand + 1}` : ''}, the seat's card ${n}`,
+  };
+}
+
+/** One card to each seat, the dealer's up card, a second to each seat, the hidden card. */
+function initialSlots(bets: readonly PracticeSeatBet[]): ExpectedCard[] {
+  const seats = bets.map((b) => b.seat).sort((a, b) => a - b);
+  return [
+    ...seats.map((s) => ({ slot: `seat-${s}/1/1`, label: `Seat ${s}, card 1` })),
+    { slot: 'dealer-up', label: 'Dealer up card, face up' },
+    ...seats.map((s) => ({ slot: `seat-${s}/1/2`, label: `Seat ${s}, card 2` })),
+    { slot: 'dealer-hole', label: 'Dealer hidden card, face down' },
+  ];
+}
+
+function engineBets(bets: readonly PracticeSeatBet[]): EuropeanBet[] {
+  return bets.map((b) => ({
+    seat: b.seat,
+    stake: b.stake,
+    occupant: b.bot ? { kind: 'bot', difficulty: b.bot } : { kind: 'player', playerId: b.playerId },
+  }));
+}
+
+function translate(
+  effect: EuropeanEffect,
+  pending: PendingInput,
+  out: AdapterStep<PracticeState>,
+): void {
+  if (effect.type === 'set-timer') return; // the adapter runs its own decision windows
+  const payload = (effect.payload ?? {}) as Record<string, unknown>;
+  // The public twin of the hidden card (card: null) is replaced by CardDealtFaceDown.
+  if (effect.name === 'card-dealt' && payload.card === null) return;
+  out.events.push({
+    type: pascal(effect.name),
+    visibility: effect.hidden ? 'restricted' : 'public',
+    payload,
+  });
+  if (effect.name === 'hidden-card-revealed') out.reveals = ['dealer-hole'];
+  if (effect.name === 'decision' && pending.decision) {
+    out.decisions = [
+      ...(out.decisions ?? []),
+      { ...pending.decision, action: String(payload.action) },
+    ];
+  }
+}
+
+function settlementsFrom(state: PracticeState): SettlementRecord[] {
+  return state.engine!.round!.seats.map((s) => {
+    const bet = state.bets.find((b) => b.seat === s.seat)!;
+    const hands = s.settlements ?? [];
+    const stake = hands.reduce((sum, h) => sum + h.staked, 0);
+    const returned = hands.reduce((sum, h) => sum + h.refunded + h.paid, 0);
+    return {
+      betId: practiceBetIdOf(state.roundId, bet.playerId, s.seat),
+      playerId: bet.playerId,
+      betType: 'main',
+      spot: String(s.seat),
+      stake,
+      returned,
+      net: returned - stake,
+      outcome: hands.map((h) => h.outcome).join(','),
+      roundedDown: fractionSum(hands.map((h) => h.rounding)),
+    };
+  });
+}
+
+function handOf(engine: EuropeanState, seat: number): string {
+  const s = engine.round?.seats.find((x) => x.seat === seat);
+  const i = s ? s.player.hands.findIndex((h) => h.status !== 'closed') : -1;
+  return `${seat}/${i + 1}`;
+}
+
+export function practiceBetIdOf(roundId: string, playerId: string, seat: number): string {
+  return `${roundId}/${playerId}/seat-${seat}/main`;
+}
+
+const botId = (seat: number) => `bot:${seat}`;
+
+function parseBots(raw: unknown): PracticeBot[] {
+  if (raw === undefined) return DEFAULT_PRACTICE_BOTS.map((b) => ({ ...b }));
+  const problem = (why: string) =>
+    new ConfigError(
+      `practice table "rules.bots" ${why}; expected e.g. [{"seat": 1, "level": "hard"}] (levels: ${BOT_DIFFICULTIES.join(', ')})`,
+    );
+  if (!Array.isArray(raw)) throw problem('must be a list');
+  const seen = new Set<number>();
+  return raw.map((entry: unknown) => {
+    const b = (entry ?? {}) as Record<string, unknown>;
+    const seat = b.seat;
+    if (typeof seat !== 'number' || !Number.isInteger(seat) || seat < 1 || seat > 7) {
+      throw problem(`has a seat ${JSON.stringify(seat)} outside 1-7`);
+    }
+    if (seen.has(seat)) throw problem(`names seat ${seat} twice`);
+    seen.add(seat);
+    if (!(BOT_DIFFICULTIES as readonly unknown[]).includes(b.level)) {
+      throw problem(`has an unknown level ${JSON.stringify(b.level)}`);
+    }
+    return { seat, level: b.level as BotDifficulty };
+  });
+}
+
+function rejection(code: string, message: string): { rejected: { code: string; message: string } } {
+  return { rejected: { code, message } };
+}
+
+function pascal(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+}
