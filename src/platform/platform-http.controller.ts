@@ -65,6 +65,7 @@ export class PlatformHttpController {
       await this.placeBet.execute({
         tableId,
         commandId: typeof b.commandId === 'string' ? b.commandId : undefined,
+        roundId: typeof b.roundId === 'string' ? b.roundId : undefined,
         playerId: String(b.playerId ?? ''),
         betType: String(b.betType ?? ''),
         spot: b.spot === undefined ? undefined : String(b.spot),
@@ -83,6 +84,7 @@ export class PlatformHttpController {
       await this.decide.execute({
         tableId,
         commandId: typeof b.commandId === 'string' ? b.commandId : undefined,
+        roundId: typeof b.roundId === 'string' ? b.roundId : undefined,
         playerId: String(b.playerId ?? ''),
         action: String(b.action ?? ''),
         seat: b.seat === undefined ? undefined : String(b.seat),

@@ -94,6 +94,8 @@ export interface RoundStart {
 
 export interface BetCommand {
   betId: string;
+  /** When given, the bet is only for this round (a late command for an earlier round is refused). */
+  roundId?: string;
   commandId?: string;
   playerId: string;
   /** Game-specific bet type: `main`, `pairs`, `bust-bonus`, `player`, `pair`, ... */
@@ -107,6 +109,8 @@ export interface BetCommand {
 
 export interface DecisionCommand {
   commandId?: string;
+  /** When given, the decision is only for this round. */
+  roundId?: string;
   playerId: string;
   action: string;
   seat?: string;

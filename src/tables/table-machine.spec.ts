@@ -361,3 +361,107 @@ describe('TableMachine with Infinite Blackjack', () => {
     expect(t.state.round).toBeNull();
   });
 });
+
+describe('TableMachine rejections, one per reason code', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { InfiniteBlackjackAdapter } = require('../rounds/adapters/infinite-blackjack.adapter');
+  const ibjSettings: TableSettings = {
+    ...settings,
+    tableId: 'ibj-r',
+    game: 'infinite-blackjack',
+    currency: 'EUR',
+    limits: { main: { min: 100, max: 1_000 }, pairs: { min: 100, max: 500 } },
+  };
+  function ibj(): Table {
+    const t = new Table();
+    (t as { machine: TableMachine }).machine = new TableMachine(
+      ibjSettings,
+      new InfiniteBlackjackAdapter({ bettingWindowMs: 15_000, decisionWindowMs: 10_000 }),
+    );
+    t.state = initialTableState(ibjSettings, 8);
+    t.step({ type: 'start' });
+    t.read('AC'); // shown: burn 1
+    t.read('5D');
+    t.fireDueTimers();
+    return t;
+  }
+  const bet = (
+    t: Table,
+    extra: Partial<Parameters<Table['step']>[0] & { type: 'bet' }>['bet'] = {},
+  ) =>
+    t.step({
+      type: 'bet',
+      bet: { betId: 'b', playerId: 'p1', betType: 'main', amount: 200, ...extra },
+    });
+
+  it('betting-closed', () => {
+    const t = ibj();
+    t.step({ type: 'close-betting', by: 'dealer' });
+    expect(bet(t).rejection?.code).toBe('betting-closed');
+  });
+
+  it('over-limit and under-limit, for main and side bets', () => {
+    const t = ibj();
+    expect(bet(t, { amount: 1_001 }).rejection).toEqual({
+      code: 'over-limit',
+      message: 'The maximum main bet is 1000 (got 1001)',
+    });
+    expect(bet(t, { amount: 99 }).rejection?.code).toBe('under-limit');
+    expect(bet(t, { sideBets: { pairs: 501 } }).rejection?.code).toBe('over-limit');
+  });
+
+  it('side-bet-not-offered after its round of the shoe (Pairs: 40)', () => {
+    const t = ibj();
+    t.state = { ...t.state, round: { ...t.state.round!, roundNumber: 41 } };
+    expect(bet(t, { sideBets: { pairs: 100 } }).rejection).toEqual({
+      code: 'side-bet-not-offered',
+      message: 'The pairs bet is not offered after round 40 of the shoe',
+    });
+    expect(bet(t, { sideBets: { 'lucky-trio': 100 } }).rejection).toBeUndefined();
+  });
+
+  it('illegal-action: splitting a hand that is not a pair', () => {
+    const t = ibj();
+    bet(t);
+    t.fireDueTimers();
+    for (const c of ['9S', '7C', '5H', 'TD']) t.read(c);
+    const r = t.step({ type: 'decide', decision: { playerId: 'p1', action: 'split' } });
+    expect(r.rejection?.code).toBe('illegal-action');
+  });
+
+  it('unknown-player: a decision from someone with no bet', () => {
+    const t = ibj();
+    bet(t);
+    t.fireDueTimers();
+    for (const c of ['9S', '7C', '5H', 'TD']) t.read(c);
+    expect(
+      t.step({ type: 'decide', decision: { playerId: 'stranger', action: 'hit' } }).rejection?.code,
+    ).toBe('unknown-player');
+  });
+
+  it('unknown-round: a command for a round that is not in progress', () => {
+    const t = ibj();
+    expect(bet(t, { roundId: 'round-from-yesterday' }).rejection?.code).toBe('unknown-round');
+    expect(bet(t, { roundId: t.state.round!.id }).rejection).toBeUndefined();
+  });
+
+  it('table-paused, already-paused, not-paused and reason-required', () => {
+    const t = ibj();
+    expect(t.step({ type: 'resume', by: 'sup' }).rejection?.code).toBe('not-paused');
+    expect(t.step({ type: 'void', by: 'sup', reason: ' ' }).rejection?.code).toBe(
+      'reason-required',
+    );
+    t.step({ type: 'pause', by: 'sup', reason: 'check' });
+    expect(t.step({ type: 'pause', by: 'sup', reason: 'again' }).rejection?.code).toBe(
+      'already-paused',
+    );
+    expect(bet(t).rejection?.code).toBe('table-paused');
+  });
+
+  it('round-in-progress: the shoe cannot end in the middle of a round', () => {
+    const t = ibj();
+    expect(t.step({ type: 'end-shoe', by: 'sup', reason: 'damaged card' }).rejection?.code).toBe(
+      'round-in-progress',
+    );
+  });
+});

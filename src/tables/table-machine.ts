@@ -773,6 +773,7 @@ class Transition {
   bet(bet: BetCommand): void {
     if (this.state.paused) return this.reject('table-paused', 'The table is paused; no bets now');
     const round = this.state.round;
+    if (bet.roundId && bet.roundId !== round?.id) return this.unknownRound(bet.roundId);
     if (!round || !this.adapter.isBettingOpen(round.engine)) {
       return this.reject('betting-closed', 'Betting is closed for this round');
     }
@@ -822,10 +823,20 @@ class Transition {
     if (this.state.paused)
       return this.reject('table-paused', 'The table is paused; decisions wait');
     const round = this.state.round;
+    if (decision.roundId && decision.roundId !== round?.id)
+      return this.unknownRound(decision.roundId);
     if (!round) return this.reject('no-round', 'No round is in progress');
     if (this.applyRound(this.adapter.decide(round.engine, decision))) {
       this.reply = { roundId: round.id };
     }
+  }
+
+  /** A command addressed to a round that is not the one in progress (late, or made up). */
+  private unknownRound(roundId: string): void {
+    this.reject(
+      'unknown-round',
+      `Round ${roundId} is not in progress at this table${this.state.round ? ` (round ${this.state.round.id} is)` : ''}`,
+    );
   }
 
   closeBetting(by: string): void {

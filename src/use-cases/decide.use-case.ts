@@ -3,6 +3,7 @@ import { CommandResult, rejected, TableCommand } from './table-command';
 export interface DecideCommand {
   tableId: string;
   commandId?: string;
+  roundId?: string;
   playerId: string;
   action: string;
   seat?: string;
@@ -20,6 +21,7 @@ export class Decide extends TableCommand {
         type: 'decide',
         decision: {
           commandId: command.commandId,
+          roundId: command.roundId,
           playerId: command.playerId,
           action: command.action,
           seat: command.seat,

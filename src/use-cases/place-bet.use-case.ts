@@ -5,6 +5,7 @@ import { CommandResult, rejected, TableCommand } from './table-command';
 export interface PlaceBetCommand {
   tableId: string;
   commandId?: string;
+  roundId?: string;
   playerId: string;
   betType: string;
   spot?: string;
@@ -43,6 +44,7 @@ export class PlaceBet extends TableCommand {
         bet: {
           betId: this.ids.newId(),
           commandId: command.commandId,
+          roundId: command.roundId,
           playerId: command.playerId,
           betType: command.betType,
           spot: command.spot,
