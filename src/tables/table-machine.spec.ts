@@ -1,6 +1,7 @@
 import { CardCode, parseCardCode } from '@studio/cards';
 import { DEFAULT_INGESTION_RULES, ScannerReading } from '@studio/scanner-protocol';
 import { PokDengAdapter } from '../rounds/adapters/pok-deng.adapter';
+import type { BetCommand } from '../rounds/game-adapter';
 import {
   initialTableState,
   MachineContext,
@@ -385,10 +386,7 @@ describe('TableMachine rejections, one per reason code', () => {
     t.fireDueTimers();
     return t;
   }
-  const bet = (
-    t: Table,
-    extra: Partial<Parameters<Table['step']>[0] & { type: 'bet' }>['bet'] = {},
-  ) =>
+  const bet = (t: Table, extra: Partial<BetCommand> = {}) =>
     t.step({
       type: 'bet',
       bet: { betId: 'b', playerId: 'p1', betType: 'main', amount: 200, ...extra },
