@@ -287,6 +287,35 @@ describe('Blackjack Lux through the table machine', () => {
     ]);
   });
 
+  it('gives split hands their own slots; a bet behind follows the split but not the double', () => {
+    const t = roundOpen();
+    t.bet({ playerId: 'alice', betType: 'main', spot: '1', amount: 1_000 });
+    t.bet({ playerId: 'carol', betType: 'bet-behind', spot: '1', amount: 500 });
+    expect(t.decide('carol', 'follow-split', '1').rejection).toBeUndefined();
+    expect(t.decide('alice', 'follow-split', '1').rejection).toEqual(
+      expect.objectContaining({ code: 'unknown-player' }),
+    );
+    t.fire('betting');
+    for (const c of ['8H', '6C', '8S', '9D']) t.read(c);
+    expect(t.decide('alice', 'split').rejection).toBeUndefined();
+    const slots: string[] = [];
+    const play = (card: string, action?: string) => {
+      slots.push(t.machine.expected(t.state)!.slot);
+      t.read(card);
+      if (action) expect(t.decide('alice', action).rejection).toBeUndefined();
+    };
+    play('3D', 'double'); // first hand 8 + 3, doubled
+    play('TC'); // 21
+    play('2C', 'stand'); // second hand 8 + 2
+    play('7H'); // dealer 6 + 9 + 7 = 22
+    expect(slots).toEqual(['seat-1/1/3', 'seat-1/1/4', 'seat-1/2/5', 'dealer/3']);
+    expect(new Set(t.all('cards').map((c) => c.slot)).size).toBe(t.all('cards').length);
+    expect(byBet(t.all('settlements'))).toEqual({
+      'alice/1/main': [3_000, 6_000, 3_000, 'win,win', '0'],
+      'carol/1/bet-behind': [1_000, 2_000, 1_000, 'win,win', '0'],
+    });
+  });
+
   it('refuses to correct the hole card once the dealer has checked it', () => {
     const t = roundOpen();
     t.bet({ playerId: 'alice', betType: 'main', spot: '1', amount: 1_000 });
