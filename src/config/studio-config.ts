@@ -41,7 +41,12 @@ export interface StudioConfig {
   tablesFile: string;
   tables: TableDefinition[];
   auth: { sessionTtlMs: number; demoUsers: boolean };
-  orchestrator: { leaseTtlMs: number; platformKeys: string[]; virtualDealerPaceMs: number };
+  orchestrator: {
+    leaseTtlMs: number;
+    platformKeys: string[];
+    virtualDealerPaceMs: number;
+    voidRequiresApproval: boolean;
+  };
 }
 
 export const DEFAULT_TABLES_FILE = 'config/tables.json';
@@ -92,6 +97,7 @@ export function loadStudioConfig(env: Record<string, string | undefined>): Studi
     orchestrator: {
       leaseTtlMs: read.integer('TABLE_LEASE_TTL_MS', 10_000, 1_000, 600_000),
       virtualDealerPaceMs: read.integer('VIRTUAL_DEALER_PACE_MS', 800, 0, 60_000),
+      voidRequiresApproval: read.boolean('VOID_REQUIRES_APPROVAL', false),
       // The embedded demo accepts a well-known key so its consoles and simulators can bet.
       platformKeys: (
         read.optionalString('PLATFORM_API_KEYS') ??

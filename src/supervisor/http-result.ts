@@ -7,6 +7,8 @@ const STATUS_BY_CODE: Record<string, HttpStatus> = {
   'reason-required': HttpStatus.BAD_REQUEST,
   'invalid-command': HttpStatus.BAD_REQUEST,
   'invalid-card': HttpStatus.BAD_REQUEST,
+  'unknown-request': HttpStatus.NOT_FOUND,
+  'second-supervisor-required': HttpStatus.FORBIDDEN,
 };
 
 /** A refused command becomes 4xx with its reason code; the phase conflicts are 409. */

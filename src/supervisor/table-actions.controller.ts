@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import type { AuthenticatedUser } from '../auth/auth.use-cases';
 import { CurrentUser, Roles } from '../auth/roles.guard';
 import {
+  ApproveVoid,
   CloseBetting,
   CorrectCard,
   DrawCutCard,
@@ -27,6 +28,7 @@ export class TableActionsController {
     private readonly voidRound: VoidRound,
     private readonly correctCard: CorrectCard,
     private readonly endShoe: EndShoe,
+    private readonly approveVoid: ApproveVoid,
   ) {}
 
   @Post('close-betting')
@@ -70,6 +72,17 @@ export class TableActionsController {
     @CurrentUser() user: AuthenticatedUser,
   ) {
     return toHttp(await this.voidRound.execute(tableId, user.username, text(body, 'reason')));
+  }
+
+  @Post('void-requests/:requestId/approve')
+  @HttpCode(200)
+  @Roles('supervisor')
+  async approve(
+    @Param('tableId') tableId: string,
+    @Param('requestId') requestId: string,
+    @CurrentUser() user: AuthenticatedUser,
+  ) {
+    return toHttp(await this.approveVoid.execute(tableId, requestId, user.username));
   }
 
   @Post('correct-card')

@@ -102,7 +102,13 @@ export type TableInput =
   | { type: 'cut-card'; by: string }
   | { type: 'pause'; by: string; reason: string }
   | { type: 'resume'; by: string }
-  | { type: 'void'; by: string; reason: string }
+  | {
+      type: 'void';
+      by: string;
+      reason: string;
+      /** With second-supervisor approval: who approved, and the pending request it resolves. */
+      approval?: { requestId: string; approvedBy: string; roundId: string };
+    }
   | { type: 'correct-card'; by: string; slot: string; card: string; reason: string }
   | { type: 'end-shoe'; by: string; reason: string };
 
@@ -143,6 +149,8 @@ export interface TableWrites {
     actor: string;
     roundId: string | null;
     details: Record<string, unknown>;
+    /** Set when this applies a pending request: that row becomes applied, approved by this user. */
+    approval?: { requestId: string; approvedBy: string };
   };
   readingOutcome?: { readingId: string; outcome: string; detail: Record<string, unknown> };
 }
@@ -228,7 +236,7 @@ export class TableMachine {
         tx.resume(input.by);
         break;
       case 'void':
-        tx.voidRound(input.by, input.reason);
+        tx.voidRound(input.by, input.reason, input.approval);
         break;
       case 'correct-card':
         tx.correctCard(input.by, input.slot, input.card, input.reason);
@@ -420,12 +428,14 @@ class Transition {
     const round = this.state.round!;
     const engine = round.engine;
     const voided = this.adapter.phase(engine) === 'voided';
+    const voidReason = this.writes.roundStatus?.voidReason;
     this.writes.roundStatus = {
       id: round.id,
       status: voided ? 'voided' : 'completed',
       phase: this.adapter.phase(engine),
       ended: true,
       finalState: engine,
+      ...(voidReason ? { voidReason } : {}),
     };
     this.publicEvent(voided ? 'RoundEnded' : 'RoundCompleted', {
       shoeNumber: round.shoeNumber,
@@ -960,9 +970,19 @@ class Transition {
     };
   }
 
-  voidRound(by: string, reason: string): void {
+  voidRound(
+    by: string,
+    reason: string,
+    approval?: { requestId: string; approvedBy: string; roundId: string },
+  ): void {
     const round = this.state.round;
     if (!round) return this.reject('no-round', 'No round is in progress to void');
+    if (approval && approval.roundId !== round.id) {
+      return this.reject(
+        'unknown-round',
+        `The void request was for round ${approval.roundId}, which has ended`,
+      );
+    }
     if (!reason.trim()) return this.reject('reason-required', 'A void needs a reason');
     const result = this.adapter.voidRound(round.engine, reason);
     if ('rejected' in result) return this.reject(result.rejected.code, result.rejected.message);
@@ -976,13 +996,20 @@ class Transition {
       this.state = { ...this.state, ingestion: { ...this.state.ingestion, slot: null } };
     }
     this.absorb(result);
-    this.publicEvent('RoundVoided', { reason }, by);
+    this.publicEvent(
+      'RoundVoided',
+      { reason, ...(approval ? { approvedBy: approval.approvedBy } : {}) },
+      by,
+    );
     this.writes.supervisorAction = {
       action: 'void',
       reason,
       actor: by,
       roundId: round.id,
       details: {},
+      ...(approval
+        ? { approval: { requestId: approval.requestId, approvedBy: approval.approvedBy } }
+        : {}),
     };
     this.writes.roundStatus = {
       id: round.id,

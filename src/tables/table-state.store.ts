@@ -214,7 +214,21 @@ export class TableStateStore {
       );
     }
     await this.insertSettlements(manager, writes, at);
-    if (writes.supervisorAction) {
+    if (writes.supervisorAction?.approval) {
+      const a = writes.supervisorAction;
+      const updated = await manager.query(
+        `WITH resolved AS (
+           UPDATE supervisor_actions
+              SET status = 'applied', approved_by_user_id = (SELECT id FROM users WHERE username = $2),
+                  details = details || jsonb_build_object('approvedBy', $2::text, 'approvedAt', $3::timestamptz)
+            WHERE id = $1 AND status = 'pending-approval' RETURNING id)
+         SELECT id FROM resolved`,
+        [a.approval!.requestId, a.approval!.approvedBy, at],
+      );
+      // Approved twice, or approved after it was withdrawn: the whole transition rolls back.
+      if (updated.length !== 1)
+        throw new Error(`Void request ${a.approval!.requestId} is no longer pending`);
+    } else if (writes.supervisorAction) {
       const a = writes.supervisorAction;
       await manager.query(
         `INSERT INTO supervisor_actions (table_id, round_id, action, reason, actor_user_id, actor_name, status, details, created_at)

@@ -11,6 +11,7 @@ import { TableActionsController } from '../supervisor/table-actions.controller';
 import { Decide } from '../use-cases/decide.use-case';
 import { PlaceBet } from '../use-cases/place-bet.use-case';
 import {
+  ApproveVoid,
   CloseBetting,
   CorrectCard,
   DrawCutCard,
@@ -67,7 +68,6 @@ export class TablesModule {
       DrawCutCard,
       PauseRound,
       ResumeRound,
-      VoidRound,
       CorrectCard,
       EndShoe,
       RecordReading,
@@ -81,6 +81,16 @@ export class TablesModule {
         { provide: TableOwnership, useValue: ownership },
         { provide: TableStateStore, useValue: store },
         { provide: PlaceBet, useValue: new PlaceBet(registry, ids) },
+        {
+          provide: VoidRound,
+          useValue: new VoidRound(
+            registry,
+            dataSource,
+            clock,
+            config.orchestrator.voidRequiresApproval,
+          ),
+        },
+        { provide: ApproveVoid, useValue: new ApproveVoid(registry, dataSource) },
         { provide: STUDIO_CONFIG, useValue: config },
         { provide: PLATFORM_KEYS, useValue: config.orchestrator.platformKeys },
         PlatformKeyGuard,

@@ -1,0 +1,135 @@
+import type { RunningStudio } from '../../src/bootstrap';
+import { CreateUser } from '../../src/auth/auth.use-cases';
+import type { TableDefinition } from '../../src/config/tables-config';
+import { startTestStudio, waitFor } from '../support/studio-harness';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+
+jest.setTimeout(120_000);
+
+/** With VOID_REQUIRES_APPROVAL a void takes effect only when a second supervisor approves it. */
+describe('void with second-supervisor approval', () => {
+  let db: TestDatabase;
+  let studio: RunningStudio;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('void_approval');
+    studio = await startTestStudio({
+      databaseUrl: db.url,
+      tables: [
+        {
+          id: 'approval-pd',
+          name: 'Approval PD',
+          game: 'pok-deng',
+          currency: 'THB',
+          bettingWindowMs: 60_000,
+          scanner: {
+            wireFormat: 'line',
+            virtualShoe: {
+              seed: 5,
+              intervalMs: 3_600_000,
+              misreadRate: 0,
+              heartbeatIntervalMs: 60_000,
+            },
+          },
+        } as unknown as TableDefinition,
+      ],
+      env: {
+        DEMO_USERS: 'true',
+        VOID_REQUIRES_APPROVAL: 'true',
+        PLATFORM_API_KEYS: 'k-approval',
+        VIRTUAL_DEALER_PACE_MS: '20',
+      },
+    });
+    const created = await studio.app
+      .get(CreateUser)
+      .execute({ username: 'supervisor2', role: 'supervisor', password: 'second-supervisor' });
+    expect(created.ok).toBe(true);
+  });
+
+  afterAll(async () => {
+    await studio?.close();
+    await db.drop();
+  });
+
+  async function login(username: string, password: string) {
+    const r = await fetch(`${studio.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password }),
+    });
+    return { authorization: `Bearer ${((await r.json()) as { token: string }).token}` };
+  }
+  async function post(path: string, body: unknown, headers: Record<string, string>) {
+    const r = await fetch(`${studio.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+  }
+
+  it('records the first supervisor’s void as pending and applies it on a second supervisor’s approval', async () => {
+    const first = await login('supervisor', 'supervisor-demo');
+    const second = await login('supervisor2', 'second-supervisor');
+    const round = await waitFor('betting to open', async () => {
+      const view = (await (
+        await fetch(`${studio.url}/tables/approval-pd`, { headers: first })
+      ).json()) as {
+        round: { id: string; bettingOpen: boolean } | null;
+      };
+      return view.round?.bettingOpen ? view.round : undefined;
+    });
+    const bet = await post(
+      '/platform/tables/approval-pd/bets',
+      { playerId: 'p1', betType: 'player', spot: '1', amount: 5_000 },
+      { 'x-platform-key': 'k-approval' },
+    );
+    expect(bet.body).toMatchObject({ accepted: true });
+
+    const requested = await post(
+      '/tables/approval-pd/void',
+      { reason: 'Dealer exposed the banker card' },
+      first,
+    );
+    expect(requested.body).toMatchObject({
+      accepted: true,
+      reply: { pendingApproval: true, roundId: round.id },
+    });
+    const requestId = (requested.body.reply as { requestId: string }).requestId;
+    const q = (sql: string, p: unknown[] = []) => studio.database.dataSource.query(sql, p);
+    expect((await q(`SELECT status FROM rounds WHERE id = $1`, [round.id]))[0].status).not.toBe(
+      'voided',
+    );
+
+    const self = await post(`/tables/approval-pd/void-requests/${requestId}/approve`, {}, first);
+    expect(self).toMatchObject({ status: 403, body: { error: 'second-supervisor-required' } });
+    const approved = await post(
+      `/tables/approval-pd/void-requests/${requestId}/approve`,
+      {},
+      second,
+    );
+    expect(approved.body).toMatchObject({ accepted: true });
+    const again = await post(`/tables/approval-pd/void-requests/${requestId}/approve`, {}, second);
+    expect(again).toMatchObject({ status: 409, body: { error: 'request-not-pending' } });
+
+    expect(
+      (await q(`SELECT status, void_reason FROM rounds WHERE id = $1`, [round.id]))[0],
+    ).toEqual({
+      status: 'voided',
+      void_reason: 'Dealer exposed the banker card',
+    });
+    expect(
+      await q(`SELECT returned, outcome FROM settlements WHERE round_id = $1`, [round.id]),
+    ).toEqual([{ returned: '10000', outcome: 'void-refund' }]);
+    const [action] = await q(
+      `SELECT a.status, a.actor_name, u.username AS approved_by FROM supervisor_actions a
+         JOIN users u ON u.id = a.approved_by_user_id WHERE a.id = $1`,
+      [requestId],
+    );
+    expect(action).toEqual({
+      status: 'applied',
+      actor_name: 'supervisor',
+      approved_by: 'supervisor2',
+    });
+  });
+});
