@@ -434,6 +434,8 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
         durationMs: this.settings.decisionWindowMs,
         token: window,
       });
+    } else {
+      out.cancelTimers = ['decision']; // a bot's turn: the last human's window is over
     }
     return out;
   }
