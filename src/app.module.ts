@@ -69,8 +69,10 @@ class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     this.registry.onTransition((tableId, outcome) => dealer.onTransition(tableId, outcome));
     // Tables start before the scanners so that no reading arrives at a table that is not running.
     await this.tables.start();
-    this.scanners.onReading((tableId, reading) => {
-      if (this.registry.get(tableId).ok) void this.recordReading.execute(tableId, null, reading);
+    this.scanners.onReading((tableId, reading, readingId) => {
+      if (this.registry.get(tableId).ok) {
+        void this.recordReading.execute(tableId, readingId, reading);
+      }
     });
     // After registration: readings and scanner events refer to registered tables.
     await this.scanners.start();

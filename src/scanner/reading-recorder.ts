@@ -55,7 +55,7 @@ export function toEntity(record: ReadingRecord): Partial<ScannerReadingEntity> {
  */
 export class ScannerReadingRecorder {
   private readonly logger = new Logger('ScannerReadingRecorder');
-  private queue: ReadingRecord[] = [];
+  private queue: Array<{ record: ReadingRecord; stored: (id: string | null) => void }> = [];
   private writing?: Promise<void>;
   private dropped = 0;
   private written = 0;
@@ -73,9 +73,13 @@ export class ScannerReadingRecorder {
     return { written: this.written, queued: this.queue.length, dropped: this.dropped };
   }
 
-  record(record: ReadingRecord): void {
+  /**
+   * Queues a reading for storage. Resolves with its row id (bigint as a string) once it is in the
+   * database, or null if it could not be stored; readings are stored in the order recorded.
+   */
+  record(record: ReadingRecord): Promise<string | null> {
     if (this.queue.length >= this.options.maxQueued) {
-      this.queue.shift();
+      this.queue.shift()?.stored(null);
       this.dropped += 1;
       if (this.dropped === 1 || this.dropped % 1000 === 0) {
         this.logger.error(
@@ -83,8 +87,11 @@ export class ScannerReadingRecorder {
         );
       }
     }
-    this.queue.push(record);
+    const stored = new Promise<string | null>((resolve) =>
+      this.queue.push({ record, stored: resolve }),
+    );
     this.writing ??= this.drain().finally(() => (this.writing = undefined));
+    return stored;
   }
 
   /** Resolves when everything recorded so far is in the database (or the retries gave up). */
@@ -96,7 +103,7 @@ export class ScannerReadingRecorder {
    * One multi-row INSERT with plain parameters: the ORM's query builder is far slower on large
    * bytea values (a megabyte of garbage took seconds), and this path must keep up with a reader.
    */
-  private async insert(batch: ReadingRecord[]): Promise<void> {
+  private async insert(batch: ReadingRecord[]): Promise<string[]> {
     const params: unknown[] = [];
     const tuples = batch.map((record) => {
       const e = toEntity(record);
@@ -118,10 +125,12 @@ export class ScannerReadingRecorder {
       });
       return `(${placeholders.join(', ')})`;
     });
-    await this.dataSource.query(
-      `INSERT INTO scanner_readings (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`,
+    // PostgreSQL returns the rows of a multi-row VALUES insert in the order given.
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `INSERT INTO scanner_readings (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} RETURNING id`,
       params,
     );
+    return rows.map((r) => String(r.id));
   }
 
   private async drain(): Promise<void> {
@@ -129,9 +138,10 @@ export class ScannerReadingRecorder {
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, this.options.batchSize);
       try {
-        await this.insert(batch);
+        const ids = await this.insert(batch.map((entry) => entry.record));
         this.queue.splice(0, batch.length);
         this.written += batch.length;
+        batch.forEach((entry, i) => entry.stored(ids[i] ?? null));
         failures = 0;
       } catch (error) {
         failures += 1;
@@ -140,7 +150,7 @@ export class ScannerReadingRecorder {
         );
         if (!this.dataSource.isInitialized || failures >= 10) {
           this.dropped += this.queue.length;
-          this.queue = [];
+          for (const entry of this.queue.splice(0)) entry.stored(null);
           return;
         }
         await new Promise((r) => setTimeout(r, this.options.retryDelayMs));

@@ -28,7 +28,7 @@ describe('ScannerService without socat (serialport mock binding fallback)', () =
     jest.spyOn(Logger.prototype, 'debug').mockImplementation(() => undefined);
     const recorded: ReadingRecord[] = [];
     const recorder = {
-      record: (r: ReadingRecord) => recorded.push(r),
+      record: async (r: ReadingRecord) => String(recorded.push(r)),
       flush: async () => undefined,
     };
     const table = {
@@ -51,7 +51,11 @@ describe('ScannerService without socat (serialport mock binding fallback)', () =
       null, // as if socat were not installed
     );
     const cards: string[] = [];
-    service.onReading((_t, r: ScannerReading) => r.kind === 'card' && cards.push(r.code));
+    const ids: Array<string | null> = [];
+    service.onReading((_t, r: ScannerReading, readingId) => {
+      ids.push(readingId);
+      if (r.kind === 'card') cards.push(r.code);
+    });
     await service.start();
     try {
       expect(service.states()).toMatchObject([
@@ -70,6 +74,8 @@ describe('ScannerService without socat (serialport mock binding fallback)', () =
     expect(cards.slice(0, 10)).toEqual(shuffledShoe(4, 1).slice(0, 10));
     expect(recorded.filter((r) => r.reading.kind === 'card').length).toBeGreaterThanOrEqual(10);
     expect(recorded.every((r) => r.outcome === 'recorded' && r.tableId === 'mock-1')).toBe(true);
+    // Listeners hear of each reading after it is stored, in order, with its row id.
+    expect(ids.slice(0, 5)).toEqual(['1', '2', '3', '4', '5']);
   });
 
   it('reports not ready while a reader is disconnected, and disabled with no scanners', async () => {

@@ -36,7 +36,15 @@ export interface TableScannerState {
   reconnectAttempts: number;
 }
 
-export type ReadingListener = (tableId: string, reading: ScannerReading) => void;
+/**
+ * Called for every reading, in order, once it is stored: `readingId` is its scanner_readings row id
+ * (null if it could not be stored), so that what becomes of it can be written next to it.
+ */
+export type ReadingListener = (
+  tableId: string,
+  reading: ScannerReading,
+  readingId: string | null,
+) => void;
 
 interface RunningScanner {
   table: TableDefinition & { scanner: ScannerSettings };
@@ -237,7 +245,7 @@ export class ScannerService {
 
   private onAdapterReading(running: RunningScanner, reading: ScannerReading): void {
     const tableId = running.table.id;
-    this.recorder.record({
+    const stored = this.recorder.record({
       tableId,
       port: running.state.port,
       wireFormat: running.state.wireFormat,
@@ -249,13 +257,18 @@ export class ScannerService {
         `Table ${tableId}: ${reading.kind}${reading.kind === 'card' ? ` ${reading.code}` : ''} ${printable(reading.raw)}`,
       );
     }
-    for (const listener of this.listeners) {
-      try {
-        listener(tableId, reading);
-      } catch (error) {
-        this.logger.error(`Reading listener failed for table ${tableId}: ${oneLine(error)}`);
+    if (this.listeners.size === 0) return;
+    // Stored first, then handed on: the table can record the outcome against the stored row. The
+    // recorder resolves in arrival order, so listeners still see readings in order.
+    void stored.then((readingId) => {
+      for (const listener of this.listeners) {
+        try {
+          listener(tableId, reading, readingId);
+        } catch (error) {
+          this.logger.error(`Reading listener failed for table ${tableId}: ${oneLine(error)}`);
+        }
       }
-    }
+    });
   }
 
   private onAdapterStatus(running: RunningScanner, change: ScannerStatusChange): void {

@@ -165,6 +165,8 @@ describe('scanner readings in PostgreSQL', () => {
       ),
     } as TableDefinition;
     const service = new ScannerService([table], dataSource, clock, new RandomUuidGenerator(), '');
+    const heard: Array<{ id: string | null; raw: Uint8Array }> = [];
+    service.onReading((_t, reading, id) => heard.push({ id, raw: reading.raw }));
     await service.start();
     try {
       expect(service.states()).toMatchObject([
@@ -181,6 +183,12 @@ describe('scanner readings in PostgreSQL', () => {
     const seqs = stored.map((r) => r.device_seq);
     expect(seqs).toEqual(seqs.map((_s, i) => i + 1));
     expect(stored.every((r) => r.port.endsWith('t-service.reader'))).toBe(true);
+    // Listeners got every reading after it was stored, in order, with the id of its row.
+    const byId = await dataSource.query(
+      `SELECT id::text AS id, raw FROM scanner_readings WHERE table_id = 't-service' ORDER BY id`,
+    );
+    expect(heard.map((h) => h.id)).toEqual(byId.map((r: { id: string }) => r.id));
+    heard.forEach((h, i) => expect(Buffer.from(h.raw).equals(byId[i].raw)).toBe(true));
     // The routine first connection and shutdown are not published; the service state says stopped.
     const events = await dataSource.query(`SELECT type FROM outbox WHERE table_id = 't-service'`);
     expect(events).toEqual([]);

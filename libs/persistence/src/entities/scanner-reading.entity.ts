@@ -2,8 +2,9 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
  * Every reading a table's card-shoe reader produced, garbage included: the raw bytes next to what
- * the decoder made of them and what the service did with the result. Rows are never updated or
- * deleted by the service; auditors replay a shoe from them.
+ * the decoder made of them and what the service did with the result. A row is stored as
+ * `recorded` on arrival; a running table then sets its outcome in the transition that decided it.
+ * Rows are never deleted; auditors replay a shoe from them.
  */
 @Entity({ name: 'scanner_readings' })
 @Index('scanner_readings_table_received_idx', ['tableId', 'receivedAt'])
