@@ -704,7 +704,7 @@ class Transition {
         });
         this.reject(
           'composition-exceeded',
-          `This shoe already produced ${effect.seen} of ${effect.card}; ${effect.allowed} decks allow no more`,
+          `This shoe already produced ${effect.seen} copies of this card; ${effect.allowed} decks allow no more`,
         );
         return {
           outcome: 'integrity-error',
@@ -1044,7 +1044,10 @@ class Transition {
     const counts = [...shoe.state.composition.counts];
     counts[cardIndex(parseCardCode(old)!)] -= 1;
     if (counts[cardIndex(parsed)] >= shoe.state.composition.deckCount) {
-      return this.reject('composition-exceeded', `This shoe already produced every ${card}`);
+      return this.reject(
+        'composition-exceeded',
+        'This shoe already produced every copy of the replacement card',
+      );
     }
     counts[cardIndex(parsed)] += 1;
     const result = this.adapter.correctCard(round.engine, slot, card);

@@ -140,11 +140,7 @@ export class TableRuntime {
           now,
         );
       }
-      if (outcome.rejection) {
-        this.logger.warn(
-          `${input.type} refused: ${outcome.rejection.code}: ${outcome.rejection.message}`,
-        );
-      }
+      if (outcome.rejection) this.logRejection(input, outcome.rejection);
       return result;
     }
     try {
@@ -166,11 +162,7 @@ export class TableRuntime {
       throw error;
     }
     this.state = outcome.state;
-    if (outcome.rejection) {
-      this.logger.warn(
-        `${input.type} refused: ${outcome.rejection.code}: ${outcome.rejection.message}`,
-      );
-    }
+    if (outcome.rejection) this.logRejection(input, outcome.rejection);
     this.reconcileTimers();
     for (const listener of this.listeners) {
       try {
@@ -180,6 +172,17 @@ export class TableRuntime {
       }
     }
     return result;
+  }
+
+  /**
+   * Refusals are logged with their code; the message only where it cannot name a card (a reading
+   * or a correction may concern a face-down card, which must never reach a log line).
+   */
+  private logRejection(input: TableInput, rejection: { code: string; message: string }): void {
+    const mayNameACard = input.type === 'reading' || input.type === 'correct-card';
+    this.logger.warn(
+      `${input.type} refused: ${rejection.code}${mayNameACard ? '' : `: ${rejection.message}`}`,
+    );
   }
 
   /** Makes the scheduled callbacks match the deadlines in the committed state. */
