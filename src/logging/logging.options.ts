@@ -24,8 +24,23 @@ export function loggingOptions(level: LogLevel): Params {
         return id;
       },
       customAttributeKeys: { reqId: 'requestId' },
+      // A request is logged as id, method and URL: headers carry credentials (bearer tokens,
+      // X-Platform-Key) and nothing in them is worth a log line.
+      serializers: {
+        req: (req: { id?: unknown; method?: string; url?: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url,
+        }),
+        res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+      },
       redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'req.headers["x-platform-key"]',
+          'res.headers["set-cookie"]',
+        ],
         censor: '[redacted]',
       },
       autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
