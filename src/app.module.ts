@@ -8,6 +8,7 @@ import {
 import { topicName } from '@studio/contracts';
 import { LoggerModule } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
+import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { TablesLifecycle, TablesModule } from './tables/tables.module';
 import { TableRuntimeRegistry } from './tables/table-runtime.registry';
@@ -105,6 +106,7 @@ export class StudioModule {
         LoggerModule.forRoot(loggingOptions(config.logLevel)),
         AuthModule.forRoot({ dataSource: database.dataSource, clock, ids, settings: config.auth }),
         TablesModule.forRoot({ config, dataSource: database.dataSource, clock, ids }),
+        AuditModule.forRoot({ dataSource: database.dataSource }),
       ],
       controllers: [HealthController],
       providers: [
