@@ -2,3 +2,4 @@ export * from './envelope';
 export * from './table-events';
 export * from './topics';
 export * from './scanner-events';
+export * from './schemas';

@@ -1,0 +1,230 @@
+import type { JsonSchema } from './json-schema';
+import { SCHEMA_BASE_URI, SCHEMA_DIALECT } from './event-schemas';
+
+/**
+ * Commands platforms send on the commands topic (key = table id), and the answers on the results
+ * topic. Every command is one flat JSON object; `type` selects its schema.
+ */
+export const COMMAND_TYPES = [
+  'PlaceBet',
+  'TakeSeat',
+  'LeaveSeat',
+  'Decide',
+  'BetBehindChoice',
+] as const;
+export type CommandType = (typeof COMMAND_TYPES)[number];
+
+export const FOLLOW_CHOICES = [
+  'follow-double',
+  'no-follow-double',
+  'follow-split',
+  'no-follow-split',
+] as const;
+
+interface CommandBase {
+  commandId: string;
+  schemaVersion: 1;
+  tableId: string;
+  roundId?: string;
+  playerId: string;
+  sentAt?: string;
+}
+
+export interface PlaceBetCommandMessage extends CommandBase {
+  type: 'PlaceBet';
+  betType: string;
+  spot?: string;
+  amount: number;
+  sideBets?: Record<string, number>;
+  currency?: string;
+}
+export interface TakeSeatCommandMessage extends CommandBase {
+  type: 'TakeSeat';
+  seat: number;
+  amount: number;
+  pairs?: number;
+  currency?: string;
+}
+export interface LeaveSeatCommandMessage extends CommandBase {
+  type: 'LeaveSeat';
+  seat: number;
+}
+export interface DecideCommandMessage extends CommandBase {
+  type: 'Decide';
+  action: string;
+  seat?: string;
+}
+export interface BetBehindChoiceCommandMessage extends CommandBase {
+  type: 'BetBehindChoice';
+  seat: number;
+  choice: (typeof FOLLOW_CHOICES)[number];
+}
+export type CommandMessage =
+  | PlaceBetCommandMessage
+  | TakeSeatCommandMessage
+  | LeaveSeatCommandMessage
+  | DecideCommandMessage
+  | BetBehindChoiceCommandMessage;
+
+const ID: JsonSchema = { type: 'string', minLength: 1, maxLength: 200 };
+const AMOUNT: JsonSchema = {
+  type: 'integer',
+  minimum: 1,
+  maximum: 1_000_000_000_000,
+  description: 'integer minor units of the table currency',
+};
+const SEAT: JsonSchema = { type: 'integer', minimum: 1, maximum: 7, description: 'Lux seat 1-7' };
+const CURRENCY: JsonSchema = { type: 'string', pattern: '^[A-Z]{3}$' };
+
+function command(
+  type: CommandType,
+  description: string,
+  properties: Record<string, JsonSchema>,
+  required: string[],
+): JsonSchema {
+  return {
+    $schema: SCHEMA_DIALECT,
+    $id: `${SCHEMA_BASE_URI}commands/${type}.json`,
+    title: type,
+    description,
+    type: 'object',
+    properties: {
+      commandId: {
+        ...ID,
+        description: 'chosen by the platform, unique per command: a repeat gets the first answer',
+      },
+      type: { const: type },
+      schemaVersion: { const: 1 },
+      tableId: { ...ID, description: 'also the Kafka message key' },
+      roundId: {
+        type: 'string',
+        description: 'optional: the round the player saw; another round refuses it (unknown-round)',
+      },
+      playerId: ID,
+      sentAt: { type: 'string', format: 'date-time' },
+      ...properties,
+    },
+    required: ['commandId', 'type', 'schemaVersion', 'tableId', 'playerId', ...required],
+    // Commands are strict: a misspelt field is refused rather than silently ignored.
+    additionalProperties: false,
+  };
+}
+
+export const COMMAND_SCHEMAS: Record<CommandType, JsonSchema> = {
+  PlaceBet: command(
+    'PlaceBet',
+    'Place bets: a bet of any kind the table offers (main, side bets, bet behind, Pok Deng spots).',
+    {
+      betType: { type: 'string', minLength: 1, maxLength: 40 },
+      spot: { type: 'string', minLength: 1, maxLength: 20 },
+      amount: AMOUNT,
+      sideBets: { type: 'object', additionalProperties: { ...AMOUNT, minimum: 0 } },
+      currency: CURRENCY,
+    },
+    ['betType', 'amount'],
+  ),
+  TakeSeat: command(
+    'TakeSeat',
+    'Take a Blackjack Lux seat: a seat is taken by its seat bet (games.md), so this carries it.',
+    { seat: SEAT, amount: AMOUNT, pairs: { ...AMOUNT, minimum: 0 }, currency: CURRENCY },
+    ['seat', 'amount'],
+  ),
+  LeaveSeat: command('LeaveSeat', 'Leave a Blackjack Lux seat.', { seat: SEAT }, ['seat']),
+  Decide: command(
+    'Decide',
+    'A decision in the open window: hit, stand, double, split, surrender, insurance, no-insurance, pre:<action>.',
+    {
+      action: { type: 'string', minLength: 1, maxLength: 40 },
+      seat: { type: 'string', maxLength: 20 },
+    },
+    ['action'],
+  ),
+  BetBehindChoice: command(
+    'BetBehindChoice',
+    'A bet-behind player chooses whether to follow the seated player on doubles and splits.',
+    { seat: SEAT, choice: { type: 'string', enum: FOLLOW_CHOICES } },
+    ['seat', 'choice'],
+  ),
+};
+
+/** Parses just enough to pick the schema: `type` must name a known command. */
+export const COMMAND_HEAD_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: { type: { type: 'string', enum: COMMAND_TYPES }, schemaVersion: { const: 1 } },
+  required: ['type', 'schemaVersion'],
+};
+
+export function isCommandType(value: unknown): value is CommandType {
+  return typeof value === 'string' && (COMMAND_TYPES as readonly string[]).includes(value);
+}
+
+/** The answer to every command that passed its schema, on the results topic (key = table id). */
+export interface CommandResultMessage {
+  commandId: string;
+  commandType: CommandType;
+  tableId: string;
+  playerId: string;
+  status: 'accepted' | 'rejected';
+  /** Reason code of a rejection (unknown-table, betting-closed, unknown-round, ...). */
+  code?: string;
+  message?: string;
+  /** True when this command id was answered before: this is the stored first answer. */
+  duplicate: boolean;
+  reply?: Record<string, unknown>;
+  answeredAt: string;
+}
+
+export const COMMAND_RESULT_SCHEMA: JsonSchema = {
+  $schema: SCHEMA_DIALECT,
+  $id: `${SCHEMA_BASE_URI}command-result.json`,
+  title: 'CommandResult',
+  description: 'Accepted or rejected, with a reason code; correlated by commandId.',
+  type: 'object',
+  properties: {
+    commandId: ID,
+    commandType: { type: 'string', enum: COMMAND_TYPES },
+    tableId: ID,
+    playerId: ID,
+    status: { type: 'string', enum: ['accepted', 'rejected'] },
+    code: { type: 'string' },
+    message: { type: 'string' },
+    duplicate: { type: 'boolean' },
+    reply: { type: 'object' },
+    answeredAt: { type: 'string', format: 'date-time' },
+  },
+  required: [
+    'commandId',
+    'commandType',
+    'tableId',
+    'playerId',
+    'status',
+    'duplicate',
+    'answeredAt',
+  ],
+  additionalProperties: false,
+};
+
+/**
+ * A message that cannot be answered (not JSON, not an object, or failing its schema) goes to the
+ * dead-letter topic: the value is the original bytes untouched, these headers say why.
+ */
+export const DEAD_LETTER_HEADERS = {
+  reasonCode: 'dlq-reason-code',
+  reason: 'dlq-reason',
+  sourceTopic: 'dlq-source-topic',
+  sourcePartition: 'dlq-source-partition',
+  sourceOffset: 'dlq-source-offset',
+  deadLetteredAt: 'dlq-dead-lettered-at',
+} as const;
+
+export const DEAD_LETTER_REASON_CODES = [
+  /** The value is not UTF-8 JSON. */
+  'invalid-json',
+  /** JSON, but `type`/`schemaVersion` name no command this service knows. */
+  'unknown-command-type',
+  /** A known command that fails its JSON Schema. */
+  'schema-violation',
+  /** The message key is not the command's tableId (per-table order would be lost). */
+  'key-mismatch',
+] as const;
+export type DeadLetterReasonCode = (typeof DEAD_LETTER_REASON_CODES)[number];

@@ -1,0 +1,4 @@
+export * from './json-schema';
+export * from './event-schemas';
+export * from './command-schemas';
+export * from './contract-document';
