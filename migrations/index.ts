@@ -3,6 +3,7 @@ import { CreateScannerReadings1764430000000 } from './1764430000000-CreateScanne
 import { CreateUsersAndSessions1764440000000 } from './1764440000000-CreateUsersAndSessions';
 import { CreateTableLeases1764450000000 } from './1764450000000-CreateTableLeases';
 import { CreateRoundsAndHistory1764460000000 } from './1764460000000-CreateRoundsAndHistory';
+import { CreateRoundHands1764465000000 } from './1764465000000-CreateRoundHands';
 import { AuditIndexes1764470000000 } from './1764470000000-AuditIndexes';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
@@ -12,5 +13,6 @@ export const STUDIO_MIGRATIONS = [
   CreateUsersAndSessions1764440000000,
   CreateTableLeases1764450000000,
   CreateRoundsAndHistory1764460000000,
+  CreateRoundHands1764465000000,
   AuditIndexes1764470000000,
 ];

@@ -62,6 +62,19 @@ export interface SettlementRecord {
   roundedDown: string;
 }
 
+/** One hand of a finished round, as auditors read it back. */
+export interface HandRecord {
+  /** `player-3`, `banker`, `dealer`, `seat-2/1`, `node-4/2` ... */
+  hand: string;
+  /** Whose hand: a seat's player, a bot, or null for the dealer / banker / shared hands. */
+  owner: string | null;
+  cards: CardCode[];
+  /** The hand's value as the game counts it: `soft 17`, `bust 24`, `7.4`. */
+  total: string;
+  /** How the hand ended against the dealer or banker, when the game says. */
+  result: string | null;
+}
+
 export interface AdapterStep<S> {
   state: S;
   events: RoundEvent[];
@@ -142,6 +155,8 @@ export interface GameAdapter<S = unknown> {
   /** A step the table takes by itself when nothing else is awaited (reveal the next hand...). */
   autoStep(state: S): AdapterResult<S> | null;
   voidRound(state: S, reason: string): AdapterResult<S>;
+  /** Every hand of a finished (or voided) round, for the hands table. */
+  hands?(state: S): HandRecord[];
   /** Replaces a face-down card before it is revealed (supervisor correction of a mis-scan). */
   correctCard?(state: S, slot: string, card: CardCode): AdapterResult<S>;
   phase(state: S): string;

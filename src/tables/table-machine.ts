@@ -25,6 +25,7 @@ import {
   DecisionCommand,
   DecisionRecord,
   GameAdapter,
+  HandRecord,
   RoundEvent,
   SettlementRecord,
 } from '../rounds/game-adapter';
@@ -143,6 +144,8 @@ export interface TableWrites {
   bets: Array<BetRecord & { roundId: string }>;
   decisions: Array<DecisionRecord & { roundId: string }>;
   settlements: Array<SettlementRecord & { roundId: string }>;
+  /** Every hand of a round that ended in this transition. */
+  hands?: { roundId: string; hands: HandRecord[] };
   supervisorAction?: {
     action: string;
     reason: string | null;
@@ -428,6 +431,8 @@ class Transition {
     const round = this.state.round!;
     const engine = round.engine;
     const voided = this.adapter.phase(engine) === 'voided';
+    if (this.adapter.hands)
+      this.writes.hands = { roundId: round.id, hands: this.adapter.hands(engine) };
     const voidReason = this.writes.roundStatus?.voidReason;
     this.writes.roundStatus = {
       id: round.id,

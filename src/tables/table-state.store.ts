@@ -214,6 +214,14 @@ export class TableStateStore {
       );
     }
     await this.insertSettlements(manager, writes, at);
+    if (writes.hands && writes.hands.hands.length > 0) {
+      await manager.query(
+        `INSERT INTO round_hands (round_id, hand, owner, cards, total, result)
+         SELECT $2, h.hand, h.owner, ARRAY(SELECT jsonb_array_elements_text(h.cards)), h.total, h.result
+           FROM jsonb_to_recordset($1::jsonb) AS h(hand text, owner text, cards jsonb, total text, result text)`,
+        [JSON.stringify(writes.hands.hands), writes.hands.roundId],
+      );
+    }
     if (writes.supervisorAction?.approval) {
       const a = writes.supervisorAction;
       const updated = await manager.query(

@@ -190,6 +190,26 @@ describe('round orchestrator', () => {
       ),
     ]);
     expect(cards.filter((c) => c.slot !== 'burn').every((c) => c.revealed_at !== null)).toBe(true);
+    // Every hand is on record with its cards, its score and its result against the banker.
+    const hands = await q<{ hand: string; cards: string[]; total: string; result: string | null }>(
+      `SELECT hand, cards, total, result FROM round_hands WHERE round_id = $1 ORDER BY id`,
+      [round.id],
+    );
+    expect(hands.map((h) => h.hand)).toEqual([
+      'player-1',
+      'player-2',
+      'player-3',
+      'player-4',
+      'player-5',
+      'banker',
+    ]);
+    for (const h of hands) {
+      expect(h.cards).toHaveLength(2);
+      expect(h.total).toMatch(/^\d(\.\d)?$/);
+      expect(
+        h.result === null ? h.hand === 'banker' : ['win', 'loss', 'tie'].includes(h.result),
+      ).toBe(true);
+    }
     expect(cards.find((c) => c.slot === 'burn')?.revealed_at).toBeNull();
     // With a 20% misread rate over 13+ cards, rescans happened and the round still completed.
     const [{ rescans }] = await q<{ rescans: number }>(
@@ -275,6 +295,13 @@ describe('round orchestrator', () => {
       decisions,
     );
     expect(stored.map(normalise)).toEqual(replayed.map(normalise));
+    const ibjHands = await q<{ hand: string; cards: string[]; total: string }>(
+      `SELECT hand, cards, total FROM round_hands WHERE round_id = $1 ORDER BY id`,
+      [round.id],
+    );
+    expect(ibjHands[0].hand).toBe('dealer');
+    expect(ibjHands[0].cards.length).toBeGreaterThanOrEqual(2);
+    expect(ibjHands.filter((h) => h.hand.startsWith('node-')).length).toBeGreaterThanOrEqual(1);
     // The hole card was stored face down and revealed only at the end.
     const [hole] = await q<{ revealed_at: Date | null }>(
       `SELECT revealed_at FROM round_cards WHERE round_id = $1 AND slot = 'dealer-hole'`,

@@ -7,6 +7,7 @@ import {
   LuxConfig,
   LuxEffect,
   LuxInput,
+  luxDealerCards,
   luxExpectedCard,
   luxPublicView,
   LuxSettlementRecord,
@@ -27,9 +28,11 @@ import {
   DecisionRecord,
   ExpectedCard,
   GameAdapter,
+  HandRecord,
   RoundStart,
   SettlementRecord,
 } from '../game-adapter';
+import { blackjackHandRecord, playerHandRecords } from '../hand-records';
 import { publicEvent } from './pok-deng.adapter';
 
 export interface LuxTableSettings {
@@ -347,6 +350,20 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
       state: { ...state, cardCounts: counts, dealer: { ...state.dealer, hole: code } },
       events: [],
     };
+  }
+
+  /** The dealer's hand and each active seat's hands, with the seated player as owner. */
+  hands(state: LuxState): HandRecord[] {
+    const rows: HandRecord[] = [blackjackHandRecord('dealer', null, luxDealerCards(state), null)];
+    for (const seat of state.seats) {
+      if (!seat.active || seat.hands.length === 0) continue;
+      const main = state.settlement?.records.find(
+        (r) => r.seat === seat.seat && r.role === 'seat' && r.bet === 'main',
+      );
+      const results = main && Array.isArray(main.result) ? (main.result as string[]) : null;
+      rows.push(...playerHandRecords(`seat-${seat.seat}`, seat.playerId, seat.hands, results));
+    }
+    return rows;
   }
 
   phase(state: LuxState): string {

@@ -28,10 +28,12 @@ import {
   DecisionRecord,
   ExpectedCard,
   GameAdapter,
+  HandRecord,
   RoundEvent,
   RoundStart,
   SettlementRecord,
 } from '../game-adapter';
+import { blackjackHandRecord, playerHandRecords } from '../hand-records';
 import { fractionSum } from './blackjack-lux.adapter';
 import { publicEvent } from './pok-deng.adapter';
 
@@ -358,6 +360,20 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
       cancelTimers: ['betting', 'decision'],
       settlements,
     };
+  }
+
+  /** The dealer's hand and each seat's hands, owned by the player or `bot:<seat>`. */
+  hands(state: PracticeState): HandRecord[] {
+    const round = state.engine?.round;
+    if (!round) return [];
+    const dealerCards = [round.dealer.up, round.dealer.hidden, ...round.dealer.draws];
+    const rows: HandRecord[] = [blackjackHandRecord('dealer', null, dealerCards, null)];
+    for (const seat of round.seats) {
+      const owner = seat.occupant.kind === 'player' ? seat.occupant.playerId : botId(seat.seat);
+      const results = seat.settlements?.map((h) => h.outcome) ?? null;
+      rows.push(...playerHandRecords(`seat-${seat.seat}`, owner, seat.player.hands, results));
+    }
+    return rows;
   }
 
   phase(state: PracticeState): string {

@@ -9,7 +9,9 @@ import {
   InfiniteSideBet,
   InfiniteState,
   indexOfPlayer,
+  infiniteDealerCards,
   infiniteExpectedCard,
+  infiniteNodePath,
   infinitePlayerSettlements,
   infiniteVisibleDealerCards,
   newInfiniteTable,
@@ -25,9 +27,11 @@ import {
   DecisionCommand,
   ExpectedCard,
   GameAdapter,
+  HandRecord,
   RoundStart,
   SettlementRecord,
 } from '../game-adapter';
+import { blackjackHandRecord, playerHandRecords } from '../hand-records';
 import { publicEvent } from './pok-deng.adapter';
 
 export interface InfiniteTableSettings {
@@ -200,6 +204,27 @@ export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
       };
     }
     return { state: { ...state, dealer: { ...state.dealer, hole: card } }, events: [] };
+  }
+
+  /** The dealer's hand and each distinct player hand (a trie node holds everyone who played it). */
+  hands(state: InfiniteState): HandRecord[] {
+    const rules = state.settlement?.nodeRules ?? [];
+    const rows: HandRecord[] = [
+      blackjackHandRecord('dealer', null, infiniteDealerCards(state), null),
+    ];
+    state.nodes.forEach((node, id) => {
+      if (node.players === 0) return;
+      const outcomes = rules[id]?.map((r) => r.outcome) ?? null;
+      rows.push(
+        ...playerHandRecords(
+          `node-${id}`,
+          `${node.players} players: ${infiniteNodePath(state, id).join(' ') || 'initial hand'}`,
+          node.hands,
+          outcomes,
+        ),
+      );
+    });
+    return rows;
   }
 
   phase(state: InfiniteState): string {

@@ -1,6 +1,8 @@
-import type { CardCode } from '@studio/cards';
+import { CardCode, parseCardCode } from '@studio/cards';
 import {
   applyPokDengInput,
+  evaluateHand,
+  formatScore,
   BetSettlement,
   DealSlot,
   expectedSlot,
@@ -20,6 +22,7 @@ import {
   BetCommand,
   ExpectedCard,
   GameAdapter,
+  HandRecord,
   RoundEvent,
   SettlementRecord,
 } from '../game-adapter';
@@ -155,6 +158,24 @@ export class PokDengAdapter implements GameAdapter<PokDengRoundState> {
       i === index ? h.map((c, p) => (p === position ? card : c)) : h,
     );
     return { state: { ...state, hands }, events: [] };
+  }
+
+  hands(state: PokDengRoundState): HandRecord[] {
+    const results = new Map(state.roadmap?.hands.map((m) => [m.hand, m.result]) ?? []);
+    return state.hands.map((cards, i) => {
+      const banker = i === state.rules.playerHandCount;
+      const evaluation =
+        cards.length === 2
+          ? evaluateHand(parseCardCode(cards[0])!, parseCardCode(cards[1])!)
+          : null;
+      return {
+        hand: banker ? 'banker' : `player-${i + 1}`,
+        owner: null,
+        cards: [...cards],
+        total: evaluation ? formatScore(evaluation.score) : '',
+        result: banker ? null : (results.get(i + 1) ?? null),
+      };
+    });
   }
 
   phase(state: PokDengRoundState): string {
