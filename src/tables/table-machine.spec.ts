@@ -356,6 +356,13 @@ describe('TableMachine with Infinite Blackjack', () => {
       ['p1', 'pairs', 100, 0],
       ['p2', 'main', 300, 600],
     ]);
+    // Platforms hear every settlement, batched.
+    const announced = t.outcomes
+      .flatMap((o) => o.writes.events)
+      .filter((e) => e.type === 'BetsSettled' && e.visibility === 'public');
+    expect(announced).toHaveLength(1);
+    expect(announced[0].payload).toMatchObject({ batch: 1, batches: 1 });
+    expect((announced[0].payload.settlements as unknown[]).length).toBe(3);
     expect(t.outcomes.flatMap((o) => o.writes.reveals)).toEqual([
       expect.objectContaining({ slot: 'dealer-hole' }),
     ]);

@@ -198,6 +198,8 @@ export function initialTableState(settings: TableSettings, deckCount: number): T
 }
 
 const ROUND_TIMER = 'next-round';
+/** Settlements per BetsSettled / BetsRefunded event. */
+const SETTLEMENT_BATCH = 500;
 
 export class TableMachine {
   constructor(
@@ -564,8 +566,9 @@ class Transition {
     }
     for (const bet of step.bets ?? []) this.writes.bets.push({ ...bet, roundId: round.id });
     for (const d of step.decisions ?? []) this.writes.decisions.push({ ...d, roundId: round.id });
-    for (const s of step.settlements ?? [])
-      this.writes.settlements.push({ ...s, roundId: round.id });
+    const settlements = step.settlements ?? [];
+    for (const s of settlements) this.writes.settlements.push({ ...s, roundId: round.id });
+    if (settlements.length > 0) this.announceSettlements(settlements, step.state);
     let timers = this.state.timers;
     const cancel = new Set([
       ...(step.cancelTimers ?? []),
@@ -576,6 +579,34 @@ class Transition {
       timers = [...timers, { name: t.name, token: t.token, dueAt: this.ctx.now + t.durationMs }];
     }
     this.state = { ...this.state, timers };
+  }
+
+  /**
+   * Every bet's settlement goes to the platforms, in batches so a round with a million players
+   * makes many moderate messages rather than one enormous one (games of every kind alike).
+   */
+  private announceSettlements(settlements: readonly SettlementRecord[], engine: unknown): void {
+    const voided = this.adapter.phase(engine) === 'voided';
+    const batches = Math.ceil(settlements.length / SETTLEMENT_BATCH);
+    for (let b = 0; b < batches; b += 1) {
+      this.publicEvent(voided ? 'BetsRefunded' : 'BetsSettled', {
+        batch: b + 1,
+        batches,
+        settlements: settlements
+          .slice(b * SETTLEMENT_BATCH, (b + 1) * SETTLEMENT_BATCH)
+          .map((s) => ({
+            betId: s.betId,
+            playerId: s.playerId,
+            betType: s.betType,
+            spot: s.spot,
+            stake: s.stake,
+            returned: s.returned,
+            net: s.net,
+            outcome: s.outcome,
+            roundedDown: s.roundedDown,
+          })),
+      });
+    }
   }
 
   private applyRound(result: AdapterResult<unknown>, readingId: string | null = null): boolean {

@@ -264,16 +264,11 @@ function translateEffect(effect: PokDengEffect, out: AdapterStep<PokDengRoundSta
     }
     case 'round-settled':
       out.settlements!.push(...effect.settlements.map(toSettlement));
+      // The table announces every settlement (BetsSettled), for every game alike.
       out.events.push(publicEvent('RoundResult', { roadmap: effect.roadmap }));
-      out.events.push(
-        publicEvent('BetsSettled', { settlements: effect.settlements.map(toSettlement) }),
-      );
       return;
     case 'round-voided':
       out.settlements!.push(...effect.settlements.map(toSettlement));
-      out.events.push(
-        publicEvent('BetsRefunded', { settlements: effect.settlements.map(toSettlement) }),
-      );
       return;
   }
 }
