@@ -145,7 +145,12 @@ export interface GameAdapter<S = unknown> {
    * the table machine draws each expected card from the recorded order instead of a scanner.
    */
   readonly dealsOwnCards?: boolean;
-  startRound(start: RoundStart): AdapterResult<S>;
+  /**
+   * Opens a round. Games whose table outlives a round (Lux seats, with their round of grace)
+   * set `keepsStateBetweenRounds` and receive the previous round's final state.
+   */
+  startRound(start: RoundStart, previous?: S): AdapterResult<S>;
+  readonly keepsStateBetweenRounds?: boolean;
   expectedCard(state: S): ExpectedCard | null;
   card(state: S, card: CardCode): AdapterResult<S>;
   placeBet(state: S, bet: BetCommand, roundOfShoe: number): AdapterResult<S>;

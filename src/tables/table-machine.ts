@@ -90,6 +90,8 @@ export interface TableState {
    * kept (and logged, restricted) so every round can be replayed.
    */
   virtualShoe?: { order: CardCode[]; next: number };
+  /** The last round's final engine state, for games whose table outlives a round (Lux seats). */
+  previousEngine?: unknown;
 }
 
 export type TableInput =
@@ -392,11 +394,14 @@ class Transition {
       { type: 'round-started' }
     >;
     const roundId = this.ctx.newId();
-    const result = this.adapter.startRound({
-      roundId,
-      shoeNumber: shoe.state.shoeNumber,
-      roundNumber: roundStarted.roundNumber,
-    });
+    const result = this.adapter.startRound(
+      {
+        roundId,
+        shoeNumber: shoe.state.shoeNumber,
+        roundNumber: roundStarted.roundNumber,
+      },
+      this.adapter.keepsStateBetweenRounds ? this.state.previousEngine : undefined,
+    );
     if ('rejected' in result) {
       this.reject(result.rejected.code, result.rejected.message);
       return;
@@ -454,6 +459,7 @@ class Transition {
     this.state = {
       ...this.state,
       round: null,
+      ...(this.adapter.keepsStateBetweenRounds ? { previousEngine: engine } : {}),
       faceDownCards: {},
       timers: this.state.timers.filter((t) => t.name === ROUND_TIMER),
     };

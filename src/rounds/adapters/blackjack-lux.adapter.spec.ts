@@ -343,3 +343,49 @@ describe('Blackjack Lux through the table machine', () => {
     ).toBe('1');
   });
 });
+
+describe('Lux seats outlive a round', () => {
+  /** Seats (from the engine state) as seat number -> player. */
+  const seated = (t: Table) =>
+    Object.fromEntries(
+      (t.state.round?.engine as { seats: Array<{ seat: number; playerId: string | null }> }).seats
+        .filter((s) => s.playerId)
+        .map((s) => [s.seat, s.playerId]),
+    );
+
+  function playOut(t: Table, players: string[]) {
+    t.fire('betting');
+    // One card per occupied seat, the up card, a second card per seat, the hole card.
+    for (let i = 0; i < players.length; i += 1) t.read('TH');
+    t.read('7C');
+    for (let i = 0; i < players.length; i += 1) t.read('9D');
+    t.read('TS');
+    for (const p of players) t.decide(p, 'stand');
+    expect(t.state.round).toBeNull(); // settled: 19 against the dealer's 17
+    t.fire('next-round');
+  }
+
+  it('keeps a seated player seated for the next round and frees the seat after the round of grace', () => {
+    const t = roundOpen();
+    expect(
+      t.bet({ playerId: 'alice', betType: 'main', spot: '1', amount: 1_000 }).rejection,
+    ).toBeUndefined();
+    playOut(t, ['alice']);
+    // Round 2: alice still holds seat 1 without taking it again; she sits this round out.
+    expect(seated(t)).toEqual({ 1: 'alice' });
+    expect(
+      t.bet({ playerId: 'erin', betType: 'main', spot: '1', amount: 1_000 }).rejection?.code,
+    ).toBe('seat-taken');
+    expect(
+      t.bet({ playerId: 'bob', betType: 'main', spot: '3', amount: 1_000 }).rejection,
+    ).toBeUndefined();
+    playOut(t, ['bob']);
+    // Round 3: still seated (one round of grace); removed when betting closes without a bet.
+    expect(seated(t)).toEqual({ 1: 'alice', 3: 'bob' });
+    expect(
+      t.bet({ playerId: 'bob', betType: 'main', spot: '3', amount: 1_000 }).rejection,
+    ).toBeUndefined();
+    t.fire('betting');
+    expect(seated(t)).toEqual({ 3: 'bob' });
+  });
+});

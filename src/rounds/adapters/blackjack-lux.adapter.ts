@@ -111,8 +111,11 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
     };
   }
 
-  startRound(start: RoundStart): AdapterResult<LuxState> {
-    return this.step(newLuxTable(this.config), {
+  /** Seats outlive the round: seated players keep their seat, with one round of grace. */
+  readonly keepsStateBetweenRounds = true;
+
+  startRound(start: RoundStart, previous?: LuxState): AdapterResult<LuxState> {
+    return this.step(previous ?? newLuxTable(this.config), {
       type: 'open-betting',
       roundId: start.roundId,
       roundOfShoe: start.roundNumber,
@@ -175,13 +178,17 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
     let rows: Array<[string, number]>;
     switch (bet.betType) {
       case 'main': {
-        if (seat.playerId === bet.playerId) return duplicate();
+        if (seat.playerId === bet.playerId && seat.bet) return duplicate();
+        // A player still seated from the last round just bets; anyone else takes the seat first.
         // Platform accounts reaching this table play for money: demo checks are the platform's.
-        const seated = this.step(state, {
-          type: 'take-seat',
-          seat: seatNo,
-          account: { playerId: bet.playerId, demo: false, funCurrency: false },
-        });
+        const seated: AdapterResult<LuxState> =
+          seat.playerId === bet.playerId
+            ? { state, events: [] }
+            : this.step(state, {
+                type: 'take-seat',
+                seat: seatNo,
+                account: { playerId: bet.playerId, demo: false, funCurrency: false },
+              });
         if ('rejected' in seated) return seated;
         const placed = this.step(seated.state, {
           type: 'seat-bet',
