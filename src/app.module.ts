@@ -25,6 +25,7 @@ import { KafkaEventPublisher } from './outbox/kafka-event-publisher';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { scannersCheck } from './scanner/scanner-readiness';
 import { ScannerService } from './scanner/scanner.service';
+import { PlatformKafkaModule } from './platform/platform-kafka.module';
 import { RegisterConfiguredTables } from './tables/register-configured-tables.use-case';
 import { DATA_SOURCE, STUDIO_CONFIG } from './tokens';
 
@@ -106,6 +107,7 @@ export class StudioModule {
         LoggerModule.forRoot(loggingOptions(config.logLevel)),
         AuthModule.forRoot({ dataSource: database.dataSource, clock, ids, settings: config.auth }),
         TablesModule.forRoot({ config, dataSource: database.dataSource, clock, ids }),
+        PlatformKafkaModule.forRoot(config),
         AuditModule.forRoot({ dataSource: database.dataSource }),
       ],
       controllers: [HealthController],

@@ -7,6 +7,8 @@ import { oneLine } from './common/one-line';
 import { StartupError } from './config/config-error';
 import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
+import { CommandAnswersPublisher } from './platform/command-answers.publisher';
+import { commandIntakeTransport } from './platform/platform-kafka.module';
 
 export interface RunningStudio {
   app: INestApplication;
@@ -39,6 +41,18 @@ export async function startStudio(
     });
     app.useLogger(app.get(Logger));
     app.flushLogs();
+    const commands = config.kafka?.commands.enabled ? config.kafka : undefined;
+    if (commands) {
+      try {
+        // The consumer may only join once its topics exist (topics are never auto-created).
+        await app.get(CommandAnswersPublisher).ensureTopics();
+      } catch (error) {
+        throw new StartupError(`Kafka command topics cannot be created: ${oneLine(error)}`, {
+          cause: error,
+        });
+      }
+      app.connectMicroservice(commandIntakeTransport(commands), { inheritAppConfig: true });
+    }
     await app.init();
     try {
       await app.listen(config.http.port, config.http.host);
@@ -47,6 +61,15 @@ export async function startStudio(
         `HTTP port ${config.http.host}:${config.http.port} cannot be opened: ${oneLine(error)}`,
         { cause: error },
       );
+    }
+    if (commands) {
+      try {
+        await app.startAllMicroservices();
+      } catch (error) {
+        throw new StartupError(`Kafka command intake cannot start: ${oneLine(error)}`, {
+          cause: error,
+        });
+      }
     }
     const address = app.getHttpServer().address() as AddressInfo;
     const url = `http://${config.http.host}:${address.port}`;

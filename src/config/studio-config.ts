@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
+import { ConfigError } from './config-error';
 import { EnvReader } from './env-reader';
 import { loadTableDefinitions, TableDefinition } from './tables-config';
 
@@ -15,12 +16,30 @@ export interface DatabaseConfig {
   embedded: { dataDir: string; port: number };
 }
 
+export const KAFKA_SASL_MECHANISMS = ['none', 'scram-sha-256', 'scram-sha-512', 'plain'] as const;
+
 export interface KafkaConfig {
   brokers: string[];
   clientId: string;
   topicPrefix: string;
   eventPartitions: number;
   connectTimeoutMs: number;
+  /** SASL authentication (SCRAM in production); absent: none. */
+  sasl?: {
+    mechanism: Exclude<(typeof KAFKA_SASL_MECHANISMS)[number], 'none'>;
+    username: string;
+    password: string;
+  };
+  /** TLS to the brokers; absent: plaintext. */
+  tls?: { caFile?: string; rejectUnauthorized: boolean };
+  /** The platform command topic's consumer (microservice transport). */
+  commands: {
+    enabled: boolean;
+    groupId: string;
+    partitions: number;
+    /** Partitions handled at once: different tables' commands never wait for each other. */
+    partitionsConsumedConcurrently: number;
+  };
 }
 
 export interface OutboxConfig {
@@ -85,6 +104,13 @@ export function loadStudioConfig(env: Record<string, string | undefined>): Studi
           topicPrefix: read.string('KAFKA_TOPIC_PREFIX', ''),
           eventPartitions: read.integer('KAFKA_EVENT_PARTITIONS', 6, 1, 1000),
           connectTimeoutMs: read.integer('KAFKA_CONNECT_TIMEOUT_MS', 5_000, 100, 120_000),
+          ...kafkaSecurity(read),
+          commands: {
+            enabled: read.boolean('KAFKA_COMMAND_INTAKE', true),
+            groupId: read.string('KAFKA_COMMAND_GROUP_ID', 'live-dealer-studio-commands'),
+            partitions: read.integer('KAFKA_COMMAND_PARTITIONS', 6, 1, 1000),
+            partitionsConsumedConcurrently: read.integer('KAFKA_COMMAND_CONCURRENCY', 4, 1, 100),
+          },
         }
       : undefined,
     outbox: {
@@ -113,4 +139,28 @@ export function loadStudioConfig(env: Record<string, string | undefined>): Studi
       demoUsers: read.boolean('DEMO_USERS', !read.raw('DATABASE_URL')),
     },
   };
+}
+
+/** KAFKA_SASL_MECHANISM + KAFKA_SASL_USERNAME/PASSWORD, KAFKA_TLS (+ KAFKA_TLS_CA_FILE). */
+function kafkaSecurity(read: EnvReader): Pick<KafkaConfig, 'sasl' | 'tls'> {
+  const mechanism = read.oneOf('KAFKA_SASL_MECHANISM', KAFKA_SASL_MECHANISMS, 'none');
+  let sasl: KafkaConfig['sasl'];
+  if (mechanism !== 'none') {
+    const username = read.optionalString('KAFKA_SASL_USERNAME');
+    const password = read.optionalString('KAFKA_SASL_PASSWORD');
+    if (!username || !password) {
+      throw new ConfigError(
+        `KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD are required with KAFKA_SASL_MECHANISM=${mechanism}`,
+      );
+    }
+    sasl = { mechanism, username, password };
+  }
+  const caFile = read.optionalString('KAFKA_TLS_CA_FILE');
+  const tls = read.boolean('KAFKA_TLS', caFile !== undefined)
+    ? {
+        ...(caFile ? { caFile: resolve(caFile) } : {}),
+        rejectUnauthorized: read.boolean('KAFKA_TLS_REJECT_UNAUTHORIZED', true),
+      }
+    : undefined;
+  return { ...(sasl ? { sasl } : {}), ...(tls ? { tls } : {}) };
 }

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Admin, Kafka, logLevel, LogEntry, Partitioners, Producer } from 'kafkajs';
 import type { KafkaConfig } from '../config/studio-config';
 import { oneLine } from '../common/one-line';
+import { kafkaConnection } from '../platform/kafka-client-options';
 import { EventPublisher, OutgoingMessage, PublisherStatus } from './event-publisher';
 
 /**
@@ -22,8 +23,8 @@ export class KafkaEventPublisher extends EventPublisher {
     const logger = this.logger;
     this.kafka = new Kafka({
       clientId: config.clientId,
-      brokers: config.brokers,
-      connectionTimeout: config.connectTimeoutMs,
+      // Brokers, TLS and SASL/SCRAM: the same link settings as every other Kafka client.
+      ...kafkaConnection(config),
       requestTimeout: 30_000,
       retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 3_000 },
       logLevel: logLevel.WARN,

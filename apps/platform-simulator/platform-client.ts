@@ -1,0 +1,179 @@
+import { CommandMessage, CommandResultMessage, EventEnvelope, topicName } from '@studio/contracts';
+import { Consumer, Kafka, KafkaConfig, logLevel, Partitioners, Producer } from 'kafkajs';
+import { randomBytes } from 'node:crypto';
+
+export interface ReceivedTableEvent {
+  envelope: EventEnvelope;
+  key: string;
+  partition: number;
+  offset: string;
+  /** The value exactly as received, for scans that must not trust parsing. */
+  raw: string;
+}
+
+export interface DeadLetter {
+  key: string | null;
+  value: Buffer | null;
+  headers: Record<string, string>;
+}
+
+export interface PlatformClientOptions {
+  brokers: string[];
+  topicPrefix?: string;
+  clientId?: string;
+  /** Extra kafkajs settings (TLS, SASL) for a secured cluster. */
+  connection?: Partial<KafkaConfig>;
+  /** Which topics to read (default: events and results). */
+  read?: { events?: boolean; results?: boolean; deadLetters?: boolean };
+}
+
+/**
+ * What a casino platform runs against the studio: a producer for commands (key = table id) and a
+ * consumer reading table events, command results and (for tests) dead letters.
+ */
+export class PlatformKafkaClient {
+  readonly events: ReceivedTableEvent[] = [];
+  readonly results: CommandResultMessage[] = [];
+  readonly deadLetters: DeadLetter[] = [];
+  readonly topics: { events: string; commands: string; results: string; deadLetters: string };
+  private readonly kafka: Kafka;
+  private producer?: Producer;
+  private consumer?: Consumer;
+  private readonly listeners: Array<(e: ReceivedTableEvent) => void> = [];
+  private readonly resultListeners: Array<(r: CommandResultMessage) => void> = [];
+
+  constructor(private readonly options: PlatformClientOptions) {
+    const prefix = options.topicPrefix ?? '';
+    this.topics = {
+      events: topicName('tableEvents', prefix),
+      commands: topicName('platformCommands', prefix),
+      results: topicName('commandResults', prefix),
+      deadLetters: topicName('commandDeadLetters', prefix),
+    };
+    this.kafka = new Kafka({
+      clientId: options.clientId ?? 'platform-simulator',
+      brokers: options.brokers,
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 20, initialRetryTime: 200, maxRetryTime: 3_000 },
+      ...options.connection,
+    });
+  }
+
+  onEvent(listener: (e: ReceivedTableEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  onResult(listener: (r: CommandResultMessage) => void): void {
+    this.resultListeners.push(listener);
+  }
+
+  async start(): Promise<void> {
+    this.producer = this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      createPartitioner: Partitioners.DefaultPartitioner,
+      allowAutoTopicCreation: false,
+    });
+    await this.producer.connect();
+    const read = { events: true, results: true, deadLetters: false, ...this.options.read };
+    const topics = [
+      ...(read.events ? [this.topics.events] : []),
+      ...(read.results ? [this.topics.results] : []),
+      ...(read.deadLetters ? [this.topics.deadLetters] : []),
+    ];
+    if (topics.length === 0) return;
+    this.consumer = this.kafka.consumer({
+      groupId: `platform-${randomBytes(4).toString('hex')}`,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
+      allowAutoTopicCreation: false,
+    });
+    await this.consumer.connect();
+    await this.consumer.subscribe({ topics, fromBeginning: true });
+    await this.consumer.run({
+      partitionsConsumedConcurrently: 4,
+      eachMessage: async ({ topic, partition, message }) => {
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(message.headers ?? {})) {
+          headers[name] = Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
+        }
+        const key = message.key?.toString('utf8') ?? null;
+        if (topic === this.topics.deadLetters) {
+          this.deadLetters.push({ key, value: message.value, headers });
+          return;
+        }
+        const raw = message.value?.toString('utf8') ?? '';
+        if (topic === this.topics.results) {
+          const result = JSON.parse(raw) as CommandResultMessage;
+          this.results.push(result);
+          for (const l of this.resultListeners) l(result);
+          return;
+        }
+        const event: ReceivedTableEvent = {
+          envelope: JSON.parse(raw) as EventEnvelope,
+          key: key ?? '',
+          partition,
+          offset: message.offset,
+          raw,
+        };
+        this.events.push(event);
+        for (const l of this.listeners) l(event);
+      },
+    });
+  }
+
+  async send(command: CommandMessage): Promise<void> {
+    await this.sendMany([command]);
+  }
+
+  /** Commands in one request; per table they keep the order given. */
+  async sendMany(commands: readonly CommandMessage[]): Promise<void> {
+    await this.producer!.send({
+      topic: this.topics.commands,
+      acks: -1,
+      messages: commands.map((c) => ({ key: c.tableId, value: JSON.stringify(c) })),
+    });
+  }
+
+  /** Anything at all, for poison-message tests. */
+  async sendRaw(key: string | null, value: Buffer | string | null): Promise<void> {
+    await this.producer!.send({
+      topic: this.topics.commands,
+      acks: -1,
+      messages: [{ key, value }],
+    });
+  }
+
+  resultsFor(commandId: string): CommandResultMessage[] {
+    return this.results.filter((r) => r.commandId === commandId);
+  }
+
+  async waitFor<T>(
+    what: string,
+    probe: () => T | undefined | false,
+    timeoutMs = 30_000,
+  ): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = probe();
+      if (value !== undefined && value !== false) return value;
+      if (Date.now() > deadline)
+        throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** The first answer to a command (waits for it). */
+  waitForResult(commandId: string, timeoutMs = 30_000): Promise<CommandResultMessage> {
+    return this.waitFor(
+      `the answer to ${commandId}`,
+      () => this.resultsFor(commandId)[0],
+      timeoutMs,
+    );
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer?.disconnect().catch(() => undefined);
+    await this.producer?.disconnect().catch(() => undefined);
+  }
+}

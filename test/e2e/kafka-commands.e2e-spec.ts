@@ -1,0 +1,165 @@
+import { DEAD_LETTER_HEADERS, PlaceBetCommandMessage } from '@studio/contracts';
+import { PlatformKafkaClient } from '../../apps/platform-simulator/platform-client';
+import type { RunningStudio } from '../../src/bootstrap';
+import type { TableDefinition } from '../../src/config/tables-config';
+import { CloseBetting } from '../../src/use-cases/table-actions.use-cases';
+import { TEST_KAFKA_BROKERS } from '../support/environment';
+import { startTestStudio, uniqueTopicPrefix } from '../support/studio-harness';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+
+jest.setTimeout(120_000);
+
+const TABLE = 'pd-kafka';
+const TABLES = [
+  {
+    id: TABLE,
+    name: 'Pok Deng over Kafka',
+    game: 'pok-deng',
+    currency: 'THB',
+    // Long enough that the test closes betting itself.
+    bettingWindowMs: 600_000,
+    roundIntervalMs: 300,
+    scanner: {
+      wireFormat: 'studio-framed-v1',
+      virtualShoe: { seed: 7, intervalMs: 3_600_000, misreadRate: 0, heartbeatIntervalMs: 60_000 },
+    },
+  } as unknown as TableDefinition,
+];
+
+/**
+ * The command intake against the real broker: every poison message gets its specific dead letter
+ * or rejection, the consumer carries on after each, and a repeated command id gets the first
+ * answer without being applied twice.
+ */
+describe('Kafka command intake', () => {
+  const prefix = uniqueTopicPrefix('commands');
+  let db: TestDatabase;
+  let studio: RunningStudio;
+  let platform: PlatformKafkaClient;
+  let roundId: string;
+
+  const bet = (commandId: string, extra: Partial<PlaceBetCommandMessage> = {}) =>
+    ({
+      commandId,
+      type: 'PlaceBet',
+      schemaVersion: 1,
+      tableId: TABLE,
+      playerId: 'alice',
+      betType: 'player',
+      spot: '1',
+      amount: 1_000,
+      currency: 'THB',
+      ...extra,
+    }) as PlaceBetCommandMessage;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('kafka-commands');
+    studio = await startTestStudio({
+      databaseUrl: db.url,
+      kafkaBrokers: TEST_KAFKA_BROKERS,
+      topicPrefix: prefix,
+      tables: TABLES,
+      env: { VIRTUAL_DEALER_PACE_MS: '20', KAFKA_COMMAND_GROUP_ID: `studio-${prefix}` },
+    });
+    platform = new PlatformKafkaClient({
+      brokers: [TEST_KAFKA_BROKERS],
+      topicPrefix: prefix,
+      read: { events: true, results: true, deadLetters: true },
+    });
+    await platform.start();
+    const opened = await platform.waitFor(
+      'betting to open',
+      () => platform.events.find((e) => e.envelope.type === 'BettingOpened'),
+      60_000,
+    );
+    roundId = opened.envelope.roundId!;
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+    await studio?.close();
+    await db?.drop();
+  });
+
+  const deadLetter = (offsetOrder: number) =>
+    platform.waitFor(`dead letter #${offsetOrder}`, () => platform.deadLetters[offsetOrder - 1]);
+
+  it('dead-letters bad JSON with its raw bytes and the reason, then keeps consuming', async () => {
+    const bytes = Buffer.from([0x7b, 0x22, 0x63, 0xff, 0xfe, 0x0a]); // '{"c' + invalid UTF-8
+    await platform.sendRaw(TABLE, bytes);
+    const letter = await deadLetter(1);
+    expect(letter.value).toEqual(bytes);
+    expect(letter.key).toBe(TABLE);
+    expect(letter.headers[DEAD_LETTER_HEADERS.reasonCode]).toBe('invalid-json');
+    expect(letter.headers[DEAD_LETTER_HEADERS.sourceTopic]).toBe(platform.topics.commands);
+
+    await platform.sendRaw(TABLE, '{"commandId": "x", "type": "PlaceBet",');
+    expect((await deadLetter(2)).headers[DEAD_LETTER_HEADERS.reasonCode]).toBe('invalid-json');
+
+    await platform.send(bet('ok-after-poison'));
+    expect(await platform.waitForResult('ok-after-poison')).toMatchObject({
+      status: 'accepted',
+      duplicate: false,
+    });
+  });
+
+  it('dead-letters a wrong schema and an unknown command type, naming the offending field', async () => {
+    const wrong = JSON.stringify({ ...bet('wrong-schema'), amount: '1000' });
+    await platform.sendRaw(TABLE, wrong);
+    const schema = await deadLetter(3);
+    expect(schema.value?.toString('utf8')).toBe(wrong);
+    expect(schema.headers[DEAD_LETTER_HEADERS.reasonCode]).toBe('schema-violation');
+    expect(schema.headers[DEAD_LETTER_HEADERS.reason]).toBe(
+      'PlaceBet: /amount must be integer, got string',
+    );
+    await platform.sendRaw(TABLE, JSON.stringify({ ...bet('cashout'), type: 'Cashout' }));
+    expect((await deadLetter(4)).headers[DEAD_LETTER_HEADERS.reasonCode]).toBe(
+      'unknown-command-type',
+    );
+    // Nothing of these reached the table.
+    const [{ n }] = await studio.database.dataSource.query(
+      `SELECT count(*)::int AS n FROM bets WHERE command_id IN ('wrong-schema', 'cashout')`,
+    );
+    expect(n).toBe(0);
+  });
+
+  it('rejects a command for an unknown table with unknown-table', async () => {
+    await platform.send(bet('no-such-table', { tableId: 'nowhere-1' }));
+    expect(await platform.waitForResult('no-such-table')).toMatchObject({
+      status: 'rejected',
+      code: 'unknown-table',
+      tableId: 'nowhere-1',
+    });
+  });
+
+  it('answers a repeated command id with the first answer and applies it once', async () => {
+    await platform.send(bet('bet-1', { playerId: 'bob', spot: '2', amount: 2_500 }));
+    const first = await platform.waitForResult('bet-1');
+    expect(first).toMatchObject({ status: 'accepted', duplicate: false });
+    await platform.send(bet('bet-1', { playerId: 'bob', spot: '2', amount: 2_500 }));
+    const answers = await platform.waitFor('the second answer', () =>
+      platform.resultsFor('bet-1').length === 2 ? platform.resultsFor('bet-1') : undefined,
+    );
+    expect(answers[1]).toMatchObject({ status: 'accepted', duplicate: true, reply: first.reply });
+    const [{ n }] = await studio.database.dataSource.query(
+      `SELECT count(*)::int AS n FROM bets WHERE command_id = 'bet-1'`,
+    );
+    expect(n).toBe(1);
+  });
+
+  it('rejects a bet after betting closed with betting-closed, and one for another round with unknown-round', async () => {
+    expect(await studio.app.get(CloseBetting).execute(TABLE, 'test-dealer')).toMatchObject({
+      accepted: true,
+    });
+    await platform.send(bet('too-late', { roundId }));
+    expect(await platform.waitForResult('too-late')).toMatchObject({
+      status: 'rejected',
+      code: 'betting-closed',
+    });
+    await platform.send(bet('other-round', { roundId: '00000000-0000-4000-8000-000000000000' }));
+    expect(await platform.waitForResult('other-round')).toMatchObject({
+      status: 'rejected',
+      code: 'unknown-round',
+    });
+  });
+});
