@@ -68,6 +68,7 @@ function storedExampleOne(): StoredRound {
         roundedDown: '0',
       },
     ],
+    hands: [],
   };
 }
 
@@ -91,6 +92,30 @@ describe('replayStoredRound', () => {
     expect(compareReplay(stored, result.replayed)).toEqual([
       { field: 'settlement[0].returned', stored: 400, replayed: 300 },
       { field: 'settlement[0].net', stored: 200, replayed: 100 },
+    ]);
+  });
+
+  it('compares every stored hand (games.md example 1: Player 1 scores 3, the banker 2) with the replay', () => {
+    const stored = storedExampleOne();
+    const result = replayStoredRound(adapter(), stored);
+    if (!result.ok) throw new Error(`replay failed at ${result.step}`);
+    const hands = result.replayed.hands!;
+    expect(hands.find((h) => h.hand === 'player-1')).toMatchObject({
+      cards: ['6C', '7S'],
+      total: '3',
+    });
+    expect(hands.find((h) => h.hand === 'banker')).toMatchObject({
+      cards: ['4H', '8C'],
+      total: '2',
+    });
+    stored.hands = hands.map((h) => (h.hand === 'player-1' ? { ...h, result: 'lose' } : h));
+    const original = hands.find((h) => h.hand === 'player-1')!.result;
+    expect(compareReplay(stored, result.replayed)).toEqual([
+      { field: 'hand player-1.result', stored: 'lose', replayed: original },
+    ]);
+    stored.hands = hands.filter((h) => h.hand !== 'banker');
+    expect(compareReplay(stored, result.replayed)).toEqual([
+      { field: 'hand banker', stored: null, replayed: hands.find((h) => h.hand === 'banker') },
     ]);
   });
 

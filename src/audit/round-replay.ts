@@ -1,6 +1,7 @@
 import type { CardCode } from '@studio/cards';
 import type {
   AdapterRejection,
+  HandRecord,
   AdapterResult,
   AdapterStep,
   GameAdapter,
@@ -27,6 +28,8 @@ export interface StoredRound {
   cards: Array<{ slot: string; card: CardCode }>;
   decisions: StoredDecision[];
   settlements: SettlementRecord[];
+  /** The round_hands rows; empty for rounds stored before hands were recorded. */
+  hands: HandRecord[];
 }
 
 export interface StoredDecision {
@@ -42,6 +45,8 @@ export interface ReplayedRound {
   decisions: StoredDecision[];
   roundOver: boolean;
   finalState: unknown;
+  /** Every hand with its cards, total and result, when the game's adapter lists them. */
+  hands: HandRecord[] | null;
 }
 
 export type ReplayResult =
@@ -120,6 +125,7 @@ class Recorder {
       decisions: this.decisions,
       roundOver: adapter.isRoundOver(this.state),
       finalState: this.state,
+      hands: adapter.hands ? adapter.hands(this.state) : null,
     };
   }
 }
@@ -391,6 +397,26 @@ export function compareReplay(stored: StoredRound, replayed: ReplayedRound): Rep
       const a = s[f] ?? null;
       const b = r[f] ?? null;
       if (a !== b) out.push({ field: `settlement[${i}].${f}`, stored: a, replayed: b });
+    }
+  }
+  // Hand results: every stored hand as the replay ends it, and no replayed hand missing.
+  if (replayed.hands && stored.hands.length > 0) {
+    const replayedByName = new Map(replayed.hands.map((h) => [h.hand, h]));
+    for (const h of stored.hands) {
+      const r = replayedByName.get(h.hand);
+      replayedByName.delete(h.hand);
+      if (!r) {
+        out.push({ field: `hand ${h.hand}`, stored: h, replayed: null });
+        continue;
+      }
+      for (const f of ['owner', 'cards', 'total', 'result'] as const) {
+        const a = JSON.stringify(h[f] ?? null);
+        const b = JSON.stringify(r[f] ?? null);
+        if (a !== b) out.push({ field: `hand ${h.hand}.${f}`, stored: h[f], replayed: r[f] });
+      }
+    }
+    for (const r of replayedByName.values()) {
+      out.push({ field: `hand ${r.hand}`, stored: null, replayed: r });
     }
   }
   // Decisions the engine makes itself (bots, auto-play) must be the ones on record.

@@ -14,6 +14,14 @@ export interface RoundTimelineView {
    * `supervisor-action`, `event` (the hash-chained round events).
    */
   timeline: TimelineEntry[];
+  /** Every hand of the finished round with its cards, total and result (round_hands). */
+  hands: Array<{
+    hand: string;
+    owner: string | null;
+    cards: string[];
+    total: string;
+    result: string | null;
+  }>;
   counts: Record<string, number>;
 }
 
@@ -35,115 +43,120 @@ export class RoundTimeline {
       [roundId],
     );
     if (!round) throw new AuditRequestError('not-found', `No round ${roundId}`);
-    const [readings, cards, bets, decisions, settlements, actions, events] = await Promise.all([
-      this.q<{
-        id: string;
-        port: string;
-        wire_format: string;
-        kind: string;
-        raw: Buffer;
-        decoded: Record<string, unknown>;
-        device_seq: number | null;
-        received_at: Date;
-        outcome: string;
-        outcome_detail: unknown;
-      }>(
-        `SELECT id, port, wire_format, kind, raw, decoded, device_seq, received_at, outcome, outcome_detail
+    const [readings, cards, bets, decisions, settlements, actions, events, hands] =
+      await Promise.all([
+        this.q<{
+          id: string;
+          port: string;
+          wire_format: string;
+          kind: string;
+          raw: Buffer;
+          decoded: Record<string, unknown>;
+          device_seq: number | null;
+          received_at: Date;
+          outcome: string;
+          outcome_detail: unknown;
+        }>(
+          `SELECT id, port, wire_format, kind, raw, decoded, device_seq, received_at, outcome, outcome_detail
            FROM scanner_readings
           WHERE table_id = $1 AND received_at >= $2 AND received_at <= COALESCE($3, now())
             AND kind IN ('card', 'unrecognised', 'invalid')
           ORDER BY received_at, id`,
-        [round.table_id, round.started_at, round.ended_at],
-      ),
-      this.q<{
-        id: string;
-        slot: string;
-        card: string;
-        reading_id: string | null;
-        face_down: boolean;
-        dealt_at: Date;
-        revealed_at: Date | null;
-        corrected_by_id: string | null;
-        correction_reason: string | null;
-      }>(
-        `SELECT id, slot, card, reading_id, face_down, dealt_at, revealed_at, corrected_by_id, correction_reason
+          [round.table_id, round.started_at, round.ended_at],
+        ),
+        this.q<{
+          id: string;
+          slot: string;
+          card: string;
+          reading_id: string | null;
+          face_down: boolean;
+          dealt_at: Date;
+          revealed_at: Date | null;
+          corrected_by_id: string | null;
+          correction_reason: string | null;
+        }>(
+          `SELECT id, slot, card, reading_id, face_down, dealt_at, revealed_at, corrected_by_id, correction_reason
            FROM round_cards WHERE round_id = $1 ORDER BY id`,
-        [roundId],
-      ),
-      this.q<{
-        id: string;
-        player_id: string;
-        command_id: string | null;
-        bet_type: string;
-        spot: string | null;
-        amount: string;
-        deducted: string;
-        currency: string;
-        status: string;
-        placed_at: Date;
-      }>(
-        `SELECT id, player_id, command_id, bet_type, spot, amount, deducted, currency, status, placed_at
+          [roundId],
+        ),
+        this.q<{
+          id: string;
+          player_id: string;
+          command_id: string | null;
+          bet_type: string;
+          spot: string | null;
+          amount: string;
+          deducted: string;
+          currency: string;
+          status: string;
+          placed_at: Date;
+        }>(
+          `SELECT id, player_id, command_id, bet_type, spot, amount, deducted, currency, status, placed_at
            FROM bets WHERE round_id = $1 ORDER BY placed_at, id`,
-        [roundId],
-      ),
-      this.q<{
-        id: string;
-        player_id: string;
-        hand: string | null;
-        action: string;
-        automatic: boolean;
-        command_id: string | null;
-        decided_at: Date;
-      }>(
-        `SELECT id, player_id, hand, action, automatic, command_id, decided_at
+          [roundId],
+        ),
+        this.q<{
+          id: string;
+          player_id: string;
+          hand: string | null;
+          action: string;
+          automatic: boolean;
+          command_id: string | null;
+          decided_at: Date;
+        }>(
+          `SELECT id, player_id, hand, action, automatic, command_id, decided_at
            FROM decisions WHERE round_id = $1 ORDER BY id`,
-        [roundId],
-      ),
-      this.q<{
-        id: string;
-        bet_id: string | null;
-        player_id: string;
-        bet_type: string;
-        spot: string | null;
-        stake: string;
-        returned: string;
-        net: string;
-        outcome: string;
-        rounded_down: string;
-        settled_at: Date;
-      }>(
-        `SELECT id, bet_id, player_id, bet_type, spot, stake, returned, net, outcome, rounded_down, settled_at
+          [roundId],
+        ),
+        this.q<{
+          id: string;
+          bet_id: string | null;
+          player_id: string;
+          bet_type: string;
+          spot: string | null;
+          stake: string;
+          returned: string;
+          net: string;
+          outcome: string;
+          rounded_down: string;
+          settled_at: Date;
+        }>(
+          `SELECT id, bet_id, player_id, bet_type, spot, stake, returned, net, outcome, rounded_down, settled_at
            FROM settlements WHERE round_id = $1 ORDER BY id`,
-        [roundId],
-      ),
-      this.q<{
-        id: string;
-        action: string;
-        reason: string | null;
-        actor_name: string;
-        status: string;
-        details: unknown;
-        created_at: Date;
-      }>(
-        `SELECT id, action, reason, actor_name, status, details, created_at
+          [roundId],
+        ),
+        this.q<{
+          id: string;
+          action: string;
+          reason: string | null;
+          actor_name: string;
+          status: string;
+          details: unknown;
+          created_at: Date;
+        }>(
+          `SELECT id, action, reason, actor_name, status, details, created_at
            FROM supervisor_actions WHERE round_id = $1 ORDER BY id`,
-        [roundId],
-      ),
-      this.q<{
-        event_no: string;
-        type: string;
-        visibility: string;
-        payload: unknown;
-        actor: string | null;
-        occurred_at: Date;
-        prev_hash: string;
-        hash: string;
-      }>(
-        `SELECT event_no, type, visibility, payload, actor, occurred_at, prev_hash, hash
+          [roundId],
+        ),
+        this.q<{
+          event_no: string;
+          type: string;
+          visibility: string;
+          payload: unknown;
+          actor: string | null;
+          occurred_at: Date;
+          prev_hash: string;
+          hash: string;
+        }>(
+          `SELECT event_no, type, visibility, payload, actor, occurred_at, prev_hash, hash
            FROM round_events WHERE round_id = $1 ORDER BY event_no`,
-        [roundId],
-      ),
-    ]);
+          [roundId],
+        ),
+        this.q<RoundTimelineView['hands'][number]>(
+          `SELECT hand, owner, cards, total, result FROM round_hands WHERE round_id = $1 ORDER BY id`,
+          [roundId],
+        ),
+      ]);
     // Stable merge: entries at the same instant keep the order of the kinds listed here.
     const entries: TimelineEntry[] = [
       ...readings.map((r) => ({
@@ -234,6 +247,6 @@ export class RoundTimeline {
       .map(({ e }) => e);
     const counts: Record<string, number> = {};
     for (const e of timeline) counts[e.kind] = (counts[e.kind] ?? 0) + 1;
-    return { round: roundSummary(round), timeline, counts };
+    return { round: roundSummary(round), timeline, hands, counts };
   }
 }

@@ -133,7 +133,7 @@ export class VerifyRoundReplay {
   }
 
   private async load(row: RoundRow): Promise<StoredRound> {
-    const [bets, cards, decisions, settlements] = await Promise.all([
+    const [bets, cards, decisions, settlements, hands] = await Promise.all([
       this.q<{
         id: string;
         player_id: string;
@@ -167,6 +167,16 @@ export class VerifyRoundReplay {
            FROM settlements WHERE round_id = $1 ORDER BY id`,
         [row.id],
       ),
+      this.q<{
+        hand: string;
+        owner: string | null;
+        cards: CardCode[];
+        total: string;
+        result: string | null;
+      }>(
+        `SELECT hand, owner, cards, total, result FROM round_hands WHERE round_id = $1 ORDER BY id`,
+        [row.id],
+      ),
     ]);
     return {
       roundId: row.id,
@@ -197,6 +207,13 @@ export class VerifyRoundReplay {
         net: Number(s.net),
         outcome: s.outcome,
         roundedDown: s.rounded_down,
+      })),
+      hands: hands.map((h) => ({
+        hand: h.hand,
+        owner: h.owner,
+        cards: h.cards,
+        total: h.total,
+        result: h.result,
       })),
     };
   }

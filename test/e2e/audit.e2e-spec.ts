@@ -347,6 +347,7 @@ describe('auditor history', () => {
       const { status, body } = await get<{
         round: RoundSummary;
         timeline: Array<Record<string, unknown> & { kind: string; at: string }>;
+        hands: Array<{ hand: string; cards: string[]; total: string; result: string | null }>;
         counts: Record<string, number>;
       }>(`/audit/rounds/${pokRound.id}/timeline`);
       expect(status).toBe(200);
@@ -380,6 +381,21 @@ describe('auditor history', () => {
       const times = body.timeline.map((e) => e.at);
       expect(times).toEqual([...times].sort());
       expect(body.counts.card).toBe(cards.length);
+      expect(body.hands.map((h) => h.hand)).toEqual([
+        'player-1',
+        'player-2',
+        'player-3',
+        'player-4',
+        'player-5',
+        'banker',
+      ]);
+      for (const h of body.hands) {
+        expect(h.cards).toEqual(
+          ['1', '2'].map(
+            (n) => cards.find((c) => c.slot === `${h.hand}/${n}` && !c.correctedByCardRowId)!.card,
+          ),
+        );
+      }
 
       // Bots' decisions are the engine's own: marked automatic, a player's are not.
       const [practice] = await q<{ round_id: string }>(
