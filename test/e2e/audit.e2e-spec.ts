@@ -39,6 +39,16 @@ const TABLES: TableDefinition[] = [
     scanner: scanner(22, 0.2),
   },
   {
+    id: 'lux-audit',
+    name: 'Blackjack Lux audit',
+    game: 'blackjack-lux',
+    currency: 'EUR',
+    bettingWindowMs: 2_500,
+    decisionWindowMs: 1_000,
+    roundIntervalMs: 300,
+    scanner: scanner(44, 0.1),
+  },
+  {
     id: 'practice-audit',
     name: 'European practice audit',
     game: 'european-blackjack-practice',
@@ -77,6 +87,7 @@ describe('auditor history', () => {
   const since = new Date(Date.now() - 1_000);
   let pokRound: RoundSummary;
   let ibjRoundId: string | undefined;
+  let luxRoundId: string;
   let until: Date;
 
   const q = <T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> =>
@@ -205,6 +216,25 @@ describe('auditor history', () => {
       'the Pok Deng round to complete',
       async () => (await roundStatus(pok.id)) === 'completed',
       60_000,
+    );
+    // A Lux round: a seat bet and a bet behind; nobody decides, so the service plays automatically.
+    const lux = await tableRound('lux-audit');
+    luxRoundId = lux.id;
+    for (const [i, bet] of [
+      { playerId: 'lena', betType: 'main', spot: '1', amount: 1_000 },
+      { playerId: 'mo', betType: 'bet-behind', spot: '1', amount: 500 },
+    ].entries()) {
+      const r = await post(
+        '/platform/tables/lux-audit/bets',
+        { ...bet, commandId: `audit-lux-${i}`, currency: 'EUR' },
+        platform,
+      );
+      expect(r.body).toMatchObject({ accepted: true });
+    }
+    await waitFor(
+      'the Lux round to complete',
+      async () => (await roundStatus(lux.id)) === 'completed',
+      90_000,
     );
     await waitFor(
       'two completed practice rounds',
@@ -508,10 +538,13 @@ describe('auditor history', () => {
         [until],
       );
       expect(games.map((g) => g.game)).toEqual([
+        'blackjack-lux',
         'european-blackjack-practice',
         'infinite-blackjack',
         'pok-deng',
       ]);
+      const lux = await get<RoundVerdict>(`/audit/rounds/${luxRoundId}/replay`);
+      expect(lux.body).toMatchObject({ verdict: 'match', settlements: 2 });
       const one = await get<RoundVerdict>(`/audit/rounds/${pokRound.id}/replay`);
       expect(one.body).toEqual({
         roundId: pokRound.id,
@@ -592,14 +625,19 @@ describe('auditor history', () => {
     it('finds every table chain intact', async () => {
       const { body } =
         await get<Array<{ tableId: string; intact: boolean; events: number }>>('/audit/chain');
-      expect(body.map((v) => v.tableId)).toEqual(['ibj-audit', 'pokdeng-audit', 'practice-audit']);
+      expect(body.map((v) => v.tableId)).toEqual([
+        'ibj-audit',
+        'lux-audit',
+        'pokdeng-audit',
+        'practice-audit',
+      ]);
       for (const v of body) {
         expect(v.intact).toBe(true);
         expect(v.events).toBeGreaterThan(10);
       }
       const out: string[] = [];
       expect(await runAuditCli('verify-chain', [], q, (l) => out.push(l))).toBe(0);
-      expect(out).toHaveLength(3);
+      expect(out).toHaveLength(4);
     });
 
     it('names an edited row', async () => {
