@@ -105,14 +105,14 @@ async function load(pool: Pool): Promise<void> {
     );
     await pool.query(
       `INSERT INTO bets (id, round_id, table_id, player_id, command_id, bet_type, spot, amount, deducted, currency, status, placed_at)
-       SELECT 'b-' || i, y.round_id, y.table_id, 'player-' || ((i * 7919) % ${PLAYERS}), 'c-' || i, 'main', '1',
+       SELECT 'b-' || i, y.round_id, y.table_id, 'player-' || ((i::bigint * 7919) % ${PLAYERS}), 'c-' || i, 'main', '1',
               1000, 1000, 'EUR', 'settled', y.at + interval '2 seconds'
          ${series}`,
       [BASE],
     );
     await pool.query(
       `INSERT INTO settlements (round_id, bet_id, player_id, bet_type, spot, stake, returned, net, outcome, settled_at)
-       SELECT y.round_id, 'b-' || i, 'player-' || ((i * 7919) % ${PLAYERS}), 'main', '1', 1000,
+       SELECT y.round_id, 'b-' || i, 'player-' || ((i::bigint * 7919) % ${PLAYERS}), 'main', '1', 1000,
               (i % 3) * 1000, (i % 3) * 1000 - 1000, CASE i % 3 WHEN 0 THEN 'lose' WHEN 1 THEN 'push' ELSE 'win' END,
               y.at + interval '40 seconds'
          ${series}`,
