@@ -63,6 +63,7 @@ export class PlatformSimulator {
   private readonly stakes = new Map<string, { playerId: string; amount: number }>();
   private readonly tables: Map<string, SimulatedTable>;
   private commandNo = 0;
+  private stopped = false;
   private sending: Promise<void> = Promise.resolve();
 
   constructor(
@@ -79,6 +80,11 @@ export class PlatformSimulator {
     }
     client.onEvent((e) => this.onEvent(e));
     client.onResult((r) => this.onResult(r));
+  }
+
+  /** No new bets from now on (decisions for rounds already bet on still go out). */
+  stop(): void {
+    this.stopped = true;
   }
 
   /** Resolves when every command decided so far has been acknowledged by the broker. */
@@ -113,6 +119,7 @@ export class PlatformSimulator {
     const roundId = envelope.roundId;
     switch (envelope.type) {
       case 'BettingOpened':
+        if (this.stopped) break;
         this.queue(table.players.map((p, i) => this.betFor(table, roundId, p, i)));
         break;
       case 'DecisionWindowOpened':

@@ -47,7 +47,7 @@ export const SETTLEMENT_SCHEMA: JsonSchema = {
     betId: STR,
     playerId: STR,
     betType: STR,
-    spot: STR,
+    spot: { type: ['string', 'null'], description: 'null for bets without a spot' },
     stake: { ...MONEY, description: 'what was taken from the player for this bet' },
     returned: { ...MONEY, description: 'what goes back to the player: stake + winnings, or 0' },
     net: { ...MONEY, description: 'returned - stake' },
@@ -291,9 +291,9 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
       {
         hand: STR,
         cards: { type: 'array', items: CARD_CODE },
-        score: ANY_OBJECT,
+        score: { type: 'string', description: 'e.g. "9 points", "pok 8"' },
         points: INT,
-        combination: STR,
+        combination: { type: ['string', 'null'] },
         flush: BOOL,
         pair: BOOL,
       },
@@ -344,7 +344,14 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
     'DecisionWindowClosed',
     IBJ,
     'Decision window closed; hands without a decision were auto-played.',
-    payload({ window: INT, autoPlayed: ANY_ARRAY, moves: ANY_ARRAY }, ['window']),
+    payload(
+      {
+        window: INT,
+        autoPlayed: { type: 'integer', description: 'how many hands were auto-played' },
+        moves: ANY_ARRAY,
+      },
+      ['window'],
+    ),
   ),
   entry('DecisionsAccepted', IBJ, 'A batch of decisions was accepted.', payload({}, [])),
   entry('DecisionAccepted', IBJ_LUX, 'A decision was accepted.', payload({}, [])),
@@ -388,13 +395,24 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
     'BetsSettled',
     ALL,
     'Bets settled: one batch of settled bets (a large round is split into several batches).',
-    payload({ settlements: { type: 'array', items: SETTLEMENT_SCHEMA, minItems: 1 } }),
+    payload({
+      batch: { type: 'integer', minimum: 1, description: 'this batch, 1..batches' },
+      batches: { type: 'integer', minimum: 1, description: 'how many batches the round has' },
+      settlements: { type: 'array', items: SETTLEMENT_SCHEMA, minItems: 1 },
+    }),
   ),
   entry(
     'BetsRefunded',
     ALL,
     'Bets refunded (voided round): stake returned in full, net 0.',
-    payload({ settlements: { type: 'array', items: SETTLEMENT_SCHEMA } }),
+    payload(
+      {
+        batch: { type: 'integer', minimum: 1 },
+        batches: { type: 'integer', minimum: 1 },
+        settlements: { type: 'array', items: SETTLEMENT_SCHEMA },
+      },
+      ['settlements'],
+    ),
   ),
   entry('BetsReturned', IBJ_LUX, 'Bets returned to the players (voided round).', payload({}, [])),
   entry(

@@ -65,11 +65,20 @@ describe('event schemas', () => {
       net: 950,
       roundedDown: '0',
     };
-    expect(validate(schema, envelope('BetsSettled', { settlements: [settlement] }))).toEqual([]);
     expect(
       validate(
         schema,
-        envelope('BetsSettled', { settlements: [{ ...settlement, returned: 1_950.5 }] }),
+        envelope('BetsSettled', { batch: 1, batches: 1, settlements: [settlement] }),
+      ),
+    ).toEqual([]);
+    expect(
+      validate(
+        schema,
+        envelope('BetsSettled', {
+          batch: 1,
+          batches: 1,
+          settlements: [{ ...settlement, returned: 1_950.5 }],
+        }),
       ),
     ).toEqual([
       { path: '/payload/settlements/0/returned', message: 'must be integer, got number' },
