@@ -25,12 +25,19 @@ const settings: TableSettings = {
 };
 
 class Table {
-  readonly adapter = new BlackjackLuxAdapter({
-    bettingWindowMs: 15_000,
-    decisionWindowMs: 10_000,
-    limits: settings.limits,
-  });
-  readonly machine = new TableMachine(settings, this.adapter);
+  readonly adapter: BlackjackLuxAdapter;
+  readonly machine: TableMachine;
+
+  constructor(rules: Record<string, unknown> = {}) {
+    this.adapter = new BlackjackLuxAdapter({
+      bettingWindowMs: 15_000,
+      decisionWindowMs: 10_000,
+      limits: settings.limits,
+      rules,
+    });
+    this.machine = new TableMachine(settings, this.adapter);
+  }
+
   state: TableState = initialTableState(settings, 8);
   now = Date.UTC(2026, 10, 29, 12, 0, 0);
   private ids = 0;
@@ -88,8 +95,8 @@ class Table {
 }
 
 /** A fresh shoe (first card 2: burn 2 more), then round 1 opens for bets. */
-function roundOpen(): Table {
-  const t = new Table();
+function roundOpen(rules: Record<string, unknown> = {}): Table {
+  const t = new Table(rules);
   t.step({ type: 'start' });
   for (const c of ['2C', 'KD', '4H']) t.read(c);
   t.fire('next-round');
@@ -288,7 +295,7 @@ describe('Blackjack Lux through the table machine', () => {
   });
 
   it('gives split hands their own slots; a bet behind follows the split but not the double', () => {
-    const t = roundOpen();
+    const t = roundOpen({ doubleAfterSplit: true }); // a table that allows double after split
     t.bet({ playerId: 'alice', betType: 'main', spot: '1', amount: 1_000 });
     t.bet({ playerId: 'carol', betType: 'bet-behind', spot: '1', amount: 500 });
     expect(t.decide('carol', 'follow-split', '1').rejection).toBeUndefined();

@@ -28,8 +28,10 @@ const decide = (...pairs: [string, string][]): InfiniteInput[] =>
   pairs.map(([playerId, action]) => ({ type: 'decision', playerId, action }) as InfiniteInput);
 const close: InfiniteInput = { type: 'close-window' };
 
-function bettingRound(bets: InfiniteInput[], roundOfShoe = 1) {
-  return run(newInfiniteTable(), [
+function bettingRound(bets: InfiniteInput[], roundOfShoe = 1, das = false) {
+  const table = newInfiniteTable();
+  const rules = { ...table.config.rules, doubleAfterSplit: das };
+  return run(newInfiniteTable({ rules }), [
     { type: 'open-betting', roundId: 'r1', roundOfShoe },
     ...bets,
     { type: 'close-betting' },
@@ -61,11 +63,11 @@ function results(state: InfiniteState) {
 
 describe('Infinite Blackjack: one shared card sequence (games.md §2)', () => {
   it('plays split hands in order, gives each drawn card to every hand still drawing, auto-plays', () => {
-    let s = bettingRound([
-      bet('A', 100, { pairs: 100 }),
-      bet('B', 100, { 'lucky-trio': 100 }),
-      bet('C', 25),
-    ]);
+    let s = bettingRound(
+      [bet('A', 100, { pairs: 100 }), bet('B', 100, { 'lucky-trio': 100 }), bet('C', 25)],
+      1,
+      true, // this table allows double after split
+    );
     // Default deal order: player, dealer up, player, dealer hole.
     expect(infiniteExpectedCard(s)).toEqual({ slot: 'player', position: 1 });
     s = run(s, cards('8S 9D 8H 7C')).state;
@@ -79,7 +81,7 @@ describe('Infinite Blackjack: one shared card sequence (games.md §2)', () => {
       ['8H'],
     ]);
     expect(infinitePlayerView(s, 'B').player?.hands[0].total).toBe(19);
-    // A doubles after the split (Default DAS), B stands.
+    // A doubles after the split (this table allows it), B stands.
     s = run(s, [...decide(['A', 'double'], ['B', 'stand']), close]).state;
     // TC goes to A's doubled hand only; then A's second hand needs its second card: no window.
     s = run(s, cards('TC')).state;
