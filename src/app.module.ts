@@ -22,6 +22,7 @@ import { databaseCheck, kafkaCheck, migrationsCheck, READINESS_CHECKS } from './
 import { loggingOptions } from './logging/logging.options';
 import { DisabledEventPublisher, EventPublisher } from './outbox/event-publisher';
 import { KafkaEventPublisher } from './outbox/kafka-event-publisher';
+import { MetricsController } from './outbox/metrics.controller';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { scannersCheck } from './scanner/scanner-readiness';
 import { ScannerService } from './scanner/scanner.service';
@@ -110,7 +111,7 @@ export class StudioModule {
         PlatformKafkaModule.forRoot(config),
         AuditModule.forRoot({ dataSource: database.dataSource }),
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [
         { provide: STUDIO_CONFIG, useValue: config },
         { provide: DatabaseConnection, useValue: database },

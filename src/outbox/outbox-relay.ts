@@ -10,6 +10,15 @@ import { EventPublisher, OutgoingMessage } from './event-publisher';
 /** Only one relay (across all instances on one database) publishes at a time, keeping table order. */
 const RELAY_LOCK_KEY = 0x5354_4f42; // "STOB"
 
+/** Counters since start, exposed on GET /metrics. */
+export interface RelayCounters {
+  publishedEvents: number;
+  publishedBatches: number;
+  failedBatches: number;
+  /** Wall time spent in successful publishBatch calls (read, send, mark), milliseconds. */
+  publishMillis: number;
+}
+
 export interface OutboxLag {
   pending: number;
   oldestPendingAt: string | null;
@@ -29,6 +38,12 @@ export class OutboxRelay {
   private wakeRequested = false;
   private failures = 0;
   private topicsReady = false;
+  readonly counters: RelayCounters = {
+    publishedEvents: 0,
+    publishedBatches: 0,
+    failedBatches: 0,
+    publishMillis: 0,
+  };
 
   constructor(
     private readonly dataSource: DataSource,
@@ -66,6 +81,22 @@ export class OutboxRelay {
 
   /** Publishes at most one batch. Returns how many events were published. */
   async publishBatch(): Promise<number> {
+    const started = performance.now();
+    try {
+      const published = await this.publishOneBatch();
+      if (published > 0) {
+        this.counters.publishedEvents += published;
+        this.counters.publishedBatches += 1;
+        this.counters.publishMillis += performance.now() - started;
+      }
+      return published;
+    } catch (error) {
+      this.counters.failedBatches += 1;
+      throw error;
+    }
+  }
+
+  private async publishOneBatch(): Promise<number> {
     if (!this.topicsReady) {
       await this.publisher.connect(this.topics);
       this.topicsReady = true;

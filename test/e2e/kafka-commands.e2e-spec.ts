@@ -162,4 +162,24 @@ describe('Kafka command intake', () => {
       code: 'unknown-round',
     });
   });
+
+  it('counts commands and relay work on GET /metrics', async () => {
+    const text = await (await fetch(`${studio.url}/metrics`)).text();
+    const value = (line: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((l) => l.startsWith(`${line} `))
+          ?.split(' ')[1],
+      );
+    // Four dead letters above (two bad JSON, a wrong schema, an unknown type).
+    expect(value('studio_kafka_commands_total{outcome="dead-lettered"}')).toBe(4);
+    // ok-after-poison, bet-1, and the repeat of bet-1 (answered from the store).
+    expect(value('studio_kafka_commands_total{outcome="accepted"}')).toBe(3);
+    expect(value('studio_kafka_duplicate_commands_total')).toBe(1);
+    // no-such-table, too-late, other-round.
+    expect(value('studio_kafka_commands_total{outcome="rejected"}')).toBe(3);
+    expect(value('studio_outbox_published_events_total')).toBeGreaterThan(0);
+    expect(text).toMatch(/^studio_outbox_pending_events \d+$/m);
+  });
 });
