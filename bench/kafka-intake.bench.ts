@@ -1,0 +1,206 @@
+/**
+ * Kafka round trip of one Infinite Blackjack round with many players (default 100,000):
+ * every player bets, then every player decides in one decision window, all as commands on the
+ * commands topic. A command counts as done when its answer is on the results topic (the answer is
+ * published only after the command's transition is committed in PostgreSQL). Also prints the
+ * outbox relay's throughput (events/s) for the events the round produced.
+ *
+ * Needs a Kafka broker (BENCH_KAFKA_BROKERS, default 127.0.0.1:19092, `npm run kafka -- start`)
+ * and PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres);
+ * creates and drops a database of its own. BENCH_PLAYERS sets the player count. Asserts nothing.
+ */
+import 'reflect-metadata';
+import type { CommandMessage } from '@studio/contracts';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { PlatformKafkaClient } from '../apps/platform-simulator/platform-client';
+import { startStudio } from '../src/bootstrap';
+import { loadStudioConfig } from '../src/config/studio-config';
+import { OutboxRelay } from '../src/outbox/outbox-relay';
+import { CloseBetting } from '../src/use-cases/table-actions.use-cases';
+
+const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 100_000);
+const BROKERS = process.env.BENCH_KAFKA_BROKERS ?? '127.0.0.1:19092';
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SEND_CHUNK = 1_000;
+const TABLE = 'ibj-bench';
+
+async function admin(sql: string): Promise<void> {
+  const client = new Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function cpu(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+async function until(what: string, probe: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function main(): Promise<void> {
+  const dbName = `studio_bench_${randomBytes(4).toString('hex')}`;
+  const prefix = `bench.${randomBytes(3).toString('hex')}.`;
+  await admin(`CREATE DATABASE ${dbName}`);
+  const dir = mkdtempSync(join(tmpdir(), 'kafka-bench-'));
+  const tablesFile = join(dir, 'tables.json');
+  writeFileSync(
+    tablesFile,
+    JSON.stringify([
+      {
+        id: TABLE,
+        name: 'IBJ bench',
+        game: 'infinite-blackjack',
+        currency: 'EUR',
+        bettingWindowMs: 600_000,
+        decisionWindowMs: 600_000,
+        roundIntervalMs: 0,
+        scanner: {
+          wireFormat: 'studio-framed-v1',
+          virtualShoe: {
+            seed: 5,
+            intervalMs: 3_600_000,
+            misreadRate: 0,
+            heartbeatIntervalMs: 60_000,
+          },
+        },
+      },
+    ]),
+  );
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${dbName}`;
+  const studio = await startStudio(
+    loadStudioConfig({
+      DATABASE_URL: url.toString(),
+      DATABASE_POOL_SIZE: '10',
+      PORT: '0',
+      LOG_LEVEL: 'error',
+      TABLES_FILE: tablesFile,
+      KAFKA_BROKERS: BROKERS,
+      KAFKA_TOPIC_PREFIX: prefix,
+      KAFKA_COMMAND_GROUP_ID: `bench-${prefix}`,
+      VIRTUAL_DEALER_PACE_MS: '0',
+      OUTBOX_BATCH_SIZE: '1000',
+      OUTBOX_POLL_INTERVAL_MS: '50',
+    }),
+  );
+  const client = new PlatformKafkaClient({ brokers: [BROKERS], topicPrefix: prefix });
+  try {
+    await client.start();
+    let answered = 0;
+    let rejected = 0;
+    const rejectionCodes = new Map<string, number>();
+    client.onResult((r) => {
+      answered += 1;
+      if (r.status === 'rejected') {
+        rejected += 1;
+        rejectionCodes.set(r.code ?? '?', (rejectionCodes.get(r.code ?? '?') ?? 0) + 1);
+      }
+    });
+    const roundId = await (async () => {
+      await until(
+        'betting to open',
+        () => client.events.some((e) => e.envelope.type === 'BettingOpened'),
+        120_000,
+      );
+      return client.events.find((e) => e.envelope.type === 'BettingOpened')!.envelope.roundId!;
+    })();
+
+    const phase = async (label: string, make: (i: number) => CommandMessage) => {
+      const before = answered;
+      const rejectedBefore = rejected;
+      const t0 = performance.now();
+      const c0 = cpu();
+      for (let i = 0; i < PLAYERS; i += SEND_CHUNK) {
+        const chunk: CommandMessage[] = [];
+        for (let j = i; j < Math.min(PLAYERS, i + SEND_CHUNK); j += 1) chunk.push(make(j));
+        await client.sendMany(chunk);
+      }
+      const sentMs = performance.now() - t0;
+      await until(`${label} answers`, () => answered - before >= PLAYERS, 3_600_000);
+      const ms = performance.now() - t0;
+      console.log(
+        `${label}: ${PLAYERS} commands sent in ${(sentMs / 1000).toFixed(2)} s; all accepted-or-rejected ` +
+          `and persisted (answer on the results topic) after ${(ms / 1000).toFixed(2)} s = ` +
+          `${Math.round(PLAYERS / (ms / 1000))} commands/s; rejected ${rejected - rejectedBefore}; ` +
+          `CPU of this process ${(cpu() - c0).toFixed(0)} ms`,
+      );
+    };
+
+    // The relay is held during the bets, so their events pile up and its throughput with full
+    // batches is measured when it is released.
+    const relay = studio.app.get(OutboxRelay);
+    await relay.stop();
+    await phase('bets', (i) => ({
+      commandId: `bet-${i}`,
+      type: 'PlaceBet',
+      schemaVersion: 1,
+      tableId: TABLE,
+      roundId,
+      playerId: `p${i}`,
+      betType: 'main',
+      amount: 1_000,
+    }));
+    const pending = (await relay.lag()).pending;
+    const before = { ...relay.counters };
+    const drain0 = performance.now();
+    relay.start();
+    while ((await relay.lag()).pending > 0) await new Promise((r) => setTimeout(r, 10));
+    const drainMs = performance.now() - drain0;
+    console.log(
+      `relay: ${pending} pending events published in ${(drainMs / 1000).toFixed(2)} s = ` +
+        `${Math.round(pending / (drainMs / 1000))} events/s wall (${relay.counters.publishedBatches - before.publishedBatches} batches; ` +
+        `each: read from the outbox, send with acks=all, mark published)`,
+    );
+    await studio.app.get(CloseBetting).execute(TABLE, 'bench');
+    await until(
+      'the decision window',
+      () => client.events.some((e) => e.envelope.type === 'DecisionWindowOpened'),
+      600_000,
+    );
+    await phase('decisions (one window)', (i) => ({
+      commandId: `decide-${i}`,
+      type: 'Decide',
+      schemaVersion: 1,
+      tableId: TABLE,
+      roundId,
+      playerId: `p${i}`,
+      action: i % 2 === 0 ? 'stand' : 'hit',
+    }));
+    if (rejectionCodes.size > 0) console.log(`rejections: ${JSON.stringify([...rejectionCodes])}`);
+
+    const c = relay.counters;
+    console.log(
+      `relay over the whole run: ${c.publishedEvents} events in ${c.publishedBatches} batches ` +
+        `(one or two events per batch while commands trickle in), ${(c.publishMillis / 1000).toFixed(2)} s publishing`,
+    );
+    const first = client.events[0];
+    const last = client.events[client.events.length - 1];
+    console.log(
+      `consumer: ${client.events.length} events received; first-to-last ` +
+        `${((Date.parse(last.envelope.occurredAt) - Date.parse(first.envelope.occurredAt)) / 1000).toFixed(2)} s of event time`,
+    );
+  } finally {
+    await client.stop();
+    await studio.close();
+    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
