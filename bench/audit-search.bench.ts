@@ -92,7 +92,7 @@ async function load(pool: Pool): Promise<void> {
          LATERAL (SELECT i % ${TABLES} AS t, i / ${TABLES} AS k) x,
          LATERAL (SELECT 'bench-' || lpad(x.t::text, 2, '0') AS table_id,
                          md5('round-' || i)::uuid AS round_id,
-                         to_timestamp($1 / 1000.0) + (x.k * ${ROUND_SECONDS} * 1000 + x.t * 1700) * interval '1 millisecond' AS at) y`;
+                         to_timestamp($1 / 1000.0) + (x.k::bigint * ${ROUND_SECONDS} * 1000 + x.t * 1700) * interval '1 millisecond' AS at) y`;
     await pool.query('BEGIN');
     await pool.query(
       `INSERT INTO rounds (id, table_id, shoe_id, shoe_number, round_number, game, status, phase, started_at, ended_at, void_reason)
