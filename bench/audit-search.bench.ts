@@ -98,8 +98,8 @@ async function load(pool: Pool): Promise<void> {
       `INSERT INTO rounds (id, table_id, shoe_id, shoe_number, round_number, game, status, phase, started_at, ended_at, void_reason)
        SELECT y.round_id, y.table_id, md5('shoe-' || x.t || '-' || (x.k / ${ROUNDS_PER_SHOE} + 1))::uuid,
               x.k / ${ROUNDS_PER_SHOE} + 1, x.k % ${ROUNDS_PER_SHOE} + 1, ($2::text[])[x.t % 4 + 1],
-              CASE WHEN i % 50 = 7 THEN 'voided' ELSE 'completed' END, 'settled', y.at,
-              y.at + interval '40 seconds', CASE WHEN i % 50 = 7 THEN 'camera failure' END
+              CASE WHEN x.k % 50 = 7 THEN 'voided' ELSE 'completed' END, 'settled', y.at,
+              y.at + interval '40 seconds', CASE WHEN x.k % 50 = 7 THEN 'camera failure' END
          ${series}`,
       [BASE, GAMES],
     );
@@ -196,6 +196,9 @@ async function main(): Promise<void> {
     });
     await time('search: by game + status voided', () =>
       search.execute({ game: GAMES[Math.floor(random() * 4)], status: 'voided' }),
+    );
+    await time('search: by table + status voided', () =>
+      search.execute({ tableId: table(), status: 'voided' }),
     );
     await time('search: by game + status + 1-day range', () => {
       const from = instant();

@@ -21,6 +21,14 @@ export class AuditIndexes1764470000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX rounds_status_started_id_idx ON rounds (status, started_at DESC, id DESC)`,
     );
+    // Status with a table or a game: without these, a combination with few or no rows (a game
+    // with no voided round) walks every row of the status.
+    await queryRunner.query(
+      `CREATE INDEX rounds_table_status_started_idx ON rounds (table_id, status, started_at DESC, id DESC)`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX rounds_game_status_started_idx ON rounds (game, status, started_at DESC, id DESC)`,
+    );
     await queryRunner.query(`CREATE INDEX rounds_shoe_idx ON rounds (shoe_id, round_number)`);
     // A player's rounds and bet history: bets by player, newest first, with a unique tiebreak.
     await queryRunner.query(
@@ -50,6 +58,8 @@ export class AuditIndexes1764470000000 implements MigrationInterface {
       'supervisor_actions_round_idx',
       'bets_player_placed_id_idx',
       'rounds_shoe_idx',
+      'rounds_game_status_started_idx',
+      'rounds_table_status_started_idx',
       'rounds_status_started_id_idx',
       'rounds_game_started_idx',
       'rounds_table_started_id_idx',
