@@ -5,7 +5,7 @@ import {
   DeadLetterReasonCode,
   topicName,
 } from '@studio/contracts';
-import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
+import { Kafka, LogEntry, logLevel, Partitioners, Producer } from 'kafkajs';
 import type { KafkaConfig } from '../config/studio-config';
 import type { RawCommandMessage } from './command-intake';
 import { kafkaConnection } from './kafka-client-options';
@@ -28,6 +28,11 @@ export class CommandAnswersPublisher {
       clientId: `${config.clientId}-command-answers`,
       ...kafkaConnection(config),
       logLevel: logLevel.ERROR,
+      // Through the service's logger: a broker restart is retried, and reported once per error.
+      logCreator:
+        () =>
+        ({ namespace, log }: LogEntry) =>
+          this.logger.warn(`kafkajs ${namespace}: ${String(log.message)}`),
       retry: { retries: 5, initialRetryTime: 200, maxRetryTime: 3_000 },
     });
     this.commandsTopic = topicName('platformCommands', config.topicPrefix);

@@ -1,4 +1,5 @@
 import {
+  BeforeApplicationShutdown,
   Controller,
   DynamicModule,
   Inject,
@@ -89,8 +90,11 @@ function commandsController(topic: string) {
   return PlatformKafkaController;
 }
 
-class AnswersLifecycle implements OnApplicationShutdown {
+class AnswersLifecycle implements BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(@Inject(CommandAnswersPublisher) private readonly answers: CommandAnswersPublisher) {}
+  beforeApplicationShutdown(): void {
+    intakeShutdown.started = true;
+  }
   async onApplicationShutdown(): Promise<void> {
     await this.answers.disconnect().catch(() => undefined);
   }
@@ -106,6 +110,7 @@ export class PlatformKafkaModule {
     const kafka = config.kafka;
     if (!kafka?.commands.enabled) return { module: PlatformKafkaModule };
     const answers = new CommandAnswersPublisher(kafka);
+    intakeShutdown.started = false; // a new service in this process (tests restart it)
     return {
       module: PlatformKafkaModule,
       controllers: [commandsController(answers.commandsTopic)],
@@ -132,6 +137,9 @@ export class PlatformKafkaModule {
   }
 }
 
+/** Set before the microservices close, so a crashed consumer is not restarted any more. */
+const intakeShutdown = { started: false };
+
 /** The microservice transport options of the command consumer. */
 export function commandIntakeTransport(config: KafkaConfig): KafkaOptions {
   return {
@@ -147,6 +155,14 @@ export function commandIntakeTransport(config: KafkaConfig): KafkaOptions {
       },
       consumer: {
         groupId: config.commands.groupId,
+        // Ride out a broker outage inside the consumer instead of crashing and restarting it: a
+        // restart pending when the service shuts down would outlive the shutdown.
+        retry: {
+          retries: Number.MAX_SAFE_INTEGER,
+          initialRetryTime: 300,
+          maxRetryTime: 5_000,
+          restartOnFailure: async () => !intakeShutdown.started,
+        },
         allowAutoTopicCreation: false,
         sessionTimeout: 10_000,
         heartbeatInterval: 1_000,
