@@ -444,6 +444,17 @@ describe('TableMachine rejections, one per reason code', () => {
     ).toBe('unknown-player');
   });
 
+  it('betting-closed for a late bet naming the round that just ended', () => {
+    const t = ibj();
+    const roundId = t.state.round!.id;
+    t.step({ type: 'void', by: 'sup', reason: 'table closed' });
+    expect(t.state.round).toBeNull();
+    expect(bet(t, { roundId }).rejection).toEqual({
+      code: 'betting-closed',
+      message: `Round ${roundId} has ended; betting is closed`,
+    });
+  });
+
   it('unknown-round: a command for a round that is not in progress', () => {
     const t = ibj();
     expect(bet(t, { roundId: 'round-from-yesterday' }).rejection?.code).toBe('unknown-round');

@@ -90,6 +90,8 @@ export interface TableState {
    * kept (and logged, restricted) so every round can be replayed.
    */
   virtualShoe?: { order: CardCode[]; next: number };
+  /** The round that ended last: a late command for it is told betting closed, not "unknown". */
+  lastRoundId?: string;
   /** The last round's final engine state, for games whose table outlives a round (Lux seats). */
   previousEngine?: unknown;
 }
@@ -459,6 +461,7 @@ class Transition {
     this.state = {
       ...this.state,
       round: null,
+      lastRoundId: round.id,
       ...(this.adapter.keepsStateBetweenRounds ? { previousEngine: engine } : {}),
       faceDownCards: {},
       timers: this.state.timers.filter((t) => t.name === ROUND_TIMER),
@@ -825,7 +828,12 @@ class Transition {
   bet(bet: BetCommand): void {
     if (this.state.paused) return this.reject('table-paused', 'The table is paused; no bets now');
     const round = this.state.round;
-    if (bet.roundId && bet.roundId !== round?.id) return this.unknownRound(bet.roundId);
+    if (bet.roundId && bet.roundId !== round?.id) {
+      if (bet.roundId === this.state.lastRoundId) {
+        return this.reject('betting-closed', `Round ${bet.roundId} has ended; betting is closed`);
+      }
+      return this.unknownRound(bet.roundId);
+    }
     if (!round || !this.adapter.isBettingOpen(round.engine)) {
       return this.reject('betting-closed', 'Betting is closed for this round');
     }
@@ -875,8 +883,12 @@ class Transition {
     if (this.state.paused)
       return this.reject('table-paused', 'The table is paused; decisions wait');
     const round = this.state.round;
-    if (decision.roundId && decision.roundId !== round?.id)
+    if (decision.roundId && decision.roundId !== round?.id) {
+      if (decision.roundId === this.state.lastRoundId) {
+        return this.reject('round-over', `Round ${decision.roundId} has ended`);
+      }
       return this.unknownRound(decision.roundId);
+    }
     if (!round) return this.reject('no-round', 'No round is in progress');
     if (this.applyRound(this.adapter.decide(round.engine, decision))) {
       this.reply = { roundId: round.id };
