@@ -1,9 +1,6 @@
 import { Client } from 'pg';
 import { eventHash, GENESIS_HASH } from '../../src/tables/event-chain';
-import { InfiniteBlackjackAdapter } from '../../src/rounds/adapters/infinite-blackjack.adapter';
-import { PokDengAdapter } from '../../src/rounds/adapters/pok-deng.adapter';
-import type { GameAdapter } from '../../src/rounds/game-adapter';
-import { normalise, replayRound } from '../support/round-replay';
+import { VerifyRoundReplay } from '../../src/audit/verify-round-replay.use-case';
 import { ServiceProcess, spawnService } from '../support/service-process';
 import { waitFor, writeTablesFile } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
@@ -175,34 +172,13 @@ describe(`crash recovery (${RUNS} SIGKILLs at random points)`, () => {
       rounds.filter((r) => !['completed', 'voided'].includes(r.status)).length,
     ).toBeLessThanOrEqual(2);
 
-    // Every completed round replays exactly from its stored cards and bets.
-    const adapters: Record<string, GameAdapter> = {
-      'crash-pokdeng': new PokDengAdapter({ bettingWindowMs: 1_000 }) as GameAdapter,
-      'crash-ibj': new InfiniteBlackjackAdapter({
-        bettingWindowMs: 1_000,
-        decisionWindowMs: 1_000,
-      }) as GameAdapter,
-    };
+    // Every completed round replays exactly from its stored cards and bets (the auditors' check).
+    const verify = new VerifyRoundReplay(q);
     let settledBets = 0;
     for (const round of completed) {
-      const stored = await q<{
-        playerId: string;
-        betType: string;
-        stake: string;
-        returned: string;
-        net: string;
-        outcome: string;
-      }>(
-        `SELECT player_id AS "playerId", bet_type AS "betType", stake, returned, net, outcome
-           FROM settlements WHERE round_id = $1 ORDER BY id`,
-        [round.id],
-      );
-      const replayed = await replayRound(q, adapters[round.table_id], round.id);
-      expect({ round: round.id, settlements: stored.map((s) => normalise(s as never)) }).toEqual({
-        round: round.id,
-        settlements: replayed.map(normalise),
-      });
-      settledBets += stored.length;
+      const verdict = await verify.round(round.id);
+      expect(verdict).toMatchObject({ roundId: round.id, verdict: 'match' });
+      settledBets += verdict.verdict === 'match' ? verdict.settlements : 0;
     }
     // No bet settled twice, no bet of a finished round left unsettled.
     const [{ twice }] = await q<{ twice: number }>(
