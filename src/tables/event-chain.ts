@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../common/canonical-json';
+
+export { canonicalJson };
 
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -23,15 +26,4 @@ export function eventHash(prevHash: string, event: ChainedEventFields): string {
     .update('\n')
     .update(canonicalJson(event))
     .digest('hex');
-}
-
-/** JSON with object keys sorted, so the hash does not depend on key order (jsonb reorders keys). */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.keys(value as object)
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-  return `{${entries.join(',')}}`;
 }

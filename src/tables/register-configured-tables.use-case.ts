@@ -9,6 +9,7 @@ import { appendTableEvents, StudioTableEntity } from '@studio/persistence';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Clock, IdGenerator } from '../clock/clock';
+import { canonicalJson } from '../common/canonical-json';
 import type { TableDefinition } from '../config/tables-config';
 
 export interface TableRegistration {
@@ -94,15 +95,4 @@ export class RegisterConfiguredTables {
 /** Canonical JSON (sorted keys) so that key order in the file does not count as a change. */
 export function hashConfiguration(table: TableDefinition): string {
   return createHash('sha256').update(canonicalJson(table)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.keys(value as object)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
