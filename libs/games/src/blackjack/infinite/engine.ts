@@ -1,5 +1,11 @@
 import { CardCode, cardCode, parseCardCode } from '@studio/cards';
-import { dealerMustHit, dealerPeeks, insuranceOffered } from '../core/dealer';
+import {
+  dealerCards,
+  dealerMustHit,
+  dealerPeeks,
+  insuranceOffered,
+  revealHoleCard,
+} from '../core/dealer';
 import {
   EventEffect,
   PromptEffect,
@@ -149,8 +155,7 @@ export function infiniteExpectedCard(state: InfiniteState): InfiniteExpectedCard
 }
 
 export function infiniteDealerCards(state: InfiniteState): CardCode[] {
-  const { up, hole, draws } = state.dealer;
-  return [...(up ? [up] : []), ...(hole ? [hole] : []), ...draws];
+  return dealerCards(state.dealer);
 }
 
 export function stepInfinite(state: InfiniteState, input: InfiniteInput): InfiniteStep {
@@ -415,7 +420,7 @@ function afterInsurance(state: InfiniteState): InfiniteStep {
   if (!dealerPeeks(up, state.config.rules)) return advance(state);
   const checked: InfiniteState = { ...state, peeked: true };
   if (isBlackjack([up, hole])) {
-    const revealed = reveal(checked);
+    const revealed = revealHoleCard(checked);
     return continueAfter(settle(revealed.state), [
       event('dealer-checked', { blackjack: true }),
       ...revealed.effects,
@@ -484,26 +489,12 @@ function drawCommon(state: InfiniteState, card: CardCode): InfiniteStep {
   ]);
 }
 
-function reveal(state: InfiniteState): { state: InfiniteState; effects: InfiniteEffect[] } {
-  if (state.dealer.holeRevealed) return { state, effects: [] };
-  const next: InfiniteState = { ...state, dealer: { ...state.dealer, holeRevealed: true } };
-  return {
-    state: next,
-    effects: [
-      event('hole-card-revealed', {
-        card: state.dealer.hole,
-        dealerTotal: handTotal(infiniteDealerCards(next)).total,
-      }),
-    ],
-  };
-}
-
 /**
  * The dealer reveals and draws while some hand can still be beaten or paid differently (a live
  * hand that is not bust, surrendered or BJ) or a Bust Bonus bet depends on the dealer's cards.
  */
 function dealerTurn(state: InfiniteState): InfiniteStep {
-  const revealed = reveal(state);
+  const revealed = revealHoleCard(state);
   const next: InfiniteState = { ...revealed.state, phase: 'dealer' };
   return continueAfter(dealerNext(next), revealed.effects);
 }

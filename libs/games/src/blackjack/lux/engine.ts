@@ -1,5 +1,11 @@
 import { CardCode, cardCode, parseCardCode } from '@studio/cards';
-import { dealerMustHit, dealerPeeks, insuranceOffered } from '../core/dealer';
+import {
+  dealerCards,
+  dealerMustHit,
+  dealerPeeks,
+  insuranceOffered,
+  revealHoleCard,
+} from '../core/dealer';
 import {
   event,
   EventEffect,
@@ -532,8 +538,7 @@ export function luxExpectedCard(state: LuxState): LuxExpectedCard | null {
 }
 
 export function luxDealerCards(state: LuxState): CardCode[] {
-  const { up, hole, draws } = state.dealer;
-  return [...(up ? [up] : []), ...(hole ? [hole] : []), ...draws];
+  return dealerCards(state.dealer);
 }
 
 /** The seat whose turn it is: the lowest-numbered seat still playing. */
@@ -626,22 +631,8 @@ function afterInsurance(state: LuxState): LuxStep {
 
 /** Reveals the hole card and settles without drawing further cards. */
 function endRound(state: LuxState): Ok {
-  const revealed = reveal(state);
+  const revealed = revealHoleCard(state);
   return continueAfter(settle(revealed.state), revealed.effects) as Ok;
-}
-
-function reveal(state: LuxState): Ok {
-  if (state.dealer.holeRevealed) return { state, effects: [] };
-  const next: LuxState = { ...state, dealer: { ...state.dealer, holeRevealed: true } };
-  return {
-    state: next,
-    effects: [
-      event('hole-card-revealed', {
-        card: state.dealer.hole,
-        dealerTotal: handTotal(luxDealerCards(next)).total,
-      }),
-    ],
-  };
 }
 
 // ---- turns ---------------------------------------------------------------------------------------
@@ -844,7 +835,7 @@ function closeWindow(state: LuxState): LuxStep {
 // ---- dealer and settlement -----------------------------------------------------------------------
 
 function dealerTurn(state: LuxState): LuxStep {
-  const revealed = reveal({ ...state, phase: 'dealer' });
+  const revealed = revealHoleCard<LuxState>({ ...state, phase: 'dealer' });
   return continueAfter(dealerNext(revealed.state), revealed.effects);
 }
 

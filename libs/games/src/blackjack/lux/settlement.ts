@@ -1,3 +1,4 @@
+import { dealerCards } from '../core/dealer';
 import { CardCode } from '@studio/cards';
 import { isBlackjack } from '../core/hand';
 import { NO_ROUNDING, RoundingRecord, winningsFor } from '../core/money';
@@ -11,11 +12,6 @@ import {
 } from '../core/settle';
 import { evaluateLuxPairs } from '../side-bets/side-bets';
 import { LuxBet, LuxSeat, LuxSettlement, LuxSettlementRecord, LuxState } from './state';
-
-function dealerCardsOf(state: LuxState): CardCode[] {
-  const { up, hole, draws } = state.dealer;
-  return [...(up ? [up] : []), ...(hole ? [hole] : []), ...draws];
-}
 
 function record(
   playerId: string,
@@ -137,7 +133,7 @@ function refund(
  * closed (a seat removed or sitting out) were recorded then and are carried over.
  */
 export function settleLux(state: LuxState): LuxSettlement {
-  const dealer = dealerCardsOf(state);
+  const dealer = dealerCards(state.dealer);
   const records: LuxSettlementRecord[] = [...(state.settlement?.records ?? [])];
   const voided = state.phase === 'voided';
   for (const seat of state.seats) {
