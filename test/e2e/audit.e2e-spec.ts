@@ -3,7 +3,7 @@ import { runAuditCli } from '../../apps/audit-cli/audit-cli';
 import type { RangeVerdict, RoundVerdict } from '../../src/audit/verify-round-replay.use-case';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
-import { startTestStudio, waitFor } from '../support/studio-harness';
+import { postJson, startTestStudio, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(180_000);
@@ -93,14 +93,8 @@ describe('auditor history', () => {
   const q = <T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> =>
     studio.database.dataSource.query(sql, params);
 
-  async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-    const response = await fetch(`${studio.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  }
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    postJson(studio.url, path, body, headers);
 
   async function get<T = Record<string, unknown>>(path: string, token = auditor) {
     const response = await fetch(`${studio.url}${path}`, {

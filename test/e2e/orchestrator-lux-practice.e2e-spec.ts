@@ -13,7 +13,7 @@ import type {
   SettlementRecord,
 } from '../../src/rounds/game-adapter';
 import { DEFAULT_LIMITS } from '../../src/tables/table-settings';
-import { startTestStudio, waitFor } from '../support/studio-harness';
+import { postJson, startTestStudio, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(240_000);
@@ -300,14 +300,8 @@ describe('round orchestrator: Blackjack Lux and the European practice table', ()
 
   const q: Query = (sql, params = []) => studio.database.dataSource.query(sql, params);
 
-  async function post(path: string, body: unknown, headers: Record<string, string>) {
-    const response = await fetch(`${studio.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  }
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    postJson(studio.url, path, body, headers);
 
   const platform = { 'x-platform-key': PLATFORM_KEY };
 

@@ -3,7 +3,7 @@ import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
 import type { SettlementRecord } from '../../src/rounds/game-adapter';
 import { VerifyRoundReplay } from '../../src/audit/verify-round-replay.use-case';
-import { startTestStudio, waitFor } from '../support/studio-harness';
+import { postJson, signIn, startTestStudio, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(240_000);
@@ -65,23 +65,10 @@ describe('round orchestrator', () => {
   const q = <T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> =>
     studio.database.dataSource.query(sql, params);
 
-  async function login(username: string, password: string): Promise<string> {
-    const response = await fetch(`${studio.url}/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username, password }),
-    });
-    return ((await response.json()) as { token: string }).token;
-  }
+  const login = (username: string, password: string) => signIn(studio.url, username, password);
 
-  async function post(path: string, body: unknown, headers: Record<string, string>) {
-    const response = await fetch(`${studio.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  }
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    postJson(studio.url, path, body, headers);
 
   const platform = { 'x-platform-key': PLATFORM_KEY };
   const asSupervisor = () => ({ authorization: `Bearer ${supervisorToken}` });

@@ -1,7 +1,7 @@
 import type { RunningStudio } from '../../src/bootstrap';
 import { CreateUser } from '../../src/auth/auth.use-cases';
 import type { TableDefinition } from '../../src/config/tables-config';
-import { startTestStudio, waitFor } from '../support/studio-harness';
+import { postJson, startTestStudio, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(120_000);
@@ -59,14 +59,8 @@ describe('void with second-supervisor approval', () => {
     });
     return { authorization: `Bearer ${((await r.json()) as { token: string }).token}` };
   }
-  async function post(path: string, body: unknown, headers: Record<string, string>) {
-    const r = await fetch(`${studio.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    return { status: r.status, body: (await r.json()) as Record<string, unknown> };
-  }
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    postJson(studio.url, path, body, headers);
 
   it('records the first supervisor’s void as pending and applies it on a second supervisor’s approval', async () => {
     const first = await login('supervisor', 'supervisor-demo');

@@ -69,3 +69,24 @@ export async function waitFor<T>(
     `Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
   );
 }
+
+/** POSTs JSON to the running service and returns the status and the JSON body. */
+export async function postJson(
+  baseUrl: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** Signs in and returns the bearer token. */
+export async function signIn(baseUrl: string, username: string, password: string): Promise<string> {
+  const { body } = await postJson(baseUrl, '/auth/login', { username, password });
+  return body.token as string;
+}
