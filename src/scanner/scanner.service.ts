@@ -68,6 +68,7 @@ export class ScannerService {
   private readonly logger = new Logger('Scanners');
   private readonly scanners = new Map<string, RunningScanner>();
   private readonly listeners = new Set<ReadingListener>();
+  private readonly statusListeners = new Set<(state: TableScannerState) => void>();
   private ptyDir?: string;
 
   constructor(
@@ -85,6 +86,12 @@ export class ScannerService {
   onReading(listener: ReadingListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** The consoles redraw a table's scanner status when it changes (every change, routine ones too). */
+  onStatus(listener: (state: TableScannerState) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
   }
 
   states(): TableScannerState[] {
@@ -280,6 +287,13 @@ export class ScannerService {
     const message = `Table ${state.tableId} scanner ${change.previousStatus} -> ${change.status}: ${change.reason}`;
     if (change.status === 'disconnected' || change.status === 'stale') this.logger.warn(message);
     else this.logger.log(message);
+    for (const listener of this.statusListeners) {
+      try {
+        listener({ ...state });
+      } catch (error) {
+        this.logger.error(`Scanner status listener failed: ${oneLine(error)}`);
+      }
+    }
     if (!isNewsworthy(change)) return;
     const payload: ScannerStatusChangedPayload = {
       tableId: state.tableId,

@@ -1,0 +1,240 @@
+import { CardCode, parseCardCode } from '@studio/cards';
+import { DEFAULT_INGESTION_RULES } from '@studio/scanner-protocol';
+import type { Clock } from '../clock/clock';
+import type { TableDefinition } from '../config/tables-config';
+import { PokDengAdapter } from '../rounds/adapters/pok-deng.adapter';
+import type { TableScannerState } from '../scanner/scanner.service';
+import {
+  initialTableState,
+  MachineOutcome,
+  TableInput,
+  TableMachine,
+  TableSettings,
+  TableState,
+} from '../tables/table-machine';
+import type { TransitionListener } from '../tables/table-runtime';
+import type { StoredCard } from './console-snapshot';
+import { ConsoleStreamHub, SseSink } from './console-stream.hub';
+
+const table = {
+  id: 'pd-1',
+  name: 'Pok Deng 1',
+  game: 'pok-deng',
+  currency: 'THB',
+} as TableDefinition;
+const settings: TableSettings = {
+  tableId: 'pd-1',
+  game: 'pok-deng',
+  currency: 'THB',
+  bettingWindowMs: 15_000,
+  roundIntervalMs: 3_000,
+  limits: { player: { min: 10, max: 100_000 }, pair: { min: 10, max: 10_000 } },
+  ingestion: DEFAULT_INGESTION_RULES,
+};
+
+/** A real Pok Deng table machine, stepped by hand; the cards it writes stand in for round_cards. */
+class PlayedTable {
+  readonly machine = new TableMachine(settings, new PokDengAdapter({ bettingWindowMs: 15_000 }));
+  state: TableState = initialTableState(settings, 8);
+  now = Date.UTC(2026, 10, 29, 12, 0, 0);
+  readonly stored: StoredCard[] = [];
+  private ids = 0;
+
+  step(input: TableInput): MachineOutcome {
+    const outcome = this.machine.step(this.state, input, {
+      now: this.now,
+      newId: () => `id-${++this.ids}`,
+    });
+    this.state = outcome.state;
+    if (outcome.writes.newRound) this.stored.length = 0;
+    for (const c of outcome.writes.cards) {
+      this.stored.push({
+        slot: c.slot,
+        card: c.card,
+        faceDown: c.faceDown,
+        revealedAt: c.faceDown ? null : new Date(this.now).toISOString(),
+      });
+    }
+    return outcome;
+  }
+
+  read(code: string): MachineOutcome {
+    this.now += 500;
+    const card = parseCardCode(code)!;
+    return this.step({
+      type: 'reading',
+      readingId: null,
+      reading: {
+        kind: 'card',
+        card,
+        code: code as CardCode,
+        raw: new Uint8Array(),
+        receivedAt: this.now,
+      },
+    });
+  }
+
+  fireDueTimers(): void {
+    for (const t of [...this.state.timers].sort((a, b) => a.dueAt - b.dueAt)) {
+      this.now = Math.max(this.now, t.dueAt);
+      this.step({ type: 'timer', name: t.name, token: t.token });
+    }
+  }
+}
+
+class RecordingSink implements SseSink {
+  readonly chunks: string[] = [];
+  ended = false;
+  write(chunk: string): boolean {
+    this.chunks.push(chunk);
+    return true;
+  }
+  end(): void {
+    this.ended = true;
+  }
+  events(name: string): Array<Record<string, unknown>> {
+    return this.chunks
+      .filter((c) => c.startsWith(`event: ${name}\n`))
+      .map((c) => JSON.parse(c.split('\n')[1].slice('data: '.length)));
+  }
+}
+
+function hubFor(played: PlayedTable, options = { heartbeatMs: 60_000, outboxLagMs: 60_000 }) {
+  const listeners: TransitionListener[] = [];
+  const scanner: TableScannerState = {
+    tableId: 'pd-1',
+    port: '/dev/ttyUSB0',
+    wireFormat: 'line',
+    virtual: false,
+    transport: 'serial',
+    status: 'connected',
+    since: '2026-11-29T12:00:00.000Z',
+    reason: 'port open',
+    reconnectAttempts: 0,
+  };
+  const clock: Clock = { now: () => new Date(played.now) };
+  const hub = new ConsoleStreamHub(options);
+  hub.start({
+    tables: [table],
+    registry: {
+      get: () => ({
+        ok: true,
+        runtime: { snapshot: played.state, machine: played.machine } as never,
+      }),
+      onTransition: (listener) => listeners.push(listener),
+    },
+    scanners: { states: () => [scanner], onStatus: () => () => undefined },
+    loadCards: async () => played.stored.map((c) => ({ ...c })),
+    outboxLag: async () => ({ pending: 3, oldestPendingAt: null, oldestPendingAgeMs: 1200 }),
+    clock,
+  });
+  const announce = async (outcome: MachineOutcome) => {
+    for (const l of listeners) l('pd-1', outcome);
+    await new Promise((r) => setTimeout(r, 10));
+  };
+  return { hub, announce };
+}
+
+/** Shoe burnt (3C shown, KD 4H 9S burnt), round 1: round burn 2D, then P1 TC and P2 6C face down. */
+function dealtRound(): { played: PlayedTable; last: MachineOutcome } {
+  const played = new PlayedTable();
+  played.step({ type: 'start' });
+  for (const c of ['3C', 'KD', '4H', '9S']) played.read(c);
+  played.fireDueTimers();
+  let last = played.read('2D');
+  for (const c of ['TC', '6C']) last = played.read(c);
+  return { played, last };
+}
+
+const FACE_DOWN = ['"TC"', '"6C"', '"2D"'];
+
+describe('console stream hub', () => {
+  it('never sends a dealer a face-down card, first view or after a transition; supervisors get them', async () => {
+    const { played, last } = dealtRound();
+    expect(Object.values(played.state.faceDownCards).sort()).toEqual(['2D', '6C', 'TC']);
+    const { hub, announce } = hubFor(played);
+    const dealer = new RecordingSink();
+    const supervisor = new RecordingSink();
+    await hub.subscribe(dealer, { tableId: 'pd-1', privileged: false });
+    await hub.subscribe(supervisor, { tableId: 'pd-1', privileged: true });
+    await announce(last);
+
+    const dealerViews = dealer.events('table');
+    expect(dealerViews).toHaveLength(2);
+    const dealerText = dealer.chunks.join('');
+    for (const code of FACE_DOWN) expect(dealerText).not.toContain(code);
+    expect(dealerViews[1]).not.toHaveProperty('faceDownCards');
+    expect(dealerViews[1].cards).toEqual([
+      { slot: 'burn', hidden: true, card: null },
+      { slot: 'player-1/1', hidden: true, card: null },
+      { slot: 'player-2/1', hidden: true, card: null },
+    ]);
+    expect(dealerViews[1].expectedCard).toMatchObject({ slot: 'player-3/1' });
+
+    // The same stream for a supervisor carries them (so the check above can fail).
+    const supervisorText = supervisor.chunks.join('');
+    for (const code of FACE_DOWN) expect(supervisorText).toContain(code);
+    expect(supervisor.events('table')[1].cards).toContainEqual({
+      slot: 'player-1/1',
+      hidden: true,
+      card: 'TC',
+    });
+    hub.close();
+  });
+
+  it('shows a rescan with its attempt count and clears it when the card is read', async () => {
+    const { played } = dealtRound();
+    const { hub, announce } = hubFor(played);
+    const dealer = new RecordingSink();
+    await hub.subscribe(dealer, { tableId: 'pd-1', privileged: false });
+    played.now += 500;
+    const misread = played.step({
+      type: 'reading',
+      readingId: null,
+      reading: {
+        kind: 'unrecognised',
+        code: 'NOREAD',
+        reason: 'reader-reported',
+        raw: new Uint8Array(),
+        receivedAt: played.now,
+      },
+    });
+    await announce(misread);
+    await announce(played.read('KH'));
+    const views = dealer.events('table');
+    expect(views.map((v) => v.rescan)).toEqual([null, { attempts: 1, escalated: false }, null]);
+    expect(views[1].rescanLimit).toBe(DEFAULT_INGESTION_RULES.maxFailedAttempts);
+    expect(dealer.events('news').map((n) => n.type)).toEqual(['RescanRequired']);
+    expect(JSON.stringify(views[2])).not.toContain('"KH"');
+    hub.close();
+  });
+
+  it('sends heartbeats and the outbox lag, stops when the console leaves, ends streams at shutdown', async () => {
+    const { played, last } = dealtRound();
+    const { hub, announce } = hubFor(played, { heartbeatMs: 20, outboxLagMs: 20 });
+    const overview = new RecordingSink();
+    const leaving = new RecordingSink();
+    await hub.subscribe(overview, { privileged: true });
+    const stop = await hub.subscribe(leaving, { tableId: 'pd-1', privileged: false });
+    expect(overview.events('outbox')[0]).toEqual({
+      pending: 3,
+      oldestPendingAt: null,
+      oldestPendingAgeMs: 1200,
+    });
+    await new Promise((r) => setTimeout(r, 70));
+    expect(overview.chunks.filter((c) => c === ': heartbeat\n\n').length).toBeGreaterThan(0);
+    expect(overview.events('outbox').length).toBeGreaterThan(1);
+
+    if (stop) stop();
+    const before = leaving.chunks.length;
+    await announce(last);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(leaving.chunks).toHaveLength(before);
+    expect(hub.connections).toBe(1);
+
+    hub.close();
+    expect(overview.ended).toBe(true);
+    expect(hub.accepting).toBe(false);
+    expect(await hub.subscribe(new RecordingSink(), { privileged: true })).toBe(false);
+  });
+});

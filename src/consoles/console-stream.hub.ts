@@ -1,0 +1,227 @@
+import { Logger } from '@nestjs/common';
+import { Clock } from '../clock/clock';
+import { oneLine } from '../common/one-line';
+import type { TableDefinition } from '../config/tables-config';
+import type { OutboxLag } from '../outbox/outbox-relay';
+import type { TableScannerState } from '../scanner/scanner.service';
+import type { MachineOutcome, TableState } from '../tables/table-machine';
+import type { RuntimeLookup } from '../tables/table-runtime.registry';
+import type { TransitionListener } from '../tables/table-runtime';
+import { consoleTableSnapshot, StoredCard } from './console-snapshot';
+
+/** Where one console's Server-Sent Events go (an HTTP response). */
+export interface SseSink {
+  write(chunk: string): boolean;
+  end(): void;
+}
+
+export interface ConsoleStreamSources {
+  tables: readonly TableDefinition[];
+  registry: {
+    get(tableId: string): RuntimeLookup;
+    onTransition(listener: TransitionListener): void;
+  };
+  scanners: {
+    states(): TableScannerState[];
+    onStatus(listener: (state: TableScannerState) => void): () => void;
+  };
+  loadCards(state: TableState | undefined): Promise<StoredCard[]>;
+  outboxLag(): Promise<OutboxLag>;
+  clock: Clock;
+}
+
+export interface StreamScope {
+  /** One table (dealer and supervisor views) or every table (supervisor overview). */
+  tableId?: string;
+  /** Supervisors see face-down cards; nobody else does. */
+  privileged: boolean;
+}
+
+interface Subscriber {
+  sink: SseSink;
+  scope: StreamScope;
+  heartbeat: NodeJS.Timeout;
+  lag?: NodeJS.Timeout;
+}
+
+/** Events whose news a console shows beyond the table's state (all of them public events). */
+const ANNOUNCED = new Set(['SupervisorAlert', 'RescanRequired', 'RoundVoided', 'BetsRefunded']);
+
+/**
+ * Pushes each table's console view over Server-Sent Events: the current view first, then a new one
+ * after every committed transition and every scanner status change, and a heartbeat comment so
+ * proxies and the page can tell a quiet table from a dead connection. Views are built once per
+ * change and role (not per console) and are the role-filtered table view: a dealer's stream never
+ * carries a face-down card.
+ */
+export class ConsoleStreamHub {
+  private readonly logger = new Logger('Consoles');
+  private readonly subscribers = new Set<Subscriber>();
+  /** Cards of each table's current round, reloaded when a transition touches cards. */
+  private readonly cards = new Map<string, { key: string; rows: StoredCard[] }>();
+  /** Per table, so that views of one table go out in the order of its transitions. */
+  private readonly chains = new Map<string, Promise<void>>();
+  private closing = false;
+  private sourcesOrNothing?: ConsoleStreamSources;
+
+  constructor(
+    private readonly options: { heartbeatMs: number; outboxLagMs: number } = {
+      heartbeatMs: 15_000,
+      outboxLagMs: 5_000,
+    },
+  ) {}
+
+  /**
+   * Connects the hub to the tables and scanners (once every provider of the service exists): from
+   * now on each committed transition and each scanner status change reaches the consoles.
+   */
+  start(sources: ConsoleStreamSources): void {
+    this.sourcesOrNothing = sources;
+    sources.registry.onTransition((tableId, outcome) => this.changed(tableId, outcome));
+    sources.scanners.onStatus((state) => this.changed(state.tableId));
+  }
+
+  private get sources(): ConsoleStreamSources {
+    if (!this.sourcesOrNothing) throw new Error('The console stream hub has not been started');
+    return this.sourcesOrNothing;
+  }
+
+  /** False before start-up completes and once shutdown has begun (new streams get 503). */
+  get accepting(): boolean {
+    return !this.closing && this.sourcesOrNothing !== undefined;
+  }
+
+  get connections(): number {
+    return this.subscribers.size;
+  }
+
+  /** Starts a stream and returns how to stop it; `false` when the service is shutting down. */
+  async subscribe(sink: SseSink, scope: StreamScope): Promise<(() => void) | false> {
+    if (!this.accepting) return false;
+    const subscriber: Subscriber = {
+      sink,
+      scope,
+      heartbeat: setInterval(
+        () => this.send(subscriber, ': heartbeat\n\n'),
+        this.options.heartbeatMs,
+      ),
+    };
+    this.subscribers.add(subscriber);
+    const tableIds = scope.tableId ? [scope.tableId] : this.sources.tables.map((t) => t.id);
+    for (const tableId of tableIds) {
+      const snapshot = await this.snapshot(tableId, scope.privileged);
+      if (snapshot) this.send(subscriber, sse('table', snapshot));
+    }
+    if (!scope.tableId) {
+      const pushLag = () =>
+        this.sources
+          .outboxLag()
+          .then((lag) => this.send(subscriber, sse('outbox', lag)))
+          .catch((error) => this.logger.warn(`Outbox lag for the consoles: ${oneLine(error)}`));
+      await pushLag();
+      subscriber.lag = setInterval(() => void pushLag(), this.options.outboxLagMs);
+    }
+    return () => this.drop(subscriber);
+  }
+
+  /** Ends every stream (shutdown): open streams would otherwise hold the HTTP server open. */
+  close(): void {
+    this.closing = true;
+    for (const subscriber of [...this.subscribers]) {
+      this.drop(subscriber);
+      try {
+        subscriber.sink.end();
+      } catch {
+        // already gone
+      }
+    }
+  }
+
+  private drop(subscriber: Subscriber): void {
+    clearInterval(subscriber.heartbeat);
+    if (subscriber.lag) clearInterval(subscriber.lag);
+    this.subscribers.delete(subscriber);
+  }
+
+  private interested(tableId: string): Subscriber[] {
+    return [...this.subscribers].filter((s) => !s.scope.tableId || s.scope.tableId === tableId);
+  }
+
+  private changed(tableId: string, outcome?: MachineOutcome): void {
+    if (this.interested(tableId).length === 0) {
+      this.cards.delete(tableId);
+      return;
+    }
+    const touchesCards =
+      !!outcome &&
+      (outcome.writes.cards.length > 0 ||
+        outcome.writes.reveals.length > 0 ||
+        outcome.writes.corrections.length > 0 ||
+        !!outcome.writes.newRound ||
+        !!outcome.writes.newShoe ||
+        !!outcome.writes.roundStatus);
+    const news = (outcome?.writes.events ?? []).filter(
+      (e) => e.visibility === 'public' && ANNOUNCED.has(e.type),
+    );
+    const acted = !!outcome?.writes.supervisorAction;
+    const previous = this.chains.get(tableId) ?? Promise.resolve();
+    const next = previous
+      .then(async () => {
+        if (touchesCards) this.cards.delete(tableId);
+        const views = new Map<boolean, unknown>();
+        for (const subscriber of this.interested(tableId)) {
+          const privileged = subscriber.scope.privileged;
+          if (!views.has(privileged)) {
+            views.set(privileged, await this.snapshot(tableId, privileged));
+          }
+          const view = views.get(privileged);
+          if (view) this.send(subscriber, sse('table', view));
+          for (const event of news) {
+            this.send(
+              subscriber,
+              sse('news', { tableId, type: event.type, payload: event.payload }),
+            );
+          }
+          if (acted && privileged) this.send(subscriber, sse('action', { tableId }));
+        }
+      })
+      .catch((error) => this.logger.warn(`Console update of ${tableId} failed: ${oneLine(error)}`));
+    this.chains.set(tableId, next);
+  }
+
+  private async snapshot(tableId: string, privileged: boolean) {
+    const table = this.sources.tables.find((t) => t.id === tableId);
+    if (!table) return undefined;
+    const lookup = this.sources.registry.get(tableId);
+    const runtime = lookup.ok ? lookup.runtime : undefined;
+    const state = runtime?.snapshot;
+    const key = state?.round?.id ?? state?.shoe?.id ?? '';
+    let cached = this.cards.get(tableId);
+    if (!cached || cached.key !== key) {
+      cached = { key, rows: await this.sources.loadCards(state) };
+      this.cards.set(tableId, cached);
+    }
+    return consoleTableSnapshot({
+      table,
+      runtime,
+      scanner: this.sources.scanners.states().find((s) => s.tableId === tableId),
+      cards: cached.rows,
+      privileged,
+      now: this.sources.clock.now(),
+    });
+  }
+
+  private send(subscriber: Subscriber, chunk: string): void {
+    try {
+      subscriber.sink.write(chunk);
+    } catch (error) {
+      this.logger.warn(`A console stream failed: ${oneLine(error)}`);
+      this.drop(subscriber);
+    }
+  }
+}
+
+/** One Server-Sent Event: JSON.stringify never yields a line break, so one data line suffices. */
+export function sse(event: string, data: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
