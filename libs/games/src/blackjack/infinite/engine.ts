@@ -65,6 +65,14 @@ export interface InfiniteDecisionInput {
   readonly action: InfiniteDecision;
 }
 
+/** One refused item of a `bets` / `decisions` batch: `index` is its position in the batch. */
+export interface InfiniteBatchRejection {
+  readonly index: number;
+  readonly playerId: string;
+  readonly code: string;
+  readonly message: string;
+}
+
 export type InfiniteInput =
   | { readonly type: 'open-betting'; readonly roundId: string; readonly roundOfShoe: number }
   | ({ readonly type: 'bet' } & InfiniteBetInput)
@@ -206,7 +214,8 @@ function openBetting(state: InfiniteState, roundId: string, roundOfShoe: number)
   };
 }
 
-function validateBet(state: InfiniteState, bet: InfiniteBetInput): Rejection | null {
+/** Why the engine would refuse this bet now (betting open is checked separately), or null. */
+export function validateInfiniteBet(state: InfiniteState, bet: InfiniteBetInput): Rejection | null {
   if (typeof bet.playerId !== 'string' || bet.playerId === '') {
     return { code: 'unknown-player', message: 'a bet needs a player id' };
   }
@@ -244,7 +253,7 @@ function validateBet(state: InfiniteState, bet: InfiniteBetInput): Rejection | n
 
 function placeBet(state: InfiniteState, bet: InfiniteBetInput): InfiniteStep {
   if (state.phase !== 'betting') return reject('betting-closed', 'betting is not open');
-  const problem = validateBet(state, bet);
+  const problem = validateInfiniteBet(state, bet);
   if (problem) return { rejected: problem };
   return {
     state: writeBets(state, [bet]),
@@ -258,12 +267,12 @@ function placeBet(state: InfiniteState, bet: InfiniteBetInput): InfiniteStep {
 function placeBets(state: InfiniteState, bets: readonly InfiniteBetInput[]): InfiniteStep {
   if (state.phase !== 'betting') return reject('betting-closed', 'betting is not open');
   const accepted: InfiniteBetInput[] = [];
-  const rejected: { playerId: string; code: string; message: string }[] = [];
-  for (const bet of bets) {
-    const problem = validateBet(state, bet);
-    if (problem) rejected.push({ playerId: bet.playerId, ...problem });
+  const rejected: InfiniteBatchRejection[] = [];
+  bets.forEach((bet, index) => {
+    const problem = validateInfiniteBet(state, bet);
+    if (problem) rejected.push({ index, playerId: bet.playerId, ...problem });
     else accepted.push(bet);
-  }
+  });
   return {
     state: writeBets(state, accepted),
     effects: [event('bets-accepted', { accepted: accepted.length, rejected })],
@@ -565,9 +574,10 @@ function decide(
   const insuranceWindow = state.phase === 'insurance';
   const pending = state.players.pending.slice();
   const legalByNode: number[] = []; // node -> bit mask of legal action codes
-  const rejected: { playerId: string; code: string; message: string }[] = [];
+  const rejected: InfiniteBatchRejection[] = [];
   let accepted = 0;
-  for (const d of decisions) {
+  for (let index = 0; index < decisions.length; index += 1) {
+    const d = decisions[index];
     const i = indexOfPlayer(state.players.ids, d.playerId);
     let problem: Rejection | null = null;
     if (i < 0) problem = { code: 'unknown-player', message: `${d.playerId} has no bet this round` };
@@ -585,14 +595,20 @@ function decide(
     }
     if (problem) {
       if (single) return { rejected: problem };
-      rejected.push({ playerId: d.playerId, ...problem });
+      rejected.push({ index, playerId: d.playerId, ...problem });
     } else accepted += 1;
   }
   const next: InfiniteState = { ...state, players: { ...state.players, pending } };
   return {
     state: next,
     effects: single
-      ? [event('decision-accepted', { window: state.window, ...decisions[0] })]
+      ? [
+          event('decision-accepted', {
+            window: state.window,
+            playerId: decisions[0].playerId,
+            action: decisions[0].action,
+          }),
+        ]
       : [event('decisions-accepted', { window: state.window, accepted, rejected })],
   };
 }
