@@ -99,6 +99,15 @@ export function isAdapterRejection<S>(r: AdapterResult<S>): r is { rejected: Ada
   return 'rejected' in r;
 }
 
+/**
+ * Many commands of one kind applied in one step, with the same outcome as applying them one by
+ * one: `results[i]` is null when item i was accepted, else why it was refused.
+ */
+export interface AdapterBatchStep<S> {
+  step: AdapterStep<S>;
+  results: Array<AdapterRejection | null>;
+}
+
 export interface RoundStart {
   roundId: string;
   shoeNumber: number;
@@ -155,6 +164,13 @@ export interface GameAdapter<S = unknown> {
   card(state: S, card: CardCode): AdapterResult<S>;
   placeBet(state: S, bet: BetCommand, roundOfShoe: number): AdapterResult<S>;
   decide(state: S, decision: DecisionCommand): AdapterResult<S>;
+  /**
+   * Optional batch forms of placeBet / decide for games with many players per round: one step
+   * (one copy of the round's columns) for a whole window's worth of commands. Betting (for bets)
+   * or a decision window (for decisions) must be open; the table checks that first.
+   */
+  placeBets?(state: S, bets: readonly BetCommand[], roundOfShoe: number): AdapterBatchStep<S>;
+  decideMany?(state: S, decisions: readonly DecisionCommand[]): AdapterBatchStep<S>;
   closeBetting(state: S): AdapterResult<S>;
   timerFired(state: S, name: string, token: number): AdapterResult<S>;
   /** A step the table takes by itself when nothing else is awaited (reveal the next hand...). */

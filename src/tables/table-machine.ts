@@ -117,6 +117,23 @@ export type TableInput =
   | { type: 'correct-card'; by: string; slot: string; card: string; reason: string }
   | { type: 'end-shoe'; by: string; reason: string };
 
+/** The platform commands that may be applied in batches. */
+export type CommandInput = Extract<TableInput, { type: 'bet' } | { type: 'decide' }>;
+
+/** The answer to one command of a batch. */
+export type ItemResult =
+  | { accepted: true; reply: Record<string, unknown> }
+  | { accepted: false; code: string; message: string };
+
+/**
+ * The combined outcome of the first `results.length` commands of a batch, to be committed as one
+ * transition. The caller submits the rest again from the new state.
+ */
+export interface BatchOutcome {
+  outcome: MachineOutcome;
+  results: ItemResult[];
+}
+
 export interface MachineContext {
   now: number;
   newId(): string;
@@ -258,10 +275,89 @@ export class TableMachine {
     return tx.outcome();
   }
 
+  /**
+   * Applies commands in order with the same answers, state and rows as stepping them one at a
+   * time, but committed together: a window's bets (or decisions) go to the game in one step when
+   * the game takes batches (adapter.placeBets / decideMany), otherwise one step each, merged. A
+   * step that would write a second round or shoe change ends the group (it is not consumed).
+   */
+  stepCommands(
+    state: TableState,
+    inputs: readonly CommandInput[],
+    ctx: MachineContext,
+  ): BatchOutcome {
+    if (inputs.length === 0) throw new Error('stepCommands needs at least one command');
+    const kind = inputs[0].type;
+    const batchable = kind === 'bet' ? !!this.adapter.placeBets : !!this.adapter.decideMany;
+    if (batchable) {
+      let n = 1;
+      while (n < inputs.length && inputs[n].type === kind) n += 1;
+      const run = inputs.slice(0, n);
+      const tx = new Transition(this.settings, this.adapter, state, ctx);
+      const results =
+        kind === 'bet'
+          ? tx.bets(run.map((i) => (i as Extract<CommandInput, { type: 'bet' }>).bet))
+          : tx.decisions(run.map((i) => (i as Extract<CommandInput, { type: 'decide' }>).decision));
+      tx.settle();
+      return { outcome: tx.outcome(), results };
+    }
+    let merged: MachineOutcome | undefined;
+    const results: ItemResult[] = [];
+    for (const input of inputs) {
+      const outcome = this.step(merged?.state ?? state, input, ctx);
+      if (merged && !mergeable(merged.writes, outcome.writes)) break;
+      merged = mergeOutcomes(merged, outcome);
+      results.push(
+        outcome.rejection
+          ? { accepted: false, ...outcome.rejection }
+          : { accepted: true, reply: outcome.reply ?? {} },
+      );
+    }
+    return { outcome: merged!, results };
+  }
+
   /** The card the dealer must put where, for consoles. */
   expected(state: TableState): { slot: string; label: string } | null {
     return expectedCard(this.adapter, state);
   }
+}
+
+/** Writes that happen at most once per transition (round or shoe changes, one supervisor act). */
+const SINGLE_WRITES = [
+  'newShoe',
+  'finishShoe',
+  'newRound',
+  'roundStatus',
+  'hands',
+  'supervisorAction',
+  'readingOutcome',
+] as const;
+
+function mergeable(a: TableWrites, b: TableWrites): boolean {
+  return SINGLE_WRITES.every((key) => a[key] === undefined || b[key] === undefined);
+}
+
+const LIST_WRITES = [
+  'events',
+  'cards',
+  'corrections',
+  'reveals',
+  'bets',
+  'decisions',
+  'settlements',
+] as const;
+
+/** `into` (a copy this function made, or undefined for the first) followed by `next`. */
+function mergeOutcomes(into: MachineOutcome | undefined, next: MachineOutcome): MachineOutcome {
+  const writes: TableWrites = into ? into.writes : { ...next.writes };
+  for (const key of LIST_WRITES) {
+    if (!into) (writes[key] as unknown[]) = [...next.writes[key]];
+    else (writes[key] as unknown[]).push(...next.writes[key]);
+  }
+  for (const key of SINGLE_WRITES) {
+    if (next.writes[key] !== undefined) Object.assign(writes, { [key]: next.writes[key] });
+  }
+  return { state: next.state, writes };
 }
 
 function expectedCard(
@@ -826,22 +922,62 @@ class Transition {
   }
 
   bet(bet: BetCommand): void {
-    if (this.state.paused) return this.reject('table-paused', 'The table is paused; no bets now');
+    const problem = this.betProblem(bet);
+    if (problem) return this.reject(problem.code, problem.message);
+    const round = this.state.round!;
+    if (this.applyRound(this.adapter.placeBet(round.engine, bet, round.roundNumber))) {
+      this.reply = { betId: bet.betId, roundId: round.id };
+    }
+  }
+
+  /** Many bets in one adapter step (adapter.placeBets), answered as if placed one at a time. */
+  bets(bets: readonly BetCommand[]): ItemResult[] {
+    const results: ItemResult[] = new Array(bets.length);
+    const candidates: BetCommand[] = [];
+    const at: number[] = [];
+    bets.forEach((bet, i) => {
+      const problem = this.betProblem(bet);
+      if (problem) results[i] = { accepted: false, ...problem };
+      else {
+        candidates.push(bet);
+        at.push(i);
+      }
+    });
+    const round = this.state.round;
+    if (candidates.length > 0 && round) {
+      const batch = this.adapter.placeBets!(round.engine, candidates, round.roundNumber);
+      this.absorb(batch.step);
+      batch.results.forEach((problem, k) => {
+        results[at[k]] = problem
+          ? { accepted: false, code: problem.code, message: problem.message }
+          : { accepted: true, reply: { betId: candidates[k].betId, roundId: round.id } };
+      });
+    }
+    return results;
+  }
+
+  /** Why the table refuses this bet before the game sees it (paused, wrong round, limits). */
+  private betProblem(bet: BetCommand): MachineRejection | null {
+    if (this.state.paused)
+      return { code: 'table-paused', message: 'The table is paused; no bets now' };
     const round = this.state.round;
     if (bet.roundId && bet.roundId !== round?.id) {
       if (bet.roundId === this.state.lastRoundId) {
-        return this.reject('betting-closed', `Round ${bet.roundId} has ended; betting is closed`);
+        return {
+          code: 'betting-closed',
+          message: `Round ${bet.roundId} has ended; betting is closed`,
+        };
       }
       return this.unknownRound(bet.roundId);
     }
     if (!round || !this.adapter.isBettingOpen(round.engine)) {
-      return this.reject('betting-closed', 'Betting is closed for this round');
+      return { code: 'betting-closed', message: 'Betting is closed for this round' };
     }
     if (!Number.isSafeInteger(bet.amount) || bet.amount <= 0) {
-      return this.reject(
-        'invalid-amount',
-        'The amount must be a positive whole number of minor units',
-      );
+      return {
+        code: 'invalid-amount',
+        message: 'The amount must be a positive whole number of minor units',
+      };
     }
     const parts: Array<[string, number]> = [
       [bet.betType, bet.amount],
@@ -849,58 +985,89 @@ class Transition {
     ];
     for (const [betType, amount] of parts) {
       if (!Number.isSafeInteger(amount) || amount <= 0) {
-        return this.reject(
-          'invalid-amount',
-          `The ${betType} amount must be a positive whole number of minor units`,
-        );
+        return {
+          code: 'invalid-amount',
+          message: `The ${betType} amount must be a positive whole number of minor units`,
+        };
       }
       const limit = this.settings.limits[betType];
       if (limit && amount < limit.min) {
-        return this.reject(
-          'under-limit',
-          `The minimum ${betType} bet is ${limit.min} (got ${amount})`,
-        );
+        return {
+          code: 'under-limit',
+          message: `The minimum ${betType} bet is ${limit.min} (got ${amount})`,
+        };
       }
       if (limit && amount > limit.max) {
-        return this.reject(
-          'over-limit',
-          `The maximum ${betType} bet is ${limit.max} (got ${amount})`,
-        );
+        return {
+          code: 'over-limit',
+          message: `The maximum ${betType} bet is ${limit.max} (got ${amount})`,
+        };
       }
       if (!isSideBetOffered(this.adapter.shoeRules, betType, round.roundNumber)) {
-        return this.reject(
-          'side-bet-not-offered',
-          `The ${betType} bet is not offered after round ${this.adapter.shoeRules.sideBetLastRound[betType]} of the shoe`,
-        );
+        return {
+          code: 'side-bet-not-offered',
+          message: `The ${betType} bet is not offered after round ${this.adapter.shoeRules.sideBetLastRound[betType]} of the shoe`,
+        };
       }
     }
-    if (this.applyRound(this.adapter.placeBet(round.engine, bet, round.roundNumber))) {
-      this.reply = { betId: bet.betId, roundId: round.id };
-    }
+    return null;
   }
 
   decide(decision: DecisionCommand): void {
-    if (this.state.paused)
-      return this.reject('table-paused', 'The table is paused; decisions wait');
-    const round = this.state.round;
-    if (decision.roundId && decision.roundId !== round?.id) {
-      if (decision.roundId === this.state.lastRoundId) {
-        return this.reject('round-over', `Round ${decision.roundId} has ended`);
-      }
-      return this.unknownRound(decision.roundId);
-    }
-    if (!round) return this.reject('no-round', 'No round is in progress');
+    const problem = this.decisionProblem(decision);
+    if (problem) return this.reject(problem.code, problem.message);
+    const round = this.state.round!;
     if (this.applyRound(this.adapter.decide(round.engine, decision))) {
       this.reply = { roundId: round.id };
     }
   }
 
+  /** Many decisions in one adapter step (adapter.decideMany), answered one by one. */
+  decisions(decisions: readonly DecisionCommand[]): ItemResult[] {
+    const results: ItemResult[] = new Array(decisions.length);
+    const candidates: DecisionCommand[] = [];
+    const at: number[] = [];
+    decisions.forEach((decision, i) => {
+      const problem = this.decisionProblem(decision);
+      if (problem) results[i] = { accepted: false, ...problem };
+      else {
+        candidates.push(decision);
+        at.push(i);
+      }
+    });
+    const round = this.state.round;
+    if (candidates.length > 0 && round) {
+      const batch = this.adapter.decideMany!(round.engine, candidates);
+      this.absorb(batch.step);
+      batch.results.forEach((problem, k) => {
+        results[at[k]] = problem
+          ? { accepted: false, code: problem.code, message: problem.message }
+          : { accepted: true, reply: { roundId: round.id } };
+      });
+    }
+    return results;
+  }
+
+  private decisionProblem(decision: DecisionCommand): MachineRejection | null {
+    if (this.state.paused)
+      return { code: 'table-paused', message: 'The table is paused; decisions wait' };
+    const round = this.state.round;
+    if (decision.roundId && decision.roundId !== round?.id) {
+      if (decision.roundId === this.state.lastRoundId) {
+        return { code: 'round-over', message: `Round ${decision.roundId} has ended` };
+      }
+      return this.unknownRound(decision.roundId);
+    }
+    if (!round) return { code: 'no-round', message: 'No round is in progress' };
+    return null;
+  }
+
   /** A command addressed to a round that is not the one in progress (late, or made up). */
-  private unknownRound(roundId: string): void {
-    this.reject(
-      'unknown-round',
-      `Round ${roundId} is not in progress at this table${this.state.round ? ` (round ${this.state.round.id} is)` : ''}`,
-    );
+  private unknownRound(roundId: string): MachineRejection {
+    return {
+      code: 'unknown-round',
+      message: `Round ${roundId} is not in progress at this table${this.state.round ? ` (round ${this.state.round.id} is)` : ''}`,
+    };
   }
 
   closeBetting(by: string): void {

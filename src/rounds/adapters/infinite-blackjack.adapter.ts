@@ -3,6 +3,8 @@ import {
   BlackjackRules,
   DEFAULT_INFINITE_CONFIG,
   INFINITE_SIDE_BETS,
+  InfiniteBatchRejection,
+  InfiniteBetInput,
   InfiniteDecision,
   InfiniteEffect,
   InfiniteInput,
@@ -18,13 +20,18 @@ import {
   rulesFor,
   stepInfinite,
   TimerName,
+  validateInfiniteBet,
 } from '@studio/games/blackjack';
 import { BLACKJACK_BURN_VALUES, ShoeRules } from '@studio/games/shoe';
 import {
+  AdapterBatchStep,
+  AdapterRejection,
   AdapterResult,
   AdapterStep,
   BetCommand,
+  BetRecord,
   DecisionCommand,
+  DecisionRecord,
   ExpectedCard,
   GameAdapter,
   HandRecord,
@@ -99,6 +106,64 @@ export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
   }
 
   placeBet(state: InfiniteState, bet: BetCommand): AdapterResult<InfiniteState> {
+    const checked = this.checkBet(state, bet);
+    if ('rejected' in checked) return checked;
+    const result = this.step(state, { type: 'bet', ...checked.input });
+    if ('rejected' in result) return result;
+    result.bets = betRecords(state.roundId!, bet, checked.input.side ?? {});
+    return result;
+  }
+
+  /**
+   * The bets of a whole betting window in one engine step. Same answers, events and rows as
+   * placing them one at a time in this order: a player's second bet in the batch is a duplicate
+   * only if the first was accepted.
+   */
+  placeBets(state: InfiniteState, bets: readonly BetCommand[]): AdapterBatchStep<InfiniteState> {
+    const results: Array<AdapterRejection | null> = new Array(bets.length).fill(null);
+    const accepted = new Set<string>();
+    const inputs: InfiniteBetInput[] = [];
+    const accepting: number[] = [];
+    bets.forEach((bet, i) => {
+      const checked = this.checkBet(state, bet, accepted);
+      let problem = 'rejected' in checked ? checked.rejected : null;
+      if (!('rejected' in checked)) {
+        const engineProblem = validateInfiniteBet(state, checked.input);
+        if (engineProblem) problem = { code: engineProblem.code, message: engineProblem.message };
+        else {
+          accepted.add(bet.playerId);
+          inputs.push(checked.input);
+          accepting.push(i);
+        }
+      }
+      results[i] = problem;
+    });
+    if (inputs.length === 0) return { step: { state, events: [] }, results };
+    const result = this.step(state, { type: 'bets', bets: inputs });
+    if ('rejected' in result) {
+      for (const i of accepting) results[i] = result.rejected;
+      return { step: { state, events: [] }, results };
+    }
+    // The engine's one summary effect stands for one BetAccepted per bet, as single bets give.
+    result.events = inputs.map((input) =>
+      publicEvent('BetAccepted', {
+        playerId: input.playerId,
+        main: input.main,
+        side: input.side ?? {},
+      }),
+    );
+    result.bets = accepting.flatMap((i, k) =>
+      betRecords(state.roundId!, bets[i], inputs[k].side ?? {}),
+    );
+    return { step: result, results };
+  }
+
+  /** The adapter's own checks of a bet and its engine input (the engine checks amounts). */
+  private checkBet(
+    state: InfiniteState,
+    bet: BetCommand,
+    acceptedInBatch?: ReadonlySet<string>,
+  ): { input: InfiniteBetInput } | { rejected: AdapterRejection } {
     if (bet.betType !== 'main') {
       return {
         rejected: {
@@ -107,13 +172,8 @@ export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
         },
       };
     }
-    if (indexOfPlayer(state.players.ids, bet.playerId) >= 0) {
-      return {
-        rejected: {
-          code: 'duplicate-bet',
-          message: `Player ${bet.playerId} already has a bet in this round`,
-        },
-      };
+    if (acceptedInBatch?.has(bet.playerId) || indexOfPlayer(state.players.ids, bet.playerId) >= 0) {
+      return { rejected: duplicateBet(bet.playerId) };
     }
     const side: Partial<Record<InfiniteSideBet, number>> = {};
     for (const [kind, amount] of Object.entries(bet.sideBets ?? {})) {
@@ -127,27 +187,7 @@ export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
       }
       side[kind as InfiniteSideBet] = amount;
     }
-    const result = this.step(state, {
-      type: 'bet',
-      playerId: bet.playerId,
-      main: bet.amount,
-      side,
-    });
-    if ('rejected' in result) return result;
-    const roundId = state.roundId!;
-    result.bets = [
-      ['main', bet.amount] as const,
-      ...Object.entries(side).filter(([, amount]) => (amount ?? 0) > 0),
-    ].map(([betType, amount]) => ({
-      betId: betIdOf(roundId, bet.playerId, betType),
-      playerId: bet.playerId,
-      commandId: bet.commandId,
-      betType,
-      spot: null,
-      amount: amount as number,
-      deducted: amount as number,
-    }));
-    return result;
+    return { input: { playerId: bet.playerId, main: bet.amount, side } };
   }
 
   decide(state: InfiniteState, decision: DecisionCommand): AdapterResult<InfiniteState> {
@@ -157,16 +197,46 @@ export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
       action: decision.action as InfiniteDecision,
     });
     if ('rejected' in result) return result;
-    result.decisions = [
-      {
-        playerId: decision.playerId,
-        hand: null,
-        action: decision.action,
-        automatic: false,
-        commandId: decision.commandId,
-      },
-    ];
+    result.decisions = [decisionRecord(decision)];
     return result;
+  }
+
+  /** A decision window's decisions in one engine step, answered as if sent one at a time. */
+  decideMany(
+    state: InfiniteState,
+    decisions: readonly DecisionCommand[],
+  ): AdapterBatchStep<InfiniteState> {
+    const result = stepInfinite(state, {
+      type: 'decisions',
+      decisions: decisions.map((d) => ({
+        playerId: d.playerId,
+        action: d.action as InfiniteDecision,
+      })),
+    });
+    if ('rejected' in result) {
+      return { step: { state, events: [] }, results: decisions.map(() => result.rejected) };
+    }
+    const results: Array<AdapterRejection | null> = new Array(decisions.length).fill(null);
+    for (const effect of result.effects) {
+      if (effect.type !== 'event' || effect.name !== 'decisions-accepted') continue;
+      const refused = (effect.payload as { rejected: InfiniteBatchRejection[] }).rejected;
+      for (const r of refused) results[r.index] = { code: r.code, message: r.message };
+    }
+    const accepted = decisions.filter((_, i) => results[i] === null);
+    return {
+      step: {
+        state: result.state,
+        events: accepted.map((d) =>
+          publicEvent('DecisionAccepted', {
+            window: state.window,
+            playerId: d.playerId,
+            action: d.action,
+          }),
+        ),
+        decisions: accepted.map(decisionRecord),
+      },
+      results,
+    };
   }
 
   closeBetting(state: InfiniteState): AdapterResult<InfiniteState> {
@@ -276,6 +346,39 @@ export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
     });
     if (effect.name === 'hole-card-revealed') out.reveals = [...(out.reveals ?? []), 'dealer-hole'];
   }
+}
+
+function duplicateBet(playerId: string): AdapterRejection {
+  return { code: 'duplicate-bet', message: `Player ${playerId} already has a bet in this round` };
+}
+
+function betRecords(
+  roundId: string,
+  bet: BetCommand,
+  side: Partial<Record<InfiniteSideBet, number>>,
+): BetRecord[] {
+  return [
+    ['main', bet.amount] as const,
+    ...Object.entries(side).filter(([, amount]) => (amount ?? 0) > 0),
+  ].map(([betType, amount]) => ({
+    betId: betIdOf(roundId, bet.playerId, betType),
+    playerId: bet.playerId,
+    commandId: bet.commandId,
+    betType,
+    spot: null,
+    amount: amount as number,
+    deducted: amount as number,
+  }));
+}
+
+function decisionRecord(decision: DecisionCommand): DecisionRecord {
+  return {
+    playerId: decision.playerId,
+    hand: null,
+    action: decision.action,
+    automatic: false,
+    commandId: decision.commandId,
+  };
 }
 
 export function betIdOf(roundId: string, playerId: string, betType: string): string {
