@@ -1,16 +1,19 @@
 import { Logger } from '@nestjs/common';
+import type { CardCode } from '@studio/cards';
 import { cryptoRandomSource, fisherYates } from '@studio/games/blackjack';
 import { Clock, IdGenerator } from '../clock/clock';
 import { oneLine } from '../common/one-line';
 import {
+  CommandInput,
   initialTableState,
+  ItemResult,
   MachineOutcome,
   TableInput,
   TableMachine,
   TableState,
 } from './table-machine';
 import type { TableLease } from './table-lease.repository';
-import { TableStateStore } from './table-state.store';
+import { CommandRecord, TableStateStore } from './table-state.store';
 
 /** Where a committed transition is announced (WebSocket consoles, the outbox relay...). */
 export interface TransitionListener {
@@ -20,6 +23,12 @@ export interface TransitionListener {
 export interface CommandMeta {
   commandId?: string;
   kind: string;
+}
+
+/** One command of a batch: what to apply and how it is recorded. */
+export interface BatchItem {
+  input: CommandInput;
+  meta: CommandMeta;
 }
 
 export type SubmitResult =
@@ -119,24 +128,26 @@ export class TableRuntime {
       };
     }
     if (meta?.commandId) {
-      const previous = await this.store.findCommand(meta.commandId);
+      const previous = (await this.store.findCommands([meta.commandId])).get(meta.commandId);
       if (previous) return { ...(previous as SubmitResult), duplicate: true };
     }
     const now = this.clock.now();
-    const outcome = this.machine.step(this.state, input, {
-      now: now.getTime(),
-      newId: () => this.ids.newId(),
-      shuffle: (cards) => fisherYates(cards, cryptoRandomSource),
-    });
+    const outcome = this.machine.step(this.state, input, this.context(now));
     const result: SubmitResult = outcome.rejection
       ? { accepted: false, ...outcome.rejection }
       : { accepted: true, reply: outcome.reply ?? {} };
     const changed = outcome.state !== this.state || hasWrites(outcome);
     if (!changed) {
       if (meta?.commandId) {
-        await this.store.recordCommand(
+        await this.store.recordCommands(
           this.tableId,
-          { commandId: meta.commandId, kind: meta.kind, result: result as Record<string, unknown> },
+          [
+            {
+              commandId: meta.commandId,
+              kind: meta.kind,
+              result: result as Record<string, unknown>,
+            },
+          ],
           now,
         );
       }
@@ -149,20 +160,120 @@ export class TableRuntime {
         expectedVersion: this.version,
         occurredAt: now,
         newId: () => this.ids.newId(),
-        command: meta?.commandId
-          ? {
-              commandId: meta.commandId,
-              kind: meta.kind,
-              result: result as Record<string, unknown>,
-            }
-          : undefined,
+        commands: meta?.commandId
+          ? [
+              {
+                commandId: meta.commandId,
+                kind: meta.kind,
+                result: result as Record<string, unknown>,
+              },
+            ]
+          : [],
       });
     } catch (error) {
       this.logger.error(`Could not commit ${input.type}: ${oneLine(error)}`);
       throw error;
     }
-    this.state = outcome.state;
     if (outcome.rejection) this.logRejection(input, outcome.rejection);
+    this.committed(outcome);
+    return result;
+  }
+
+  /**
+   * Platform commands in bulk (the Kafka intake reads them in batches): the answers are the
+   * ones submitting them one by one in this order would give, but a window's bets or decisions
+   * cost one transaction instead of one each. A command id already answered, or repeated within
+   * the batch, gets the first answer with `duplicate: true`.
+   */
+  submitBatch(items: readonly BatchItem[]): Promise<SubmitResult[]> {
+    const run = this.queue.then(() => this.runBatch(items));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async runBatch(items: readonly BatchItem[]): Promise<SubmitResult[]> {
+    if (this.stopped) {
+      return items.map(() => ({
+        accepted: false,
+        code: 'table-stopping',
+        message: 'This instance is releasing the table',
+      }));
+    }
+    const results: Array<SubmitResult | undefined> = new Array(items.length);
+    const ids = items.flatMap((item) => (item.meta.commandId ? [item.meta.commandId] : []));
+    const previous = ids.length > 0 ? await this.store.findCommands(ids) : new Map();
+    const firstOf = new Map<string, number>();
+    const fresh: number[] = [];
+    items.forEach((item, i) => {
+      const id = item.meta.commandId;
+      const stored = id ? previous.get(id) : undefined;
+      if (stored) results[i] = { ...(stored as SubmitResult), duplicate: true };
+      else if (id && firstOf.has(id))
+        return; // answered below, from its first occurrence
+      else {
+        if (id) firstOf.set(id, i);
+        fresh.push(i);
+      }
+    });
+    for (let done = 0; done < fresh.length;) {
+      const group = fresh.slice(done);
+      const now = this.clock.now();
+      const step = this.machine.stepCommands(
+        this.state,
+        group.map((i) => items[i].input),
+        this.context(now),
+      );
+      const consumed = group.slice(0, step.results.length);
+      const records: CommandRecord[] = [];
+      consumed.forEach((i, k) => {
+        results[i] = step.results[k];
+        const { commandId, kind } = items[i].meta;
+        if (commandId)
+          records.push({
+            commandId,
+            kind,
+            result: step.results[k] as unknown as Record<string, unknown>,
+          });
+      });
+      const outcome = step.outcome;
+      if (outcome.state === this.state && !hasWrites(outcome)) {
+        await this.store.recordCommands(this.tableId, records, now);
+      } else {
+        try {
+          this.version = await this.store.commit(outcome, {
+            lease: this.lease,
+            expectedVersion: this.version,
+            occurredAt: now,
+            newId: () => this.ids.newId(),
+            commands: records,
+          });
+        } catch (error) {
+          this.logger.error(`Could not commit ${consumed.length} commands: ${oneLine(error)}`);
+          throw error;
+        }
+        this.committed(outcome);
+      }
+      this.logBatchRejections(step.results);
+      done += consumed.length;
+    }
+    items.forEach((item, i) => {
+      if (results[i]) return;
+      results[i] = { ...results[firstOf.get(item.meta.commandId!)!]!, duplicate: true };
+    });
+    return results as SubmitResult[];
+  }
+
+  private context(now: Date) {
+    return {
+      now: now.getTime(),
+      newId: () => this.ids.newId(),
+      shuffle: (cards: readonly CardCode[]) => fisherYates(cards, cryptoRandomSource),
+    };
+  }
+
+  /** After a commit: the new state is the table's, then timers and listeners follow it. */
+  private committed(outcome: MachineOutcome): void {
+    this.state = outcome.state;
     this.reconcileTimers();
     for (const listener of this.listeners) {
       try {
@@ -171,7 +282,20 @@ export class TableRuntime {
         this.logger.warn(`A listener failed: ${oneLine(error)}`);
       }
     }
-    return result;
+  }
+
+  /** One line per batch, counted by code (a window of 100,000 refusals is not 100,000 lines). */
+  private logBatchRejections(results: readonly ItemResult[]): void {
+    const byCode = new Map<string, number>();
+    let refused = 0;
+    for (const r of results) {
+      if (r.accepted) continue;
+      refused += 1;
+      byCode.set(r.code, (byCode.get(r.code) ?? 0) + 1);
+    }
+    if (refused === 0) return;
+    const counts = [...byCode].map(([code, n]) => `${code} x${n}`).join(', ');
+    this.logger.warn(`${refused} of ${results.length} commands refused: ${counts}`);
   }
 
   /**

@@ -15,8 +15,15 @@ export interface CommitContext {
   expectedVersion: number;
   occurredAt: Date;
   newId(): string;
-  /** Idempotency record of the command that caused this transition, if any. */
-  command?: { commandId: string; kind: string; result: Record<string, unknown> };
+  /** Idempotency records of the commands this transition answers (none for readings, timers). */
+  commands?: CommandRecord[];
+}
+
+/** A command's first answer, kept so that a repeat of its command id gets the same answer. */
+export interface CommandRecord {
+  commandId: string;
+  kind: string;
+  result: Record<string, unknown>;
 }
 
 /** Version conflict: another writer changed the table (should be impossible under the lease). */
@@ -57,17 +64,47 @@ export class TableStateStore {
     return rows[0]?.result;
   }
 
-  /** Records the answer to a command that changed nothing (a rejection), for idempotent repeats. */
-  async recordCommand(
+  /** The stored first answers of those of these command ids that were already processed. */
+  async findCommands(commandIds: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
+    const found = new Map<string, Record<string, unknown>>();
+    for (const chunk of chunks(commandIds, 5000)) {
+      const rows = await this.dataSource.query(
+        `SELECT command_id, result FROM processed_commands WHERE command_id = ANY($1::text[])`,
+        [chunk],
+      );
+      for (const row of rows) found.set(row.command_id, row.result);
+    }
+    return found;
+  }
+
+  /** Records the answers to commands that changed nothing (rejections), for idempotent repeats. */
+  async recordCommands(
     tableId: string | null,
-    command: NonNullable<CommitContext['command']>,
+    commands: readonly CommandRecord[],
     at: Date,
   ): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO processed_commands (command_id, table_id, kind, result, received_at)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (command_id) DO NOTHING`,
-      [command.commandId, tableId, command.kind, command.result, at],
+    if (commands.length === 0) return;
+    await this.dataSource.transaction((manager) =>
+      this.insertCommands(manager, tableId, commands, at, 'ON CONFLICT (command_id) DO NOTHING'),
     );
+  }
+
+  private async insertCommands(
+    manager: EntityManager,
+    tableId: string | null,
+    commands: readonly CommandRecord[],
+    at: Date,
+    onConflict = '',
+  ): Promise<void> {
+    for (const chunk of chunks(commands, 1000)) {
+      await manager.query(
+        `INSERT INTO processed_commands (command_id, table_id, kind, result, received_at)
+         SELECT c."commandId", $2, c.kind, c.result, $3
+           FROM jsonb_to_recordset($1::jsonb) AS c("commandId" text, kind text, result jsonb)
+         ${onConflict}`,
+        [JSON.stringify(chunk), tableId, at],
+      );
+    }
   }
 
   async commit(outcome: MachineOutcome, ctx: CommitContext): Promise<number> {
@@ -76,19 +113,7 @@ export class TableStateStore {
       await this.leases.assertHeld(manager, ctx.lease);
       const version = await this.writeState(manager, state, ctx);
       await this.writeHistory(manager, state.tableId, outcome.writes, ctx);
-      if (ctx.command) {
-        await manager.query(
-          `INSERT INTO processed_commands (command_id, table_id, kind, result, received_at)
-           VALUES ($1, $2, $3, $4, $5)`,
-          [
-            ctx.command.commandId,
-            state.tableId,
-            ctx.command.kind,
-            ctx.command.result,
-            ctx.occurredAt,
-          ],
-        );
-      }
+      await this.insertCommands(manager, state.tableId, ctx.commands ?? [], ctx.occurredAt);
       return version;
     });
   }
@@ -206,11 +231,25 @@ export class TableStateStore {
       );
     }
     await this.insertBets(manager, tableId, writes, at);
-    for (const d of writes.decisions) {
+    for (const chunk of chunks(writes.decisions, 1000)) {
       await manager.query(
         `INSERT INTO decisions (round_id, player_id, hand, action, automatic, command_id, decided_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [d.roundId, d.playerId, d.hand, d.action, d.automatic, d.commandId ?? null, at],
+         SELECT d.round_id, d.player_id, d.hand, d.action, d.automatic, d.command_id, $2
+           FROM jsonb_to_recordset($1::jsonb) AS d(round_id uuid, player_id text, hand text,
+                action text, automatic boolean, command_id text)`,
+        [
+          JSON.stringify(
+            chunk.map((d) => ({
+              round_id: d.roundId,
+              player_id: d.playerId,
+              hand: d.hand,
+              action: d.action,
+              automatic: d.automatic,
+              command_id: d.commandId ?? null,
+            })),
+          ),
+          at,
+        ],
       );
     }
     await this.insertSettlements(manager, writes, at);

@@ -8,6 +8,7 @@ import {
   PlatformKeyGuard,
 } from '../platform/platform-http.controller';
 import { TableActionsController } from '../supervisor/table-actions.controller';
+import { ApplyCommands } from '../use-cases/apply-commands.use-case';
 import { Decide } from '../use-cases/decide.use-case';
 import { PlaceBet } from '../use-cases/place-bet.use-case';
 import {
@@ -72,6 +73,7 @@ export class TablesModule {
       EndShoe,
       RecordReading,
       Decide,
+      ApplyCommands,
     ].map((useCase) => ({ provide: useCase, useValue: new useCase(registry) }));
     return {
       module: TablesModule,
@@ -97,7 +99,14 @@ export class TablesModule {
         { provide: TablesLifecycle, useValue: new TablesLifecycle(ownership) },
         ...useCases,
       ],
-      exports: [TableRuntimeRegistry, TablesLifecycle, RecordReading, PlaceBet, Decide],
+      exports: [
+        TableRuntimeRegistry,
+        TablesLifecycle,
+        RecordReading,
+        PlaceBet,
+        Decide,
+        ApplyCommands,
+      ],
     };
   }
 }

@@ -1,4 +1,5 @@
 import { IdGenerator } from '../clock/clock';
+import type { BatchItem } from '../tables/table-runtime';
 import { TableRuntimeRegistry } from '../tables/table-runtime.registry';
 import { CommandResult, rejected, TableCommand } from './table-command';
 
@@ -24,35 +25,45 @@ export class PlaceBet extends TableCommand {
   }
 
   async execute(command: PlaceBetCommand): Promise<CommandResult> {
+    const prepared = this.prepare(command);
+    if ('rejected' in prepared) return prepared.rejected;
+    return this.submit(command.tableId, prepared.item.input, prepared.item.meta);
+  }
+
+  /** The checks that need no table state, and the table input (for single or batched submits). */
+  prepare(command: PlaceBetCommand): { item: BatchItem } | { rejected: CommandResult } {
     const lookup = this.tables.get(command.tableId);
     if (lookup.ok) {
       const currency = lookup.runtime.machine.settings.currency;
       if (command.currency && command.currency !== currency) {
-        return rejected(
-          'wrong-currency',
-          `Table ${command.tableId} plays in ${currency}, not ${command.currency}`,
-        );
+        return {
+          rejected: rejected(
+            'wrong-currency',
+            `Table ${command.tableId} plays in ${currency}, not ${command.currency}`,
+          ),
+        };
       }
     }
     if (typeof command.playerId !== 'string' || command.playerId.trim() === '') {
-      return rejected('invalid-command', 'A bet needs a playerId');
+      return { rejected: rejected('invalid-command', 'A bet needs a playerId') };
     }
-    return this.submit(
-      command.tableId,
-      {
-        type: 'bet',
-        bet: {
-          betId: this.ids.newId(),
-          commandId: command.commandId,
-          roundId: command.roundId,
-          playerId: command.playerId,
-          betType: command.betType,
-          spot: command.spot,
-          amount: command.amount,
-          sideBets: command.sideBets,
+    return {
+      item: {
+        input: {
+          type: 'bet',
+          bet: {
+            betId: this.ids.newId(),
+            commandId: command.commandId,
+            roundId: command.roundId,
+            playerId: command.playerId,
+            betType: command.betType,
+            spot: command.spot,
+            amount: command.amount,
+            sideBets: command.sideBets,
+          },
         },
+        meta: { commandId: command.commandId, kind: 'place-bet' },
       },
-      { commandId: command.commandId, kind: 'place-bet' },
-    );
+    };
   }
 }
