@@ -31,4 +31,28 @@ export default tseslint.config(
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // The consoles' pages: browser ES modules served as they are (no bundler).
+    files: ['src/consoles/public/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: {
+        document: 'readonly',
+        window: 'readonly',
+        location: 'readonly',
+        sessionStorage: 'readonly',
+        fetch: 'readonly',
+        URL: 'readonly',
+        URLSearchParams: 'readonly',
+        FormData: 'readonly',
+        Node: 'readonly',
+        AbortController: 'readonly',
+        TextDecoderStream: 'readonly',
+        Intl: 'readonly',
+        setTimeout: 'readonly',
+        setInterval: 'readonly',
+        console: 'readonly',
+      },
+    },
+  },
 );

@@ -10,6 +10,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
+import { ConsolesModule } from './consoles/consoles.module';
 import { TablesLifecycle, TablesModule } from './tables/tables.module';
 import { TableRuntimeRegistry } from './tables/table-runtime.registry';
 import { VirtualDealer } from './tables/virtual-dealer';
@@ -110,6 +111,7 @@ export class StudioModule {
         TablesModule.forRoot({ config, dataSource: database.dataSource, clock, ids }),
         PlatformKafkaModule.forRoot(config),
         AuditModule.forRoot({ dataSource: database.dataSource }),
+        ConsolesModule.forRoot({ config, dataSource: database.dataSource, clock }),
       ],
       controllers: [HealthController, MetricsController],
       providers: [

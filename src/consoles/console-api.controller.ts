@@ -1,0 +1,110 @@
+import {
+  BadRequestException,
+  Controller,
+  Get,
+  Inject,
+  NotFoundException,
+  Param,
+  Query,
+  Req,
+  Res,
+  ServiceUnavailableException,
+} from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { AuthenticatedUser } from '../auth/auth.use-cases';
+import { CurrentUser, Roles } from '../auth/roles.guard';
+import type { StudioConfig } from '../config/studio-config';
+import { STUDIO_CONFIG } from '../tokens';
+import { CONSOLE_QUERY, ConsoleOutboxLag } from './console.tokens';
+import { ConsoleQuery, loadActionLog } from './console-queries';
+import { ConsoleStreamHub, StreamScope } from './console-stream.hub';
+
+/**
+ * What the consoles read beyond the existing API: live table views over Server-Sent Events, the
+ * supervisors' action log and the outbox lag. The role checks are the RolesGuard's, as everywhere.
+ */
+@Controller('console/api')
+export class ConsoleApiController {
+  constructor(
+    @Inject(STUDIO_CONFIG) private readonly config: StudioConfig,
+    private readonly hub: ConsoleStreamHub,
+    @Inject(CONSOLE_QUERY) private readonly query: ConsoleQuery,
+    private readonly outbox: ConsoleOutboxLag,
+  ) {}
+
+  /** Every table at a glance, plus the outbox lag every few seconds (supervisor overview). */
+  @Get('tables/stream')
+  @Roles('supervisor')
+  streamAll(@Req() request: Request, @Res() response: Response): Promise<void> {
+    return this.stream(request, response, { privileged: true });
+  }
+
+  /** One table: the dealer's console (and the supervisor's, with the face-down cards). */
+  @Get('tables/:tableId/stream')
+  @Roles('dealer', 'supervisor')
+  streamOne(
+    @Param('tableId') tableId: string,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    if (!this.config.tables.some((t) => t.id === tableId)) {
+      throw new NotFoundException({
+        error: 'unknown-table',
+        message: `No table "${tableId}" is configured`,
+      });
+    }
+    return this.stream(request, response, { tableId, privileged: user.role === 'supervisor' });
+  }
+
+  @Get('actions')
+  @Roles('supervisor')
+  actions(@Query('tableId') tableId?: string, @Query('limit') limit?: string) {
+    if (tableId !== undefined && !this.config.tables.some((t) => t.id === tableId)) {
+      throw new NotFoundException({
+        error: 'unknown-table',
+        message: `No table "${tableId}" is configured`,
+      });
+    }
+    const count = limit === undefined ? 50 : Number(limit);
+    if (!Number.isInteger(count) || count < 1 || count > 500) {
+      throw new BadRequestException({
+        error: 'bad-request',
+        message: `limit must be a whole number from 1 to 500 (got "${limit}")`,
+      });
+    }
+    return loadActionLog(this.query, { tableId, limit: count });
+  }
+
+  @Get('outbox')
+  @Roles('supervisor')
+  outboxLag() {
+    return this.outbox.lag();
+  }
+
+  private async stream(request: Request, response: Response, scope: StreamScope): Promise<void> {
+    if (!this.hub.accepting) {
+      throw new ServiceUnavailableException({
+        error: 'not-accepting',
+        message: 'The service is starting or shutting down; reconnect in a moment',
+      });
+    }
+    response.status(200);
+    response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    response.setHeader('Cache-Control', 'no-cache, no-transform');
+    response.setHeader('Connection', 'keep-alive');
+    response.setHeader('X-Accel-Buffering', 'no');
+    response.flushHeaders();
+    // The client may leave while the first views are being sent: stop as soon as both are known.
+    const connection: { stop?: () => void; gone: boolean } = { gone: false };
+    request.on('close', () => {
+      connection.gone = true;
+      connection.stop?.();
+    });
+    const stop = await this.hub.subscribe(response, scope);
+    // Shutdown began in the meantime: end the stream; the page reconnects to another instance.
+    if (stop === false) response.end();
+    else if (connection.gone) stop();
+    else connection.stop = stop;
+  }
+}

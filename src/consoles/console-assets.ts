@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+
+/** The files the consoles consist of, and only these are served (no path ever reaches the disk). */
+export const CONSOLE_FILES: Readonly<Record<string, string>> = {
+  'index.html': 'text/html; charset=utf-8',
+  'dealer.html': 'text/html; charset=utf-8',
+  'supervisor.html': 'text/html; charset=utf-8',
+  'auditor.html': 'text/html; charset=utf-8',
+  'console.css': 'text/css; charset=utf-8',
+  'console.js': 'text/javascript; charset=utf-8',
+  'cards.js': 'text/javascript; charset=utf-8',
+  'format.js': 'text/javascript; charset=utf-8',
+  'login.js': 'text/javascript; charset=utf-8',
+  'dealer.js': 'text/javascript; charset=utf-8',
+  'supervisor.js': 'text/javascript; charset=utf-8',
+  'auditor.js': 'text/javascript; charset=utf-8',
+};
+
+/**
+ * No inline script or style, nothing from elsewhere: a page can only run the service's own modules
+ * and talk to the service. Downloads (exports) are made from blob: URLs.
+ */
+export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-cache',
+};
+
+/**
+ * The pages live in src/consoles/public, next to this file in the source tree. The compiled service
+ * runs from dist/src/consoles, so the folder is found by walking up to the repository root (the
+ * folder that has package.json and the pages) rather than relative to __dirname.
+ */
+export function findConsoleAssets(start = __dirname): string {
+  let dir = start;
+  for (;;) {
+    const candidate = join(dir, 'src', 'consoles', 'public');
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(candidate, 'index.html'))) {
+      return candidate;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) {
+      throw new Error(`The console pages (src/consoles/public) were not found above ${start}`);
+    }
+    dir = parent;
+  }
+}
+
+/** Reads each console file once; the files are small and do not change while the service runs. */
+export class ConsoleAssets {
+  private readonly cache = new Map<string, Promise<Buffer>>();
+  private folder?: string;
+
+  constructor(private readonly locate: () => string = findConsoleAssets) {}
+
+  /** The file and its content type, or undefined when the name is not one of the console files. */
+  async get(name: string): Promise<{ body: Buffer; contentType: string } | undefined> {
+    const contentType = CONSOLE_FILES[name];
+    if (!contentType || !Object.prototype.hasOwnProperty.call(CONSOLE_FILES, name)) {
+      return undefined;
+    }
+    this.folder ??= this.locate();
+    let body = this.cache.get(name);
+    if (!body) {
+      body = readFile(join(this.folder, name));
+      this.cache.set(name, body);
+      body.catch(() => this.cache.delete(name));
+    }
+    return { body: await body, contentType };
+  }
+}

@@ -1,0 +1,232 @@
+// The dealer's screen at one table: what the system expects next, an unmistakable RESCAN when a
+// card was not read, the cards as they are read (face-down cards as backs), the scanner and the
+// dealer's controls. Everything comes from the table's live stream.
+import { cardElement } from './cards.js';
+import { api, ask, el, fill, flash, humanize, openStream, requireRole } from './console.js';
+import { formatUtc, secondsLeft } from './format.js';
+
+const user = await requireRole(['dealer', 'supervisor'], 'dealer view');
+if (user) {
+  const tableId = new URLSearchParams(location.search).get('table');
+  if (tableId) showTable(tableId);
+  else await pickTable();
+}
+
+async function pickTable() {
+  const tables = await api('/tables');
+  const main = document.getElementById('main');
+  main.replaceChildren(
+    el('section', { className: 'panel' }, [
+      el('h2', {}, 'Choose your table'),
+      el(
+        'ul',
+        { className: 'table-picker' },
+        tables.map((t) =>
+          el(
+            'li',
+            {},
+            el(
+              'a',
+              { className: 'button big', href: `?table=${encodeURIComponent(t.tableId)}` },
+              `${t.name} (${humanize(t.game)})`,
+            ),
+          ),
+        ),
+      ),
+    ]),
+  );
+}
+
+function showTable(tableId) {
+  const main = document.getElementById('main');
+  const closeBetting = el(
+    'button',
+    { type: 'button', className: 'primary big', id: 'close-betting', disabled: true },
+    'Close betting',
+  );
+  const cutCard = el(
+    'button',
+    { type: 'button', className: 'big', id: 'cut-card', disabled: true },
+    'Cut card out: last round, then new shoe',
+  );
+  main.replaceChildren(
+    el('div', { className: 'table-head' }, [
+      el('h2', { id: 'table-name' }, tableId),
+      el('span', { id: 'connection', className: 'pill', role: 'status' }, 'connecting…'),
+    ]),
+    el('section', {
+      id: 'rescan',
+      className: 'rescan',
+      role: 'alert',
+      'aria-live': 'assertive',
+      hidden: true,
+    }),
+    el('section', { id: 'paused', className: 'paused', role: 'status', hidden: true }),
+    el('section', { className: 'expected panel', 'aria-labelledby': 'expected-title' }, [
+      el('h3', { id: 'expected-title' }, 'Next card'),
+      el('p', { id: 'expected', className: 'expected-label' }, '—'),
+      el('p', { id: 'expected-slot', className: 'slot' }, ''),
+    ]),
+    el('dl', { className: 'facts' }, [
+      fact('Phase', 'phase'),
+      fact('Round', 'round'),
+      fact('Countdown', 'countdown'),
+      fact('Scanner', 'scanner'),
+    ]),
+    el('section', { className: 'panel', 'aria-labelledby': 'cards-title' }, [
+      el('h3', { id: 'cards-title' }, 'Cards this round'),
+      el('div', { id: 'cards', className: 'cards' }),
+    ]),
+    el('section', { className: 'panel controls', 'aria-labelledby': 'controls-title' }, [
+      el('h3', { id: 'controls-title' }, 'Dealer controls'),
+      el(
+        'p',
+        { className: 'hint' },
+        'Betting opens by itself when a round starts; close it early here.',
+      ),
+      el('div', { className: 'buttons' }, [closeBetting, cutCard]),
+    ]),
+    el('p', { id: 'flash', className: 'flash', role: 'status', 'aria-live': 'polite' }),
+  );
+
+  let view = null;
+  let clockOffset = 0;
+  closeBetting.addEventListener('click', () =>
+    act(`/tables/${encodeURIComponent(tableId)}/close-betting`, 'Betting closed'),
+  );
+  cutCard.addEventListener('click', async () => {
+    const ok = await ask({
+      title: 'Cut card out',
+      text: 'This round becomes the last round of the shoe; a new shoe starts after it.',
+      confirmLabel: 'Last round of the shoe',
+    });
+    if (ok)
+      act(`/tables/${encodeURIComponent(tableId)}/cut-card`, 'This is the last round of the shoe');
+  });
+
+  async function act(path, done) {
+    try {
+      await api(path, { method: 'POST', body: {} });
+      flash(done, 'ok');
+    } catch (error) {
+      flash(error.message, 'error');
+    }
+  }
+
+  openStream(`/console/api/tables/${encodeURIComponent(tableId)}/stream`, {
+    onStatus: (text, ok) => {
+      const pill = document.getElementById('connection');
+      pill.textContent = text;
+      pill.className = `pill ${ok ? 'ok' : 'warn'}`;
+    },
+    onDenied: (message) => flash(message, 'error'),
+    onEvent: (name, data) => {
+      if (name !== 'table') return;
+      view = data;
+      clockOffset = new Date(data.serverTime).getTime() - Date.now();
+      render();
+    },
+  });
+  setInterval(() => view && renderCountdown(), 250);
+
+  function render() {
+    document.getElementById('table-name').textContent =
+      `${view.name} · ${humanize(view.game)} · ${view.currency}`;
+    document.title = `Dealer · ${view.name}`;
+    const rescan = document.getElementById('rescan');
+    if (view.rescan) {
+      rescan.hidden = false;
+      fill(
+        rescan,
+        el('strong', { className: 'rescan-word' }, 'RESCAN'),
+        el('span', { className: 'rescan-text' }, 'Card not read: scan the same card again'),
+        el(
+          'span',
+          { className: 'rescan-attempts', id: 'rescan-attempts' },
+          `Attempt ${view.rescan.attempts}${view.rescanLimit ? ` of ${view.rescanLimit}` : ''} failed`,
+        ),
+        view.rescan.escalated
+          ? el('span', { className: 'rescan-text' }, 'Supervisor called')
+          : null,
+      );
+    } else {
+      rescan.hidden = true;
+      rescan.replaceChildren();
+    }
+    const paused = document.getElementById('paused');
+    paused.hidden = !view.paused;
+    paused.textContent = view.paused ? `PAUSED by ${view.paused.by}: ${view.paused.reason}` : '';
+    const expected = view.expectedCard;
+    document.getElementById('expected').textContent = expected
+      ? expected.label
+      : view.paused
+        ? 'Wait: the table is paused'
+        : 'No card now';
+    document.getElementById('expected-slot').textContent = expected ? `Slot ${expected.slot}` : '';
+    setFact(
+      'phase',
+      view.round
+        ? humanize(view.round.phase)
+        : view.shoe
+          ? humanize(view.shoe.phase)
+          : view.driven
+            ? 'Waiting'
+            : 'Not running here',
+    );
+    setFact(
+      'round',
+      view.shoe
+        ? `Shoe ${view.shoe.number} · round ${view.round?.number ?? view.shoe.roundNumber}${view.shoe.lastRoundNumber ? ' (last of shoe)' : ''}`
+        : '—',
+    );
+    setFact(
+      'scanner',
+      view.scanner
+        ? `${view.scanner.status}${view.scanner.status === 'connected' ? '' : `: ${view.scanner.reason}`} since ${formatUtc(view.scanner.since)}`
+        : 'no scanner',
+      view.scanner?.status === 'connected' ? 'ok' : 'bad',
+    );
+    document
+      .getElementById('cards')
+      .replaceChildren(
+        ...(view.cards.length
+          ? view.cards.map((c) =>
+              el('figure', { className: 'slotted' }, [
+                cardElement(c.card, { slot: c.slot, hidden: c.hidden }),
+                el('figcaption', {}, c.slot),
+              ]),
+            )
+          : [el('p', { className: 'hint' }, 'No card yet')]),
+      );
+    document.getElementById('close-betting').disabled = !view.round?.bettingOpen || !!view.paused;
+    document.getElementById('cut-card').disabled =
+      !view.shoe || view.shoe.lastRoundNumber !== null || !!view.paused;
+    renderCountdown();
+  }
+
+  function renderCountdown() {
+    const now = Date.now() + clockOffset;
+    const timer = view.timers?.[0];
+    setFact(
+      'countdown',
+      view.paused
+        ? 'stopped (paused)'
+        : timer
+          ? `${humanize(timer.name)}: ${secondsLeft(timer.dueAt, now)} s`
+          : '—',
+    );
+  }
+}
+
+function fact(label, key) {
+  return el('div', { className: 'fact' }, [
+    el('dt', {}, label),
+    el('dd', { id: `fact-${key}` }, '—'),
+  ]);
+}
+
+function setFact(key, text, tone) {
+  const dd = document.getElementById(`fact-${key}`);
+  dd.textContent = text;
+  dd.className = tone ?? '';
+}

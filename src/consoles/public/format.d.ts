@@ -1,0 +1,5 @@
+// Types of format.js (a browser ES module, unit-tested from TypeScript).
+export function formatAmount(minorUnits: number, currency: string): string;
+export function formatMinor(minorUnits: number): string;
+export function formatUtc(iso: string | null | undefined): string;
+export function secondsLeft(dueAt: string, serverNow: number): number;

@@ -1,0 +1,408 @@
+// The pit boss's screen: every table at a glance, alerts, the outbox lag, and pause / resume /
+// void / card correction / end of shoe with a reason and a confirmation, plus the action log.
+import { cardElement } from './cards.js';
+import { api, ask, el, fill, flash, humanize, openStream, requireRole } from './console.js';
+import { formatAmount, formatUtc } from './format.js';
+
+const user = await requireRole(['supervisor'], 'supervisor view');
+if (user) start(user);
+
+function start(me) {
+  const main = document.getElementById('main');
+  main.replaceChildren(
+    el('div', { className: 'table-head' }, [
+      el('h2', {}, 'All tables'),
+      el('span', { id: 'connection', className: 'pill', role: 'status' }, 'connecting…'),
+      el(
+        'span',
+        { id: 'outbox', className: 'pill', role: 'status', 'aria-label': 'Outbox lag' },
+        'Outbox: …',
+      ),
+    ]),
+    el('section', { className: 'panel', 'aria-labelledby': 'alerts-title' }, [
+      el('h3', { id: 'alerts-title' }, 'Alerts'),
+      el('ul', { id: 'alerts', className: 'alerts', 'aria-live': 'assertive' }),
+    ]),
+    el('section', { 'aria-labelledby': 'tables-title' }, [
+      el('h3', { id: 'tables-title', className: 'visually-hidden' }, 'Tables'),
+      el('div', { id: 'tables', className: 'tiles' }),
+    ]),
+    el('section', {
+      id: 'detail',
+      className: 'panel',
+      'aria-labelledby': 'detail-title',
+      hidden: true,
+    }),
+    el('p', { id: 'flash', className: 'flash', role: 'status', 'aria-live': 'polite' }),
+    el('section', { className: 'panel', 'aria-labelledby': 'log-title' }, [
+      el('h3', { id: 'log-title' }, 'Action log'),
+      el('div', { id: 'action-log' }, el('p', { className: 'hint' }, 'Loading…')),
+    ]),
+  );
+
+  const tables = new Map();
+  const news = [];
+  let selected = new URLSearchParams(location.search).get('table');
+  let actions = [];
+
+  openStream('/console/api/tables/stream', {
+    onStatus: (text, ok) => {
+      const pill = document.getElementById('connection');
+      pill.textContent = text;
+      pill.className = `pill ${ok ? 'ok' : 'warn'}`;
+    },
+    onDenied: (message) => flash(message, 'error'),
+    onEvent: (name, data) => {
+      if (name === 'table') {
+        const first = !tables.has(data.tableId);
+        tables.set(data.tableId, data);
+        if (first && actions.length) renderActions();
+        renderTiles();
+        renderAlerts();
+        if (data.tableId === selected) renderDetail();
+      } else if (name === 'outbox') {
+        const pill = document.getElementById('outbox');
+        const age =
+          data.oldestPendingAgeMs === null
+            ? ''
+            : `, oldest ${Math.round(data.oldestPendingAgeMs / 1000)} s`;
+        pill.textContent = `Outbox: ${data.pending} waiting${age}`;
+        pill.className = `pill ${data.oldestPendingAgeMs !== null && data.oldestPendingAgeMs > 30_000 ? 'warn' : 'ok'}`;
+      } else if (name === 'news' && data.type === 'SupervisorAlert') {
+        news.unshift({
+          at: new Date().toISOString(),
+          tableId: data.tableId,
+          payload: data.payload,
+        });
+        news.length = Math.min(news.length, 20);
+        renderAlerts();
+      } else if (name === 'action') {
+        void loadActions();
+      }
+    },
+  });
+  void loadActions();
+
+  async function loadActions() {
+    try {
+      actions = await api('/console/api/actions?limit=50');
+      renderActions();
+      if (selected) renderDetail();
+    } catch (error) {
+      flash(`Action log: ${error.message}`, 'error');
+    }
+  }
+
+  function currencyOf(tableId) {
+    return tables.get(tableId)?.currency ?? 'XXX';
+  }
+
+  function phaseOf(t) {
+    if (!t.driven) return 'Not running here';
+    if (t.paused) return 'Paused';
+    return humanize(t.round?.phase ?? t.shoe?.phase ?? 'waiting');
+  }
+
+  function renderTiles() {
+    const box = document.getElementById('tables');
+    box.replaceChildren(
+      ...[...tables.values()].map((t) => {
+        const scanner = t.scanner?.status ?? 'none';
+        const alert = t.paused?.kind === 'escalation' || (t.scanner && scanner !== 'connected');
+        return el(
+          'button',
+          {
+            type: 'button',
+            className: `tile${t.tableId === selected ? ' selected' : ''}${alert ? ' alert' : ''}${t.paused ? ' paused' : ''}`,
+            'data-table': t.tableId,
+            'aria-pressed': t.tableId === selected ? 'true' : 'false',
+            onclick: () => {
+              selected = t.tableId;
+              renderTiles();
+              renderDetail();
+            },
+          },
+          [
+            el('strong', {}, t.name),
+            el('span', { className: 'tile-phase' }, phaseOf(t)),
+            el('span', {}, t.round ? `Round ${t.round.number} · shoe ${t.shoe?.number}` : '—'),
+            el(
+              'span',
+              { className: `badge ${scanner === 'connected' ? 'ok' : 'bad'}` },
+              `Scanner ${scanner}`,
+            ),
+            t.rescan
+              ? el(
+                  'span',
+                  { className: 'badge bad' },
+                  `Rescan ×${t.rescan.attempts}${t.rescan.escalated ? ' (escalated)' : ''}`,
+                )
+              : null,
+          ],
+        );
+      }),
+    );
+  }
+
+  function renderAlerts() {
+    const items = [];
+    for (const t of tables.values()) {
+      if (t.paused?.kind === 'escalation')
+        items.push(`${t.name}: ${t.paused.reason}: the round is paused`);
+      else if (t.rescan?.escalated)
+        items.push(`${t.name}: rescans escalated (${t.rescan.attempts} attempts)`);
+      if (t.scanner && t.scanner.status !== 'connected')
+        items.push(`${t.name}: scanner ${t.scanner.status} (${t.scanner.reason})`);
+    }
+    for (const n of news) {
+      const p = n.payload;
+      items.push(
+        `${formatUtc(n.at)} · ${tables.get(n.tableId)?.name ?? n.tableId}: ${p.kind === 'rescan-limit' ? `card ${p.slot} not recognised after ${p.failedAttempts} attempts` : (p.message ?? humanize(p.kind))}`,
+      );
+    }
+    document
+      .getElementById('alerts')
+      .replaceChildren(
+        ...(items.length
+          ? items.map((text) => el('li', {}, text))
+          : [el('li', { className: 'hint' }, 'No alerts')]),
+      );
+  }
+
+  function renderDetail() {
+    const t = tables.get(selected);
+    const box = document.getElementById('detail');
+    if (!t) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    const path = `/tables/${encodeURIComponent(t.tableId)}`;
+    const hiddenSlots = t.cards.filter(
+      (c) => c.hidden && c.card && !c.slot.startsWith('shoe-burn'),
+    );
+    const pending = actions.filter(
+      (a) => a.tableId === t.tableId && a.status === 'pending-approval',
+    );
+    const button = (id, label, className, disabled, handler) => {
+      const b = el(
+        'button',
+        { type: 'button', id, className: `big ${className}`, disabled },
+        label,
+      );
+      b.addEventListener('click', handler);
+      return b;
+    };
+    fill(
+      box,
+      el('h3', { id: 'detail-title' }, `${t.name} · ${humanize(t.game)} · ${t.currency}`),
+      el('p', { id: 'detail-state' }, [
+        `${phaseOf(t)}`,
+        t.round ? ` · round ${t.round.number}` : '',
+        t.paused ? ` · paused by ${t.paused.by}: ${t.paused.reason}` : '',
+        t.expectedCard ? ` · expects ${t.expectedCard.label} (${t.expectedCard.slot})` : '',
+      ]),
+      el(
+        'div',
+        { className: 'cards' },
+        t.cards.map((c) =>
+          el('figure', { className: 'slotted' }, [
+            cardElement(c.card, { slot: c.slot, hidden: c.hidden }),
+            el('figcaption', {}, `${c.slot}${c.hidden ? ' (face down)' : ''}`),
+          ]),
+        ),
+      ),
+      el('div', { className: 'buttons' }, [
+        button('pause', 'Pause', 'warn', !t.round || !!t.paused, () => pause(t, path)),
+        button('resume', 'Resume', 'primary', !t.paused, () =>
+          run(`${path}/resume`, {}, 'Resumed'),
+        ),
+        button('void', 'Void round…', 'danger', !t.round, () => voidRound(t, path)),
+        button('correct', 'Correct a card…', '', hiddenSlots.length === 0, () =>
+          correct(t, path, hiddenSlots),
+        ),
+        button('end-shoe', 'End shoe…', '', !t.shoe || !!t.round, () => endShoe(t, path)),
+      ]),
+      pending.length
+        ? el('div', { className: 'pending' }, [
+            el('h4', {}, 'Void requests waiting for a second supervisor'),
+            ...pending.map((a) =>
+              el('p', {}, [
+                `#${a.id} by ${a.by} at ${formatUtc(a.at)}: ${a.reason} `,
+                a.by === me.username
+                  ? el('em', {}, '(another supervisor must approve)')
+                  : button(`approve-${a.id}`, 'Approve void', 'danger', false, () => approve(t, a)),
+              ]),
+            ),
+          ])
+        : null,
+    );
+  }
+
+  async function pause(t, path) {
+    const values = await ask({
+      title: `Pause ${t.name}`,
+      text: 'Timers stop until the round is resumed.',
+      confirmLabel: 'Pause the round',
+      fields: [{ name: 'reason', label: 'Reason', kind: 'textarea' }],
+    });
+    if (values) await run(`${path}/pause`, { reason: values.reason }, 'Paused');
+  }
+
+  async function voidRound(t, path) {
+    const values = await ask({
+      title: `Void round ${t.round.number} at ${t.name}`,
+      text: 'The round is cancelled: every bet of the round is refunded, nobody wins or loses.',
+      confirmLabel: 'Void the round',
+      danger: true,
+      fields: [
+        { name: 'reason', label: 'Reason', kind: 'textarea' },
+        {
+          name: 'confirmed',
+          label: 'I confirm: void this round and refund every bet',
+          kind: 'checkbox',
+        },
+      ],
+    });
+    if (!values) return;
+    const result = await run(`${path}/void`, { reason: values.reason });
+    if (!result) return;
+    if (result.reply?.pendingApproval) {
+      flash(
+        `Void requested (#${result.reply.requestId}): a second supervisor must approve it.`,
+        'warn',
+      );
+    } else {
+      flash(
+        `Round ${t.round?.number ?? ''} voided: every bet refunded (see the action log).`,
+        'ok',
+      );
+    }
+  }
+
+  async function approve(t, action) {
+    const values = await ask({
+      title: `Approve void #${action.id}`,
+      text: `${action.by} asked to void a round at ${t.name}: ${action.reason}`,
+      confirmLabel: 'Approve and void',
+      danger: true,
+      fields: [{ name: 'confirmed', label: 'I confirm the void', kind: 'checkbox' }],
+    });
+    if (values)
+      await run(
+        `/tables/${encodeURIComponent(t.tableId)}/void-requests/${action.id}/approve`,
+        {},
+        'Void approved: every bet refunded',
+      );
+  }
+
+  async function correct(t, path, slots) {
+    const values = await ask({
+      title: `Correct a card at ${t.name}`,
+      text: 'Replaces a face-down card before it is revealed; the old and the new card are both kept.',
+      confirmLabel: 'Correct the card',
+      fields: [
+        {
+          name: 'slot',
+          label: 'Slot',
+          kind: 'select',
+          options: slots.map((c) => ({ value: c.slot, label: `${c.slot} (now ${c.card})` })),
+        },
+        {
+          name: 'card',
+          label: 'Correct card',
+          pattern: '(?:[2-9TJQKA])[SHDC]',
+          hint: 'rank then suit, e.g. QH or 7S',
+        },
+        { name: 'reason', label: 'Reason', kind: 'textarea' },
+      ],
+    });
+    if (values)
+      await run(
+        `${path}/correct-card`,
+        { slot: values.slot, card: values.card.toUpperCase(), reason: values.reason },
+        `Card ${values.slot} corrected`,
+      );
+  }
+
+  async function endShoe(t, path) {
+    const values = await ask({
+      title: `End the shoe at ${t.name}`,
+      text: 'Between rounds only: the shoe is closed and a new one is started.',
+      confirmLabel: 'End the shoe',
+      danger: true,
+      fields: [{ name: 'reason', label: 'Reason', kind: 'textarea' }],
+    });
+    if (values) await run(`${path}/end-shoe`, { reason: values.reason }, 'Shoe ended');
+  }
+
+  async function run(path, body, done) {
+    try {
+      const result = await api(path, { method: 'POST', body });
+      if (done) flash(done, 'ok');
+      void loadActions();
+      return result;
+    } catch (error) {
+      flash(`${error.message} (${error.code})`, 'error');
+      return undefined;
+    }
+  }
+
+  function renderActions() {
+    const box = document.getElementById('action-log');
+    if (!actions.length) {
+      box.replaceChildren(el('p', { className: 'hint' }, 'No supervisor action yet'));
+      return;
+    }
+    box.replaceChildren(
+      el('table', { className: 'log' }, [
+        el(
+          'thead',
+          {},
+          el(
+            'tr',
+            {},
+            ['Time', 'Table', 'Action', 'Reason', 'By', 'Status'].map((h) =>
+              el('th', { scope: 'col' }, h),
+            ),
+          ),
+        ),
+        el(
+          'tbody',
+          {},
+          actions.flatMap((a) => {
+            const row = el('tr', { 'data-action': a.action, 'data-status': a.status }, [
+              el('td', {}, formatUtc(a.at)),
+              el('td', {}, tables.get(a.tableId)?.name ?? a.tableId),
+              el('td', {}, humanize(a.action) + (a.details?.slot ? ` ${a.details.slot}` : '')),
+              el('td', {}, a.reason ?? '—'),
+              el('td', {}, a.approvedBy ? `${a.by}, approved by ${a.approvedBy}` : a.by),
+              el('td', {}, humanize(a.status)),
+            ]);
+            if (!a.refunds) return [row];
+            const currency = currencyOf(a.tableId);
+            return [
+              row,
+              el('tr', { className: 'refunds' }, [
+                el('td', { colSpan: 6 }, [
+                  el('strong', {}, `Refunds (${a.refunds.length})`),
+                  el(
+                    'ul',
+                    { className: 'refund-list' },
+                    a.refunds.map((r) =>
+                      el(
+                        'li',
+                        { 'data-player': r.playerId },
+                        `${r.playerId} · ${humanize(r.betType)}${r.spot ? ` ${r.spot}` : ''} · stake ${formatAmount(r.stake, currency)} · refunded ${formatAmount(r.returned, currency)}`,
+                      ),
+                    ),
+                  ),
+                ]),
+              ]),
+            ];
+          }),
+        ),
+      ]),
+    );
+  }
+}

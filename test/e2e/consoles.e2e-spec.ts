@@ -1,0 +1,481 @@
+import { wireFormat } from '@studio/scanner-protocol';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Browser, chromium, Page } from 'playwright-core';
+import { SerialPortSink } from '../../apps/shoe-simulator/shoe-writer';
+import { Emission, VirtualShoe } from '../../apps/shoe-simulator/virtual-shoe';
+import type { RunningStudio } from '../../src/bootstrap';
+import type { TableDefinition } from '../../src/config/tables-config';
+import { formatAmount } from '../../src/consoles/public/format.js';
+import { PtyPair } from '../../src/scanner/pty-pair';
+import { postJson, signIn, startTestStudio, waitFor } from '../support/studio-harness';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+
+jest.setTimeout(240_000);
+
+const PLATFORM_KEY = 'consoles-platform-key';
+const SCREENSHOTS = resolve(__dirname, '..', '..', 'test-artifacts', 'screenshots');
+
+/**
+ * A virtual shoe whose reader bytes the test writes, one emission at a time, into a real socat
+ * pseudo-terminal that the service reads as the table's serial scanner: the test decides when the
+ * shoe misreads and when the card is finally read, and watches the consoles in between.
+ */
+class TestShoe {
+  private readonly shoe: VirtualShoe;
+  private readonly sink: SerialPortSink;
+  private pending: Emission[] = [];
+
+  constructor(
+    readonly pty: PtyPair,
+    seed: number,
+    misreadRate: number,
+  ) {
+    this.shoe = new VirtualShoe({
+      seed,
+      decks: 8,
+      encoder: wireFormat('line')!.createEncoder!(),
+      misreadRate,
+      maxMisreadsPerCard: 3,
+    });
+    this.sink = new SerialPortSink({ path: pty.shoePath, baudRate: 9600 });
+  }
+
+  /** The next thing the reader sends: a misread of the card in hand, or the card itself. */
+  next(): Emission {
+    if (this.pending.length === 0) this.pending = this.shoe.drawNext();
+    return this.pending.shift()!;
+  }
+
+  write(emission: Emission): Promise<void> {
+    return this.sink.write(emission.bytes);
+  }
+
+  async close(): Promise<void> {
+    await this.sink.close();
+    await this.pty.stop();
+  }
+}
+
+interface TableApiView {
+  round: { id: string; number: number; phase: string; bettingOpen: boolean } | null;
+  shoe: { cardsDrawn: number; phase: string } | null;
+  expectedCard: { slot: string; label: string } | null;
+  rescan: { attempts: number } | null;
+  paused: { reason: string } | null;
+}
+
+/**
+ * The four acceptance scenarios of the consoles in a real browser (Debian's chromium driven by
+ * playwright-core) against the real service on the real PostgreSQL, with the tables' scanners
+ * fed over real pseudo-terminals.
+ */
+describe('dealer, supervisor and auditor consoles in the browser', () => {
+  let db: TestDatabase;
+  let studio: RunningStudio;
+  let browser: Browser | undefined;
+  let ptyDir: string;
+  let dealerShoe: TestShoe;
+  let floorShoe: TestShoe;
+  let supervisorToken: string;
+  const pageErrors: string[] = [];
+  const screenshots: string[] = [];
+
+  const q = <T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> =>
+    studio.database.dataSource.query(sql, params);
+
+  async function tableApi(tableId: string): Promise<TableApiView> {
+    const response = await fetch(`${studio.url}/tables/${tableId}`, {
+      headers: { authorization: `Bearer ${supervisorToken}` },
+    });
+    return (await response.json()) as TableApiView;
+  }
+
+  /** Writes one card (not a misread) and waits until the table has taken it. */
+  async function dealCard(shoe: TestShoe, tableId: string, emission: Emission): Promise<void> {
+    const before = (await tableApi(tableId)).shoe?.cardsDrawn ?? 0;
+    await shoe.write(emission);
+    await waitFor(
+      `${tableId} to take card #${emission.sequence}`,
+      async () => ((await tableApi(tableId)).shoe?.cardsDrawn ?? 0) > before,
+    );
+  }
+
+  async function waitUntilCardExpected(tableId: string): Promise<TableApiView> {
+    return waitFor(`${tableId} to expect a card`, async () => {
+      const view = await tableApi(tableId);
+      return view.expectedCard ? view : undefined;
+    });
+  }
+
+  /** Feeds clean cards until the table's round is in progress and expects its next card. */
+  async function dealUntilRound(shoe: TestShoe, tableId: string): Promise<TableApiView> {
+    for (let i = 0; i < 40; i += 1) {
+      const view = await waitUntilCardExpected(tableId);
+      if (view.round) return view;
+      const emission = shoe.next();
+      if (emission.kind === 'card') await dealCard(shoe, tableId, emission);
+      else await shoe.write(emission);
+    }
+    throw new Error(`${tableId} never started a round`);
+  }
+
+  function watch(page: Page, role: string): Page {
+    page.on('pageerror', (error) => pageErrors.push(`${role}: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(`${role}: ${message.text()}`);
+    });
+    return page;
+  }
+
+  async function signedIn(username: string, password: string): Promise<Page> {
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = watch(await context.newPage(), username);
+    await page.goto(`${studio.url}/console/`);
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/console\/(dealer|supervisor|auditor)\.html/);
+    return page;
+  }
+
+  async function screenshot(page: Page, view: string): Promise<void> {
+    const path = join(SCREENSHOTS, `${view}.png`);
+    await page.screenshot({ path, fullPage: true });
+    screenshots.push(path);
+  }
+
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    ptyDir = mkdtempSync(join(tmpdir(), 'studio-consoles-'));
+    dealerShoe = new TestShoe(
+      await PtyPair.start(ptyDir, { shoe: 'dealer.shoe', reader: 'dealer.reader' }),
+      41,
+      0.45,
+    );
+    floorShoe = new TestShoe(
+      await PtyPair.start(ptyDir, { shoe: 'floor.shoe', reader: 'floor.reader' }),
+      42,
+      0,
+    );
+    const table = (id: string, name: string, reader: string) =>
+      ({
+        id,
+        name,
+        game: 'pok-deng',
+        currency: 'THB',
+        bettingWindowMs: 300_000,
+        roundIntervalMs: 300,
+        rescan: { maxFailedAttempts: 5, escalateAfterMs: 600_000 },
+        scanner: { wireFormat: 'line', path: reader },
+      }) as unknown as TableDefinition;
+    db = await createTestDatabase('consoles');
+    studio = await startTestStudio({
+      databaseUrl: db.url,
+      tables: [
+        table('pd-dealer', 'Pok Deng Dealer', dealerShoe.pty.readerPath),
+        table('pd-floor', 'Pok Deng Floor', floorShoe.pty.readerPath),
+      ],
+      env: { DEMO_USERS: 'true', PLATFORM_API_KEYS: PLATFORM_KEY },
+    });
+    supervisorToken = await signIn(studio.url, 'supervisor', 'supervisor-demo');
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close().catch(() => undefined);
+    await studio?.close();
+    await dealerShoe?.close().catch(() => undefined);
+    await floorShoe?.close().catch(() => undefined);
+    if (ptyDir) rmSync(ptyDir, { recursive: true, force: true });
+    await db?.drop();
+    if (screenshots.length) console.log(`Console screenshots:\n${screenshots.join('\n')}`);
+  });
+
+  afterEach(() => {
+    // A script error or a Content-Security-Policy violation shows up as a console error.
+    expect(pageErrors.splice(0)).toEqual([]);
+  });
+
+  it('shows the dealer an unmistakable RESCAN with the attempt count when the shoe misreads, and clears it when the card is read', async () => {
+    const page = await signedIn('dealer', 'dealer-demo');
+    await screenshot(page, 'dealer-table-picker');
+    await page.getByRole('link', { name: /Pok Deng Dealer/ }).click();
+    await page.waitForURL(/dealer\.html\?table=pd-dealer/);
+    await expect(page.locator('#connection').textContent()).resolves.toBeDefined();
+    await page
+      .locator('#expected')
+      .getByText('New shoe: draw the first card and show it')
+      .waitFor();
+    await page.locator('#expected-slot').getByText('Slot shoe-burn/shown').waitFor();
+    await page
+      .locator('#fact-scanner')
+      .getByText(/^connected since/)
+      .waitFor();
+
+    const rescan = page.locator('#rescan');
+    let misreads = 0;
+    let verifiedInRound = 0;
+    const roundCards: string[] = [];
+    for (let i = 0; i < 60 && !(verifiedInRound > 0 && roundCards.length >= 4); i += 1) {
+      const view = await waitUntilCardExpected('pd-dealer');
+      const emission = dealerShoe.next();
+      if (emission.kind === 'misread') {
+        misreads += 1;
+        await dealerShoe.write(emission);
+        // The prompt names the failed attempt and the limit, and says what to do.
+        await page
+          .locator('#rescan-attempts')
+          .getByText(`Attempt ${misreads} of 5 failed`, { exact: true })
+          .waitFor();
+        expect(await rescan.isVisible()).toBe(true);
+        expect(await rescan.textContent()).toContain('RESCAN');
+        expect(await rescan.textContent()).toContain('scan the same card again');
+        expect(await page.locator('#expected-slot').textContent()).toBe(
+          `Slot ${view.expectedCard!.slot}`,
+        );
+        if (view.round && verifiedInRound === 0) await screenshot(page, 'dealer-rescan');
+      } else {
+        await dealCard(dealerShoe, 'pd-dealer', emission);
+        if (view.round && !view.expectedCard!.slot.startsWith('shoe-burn')) {
+          roundCards.push(emission.card!);
+        }
+        if (misreads > 0) {
+          await rescan.waitFor({ state: 'hidden' });
+          expect(await page.locator('#rescan-attempts').count()).toBe(0);
+          if (view.round) verifiedInRound += 1;
+          misreads = 0;
+        }
+      }
+    }
+    expect(verifiedInRound).toBeGreaterThan(0);
+
+    // The cards of the round are face down at the table: the dealer's screen shows backs only, and
+    // none of the cards the shoe produced reaches the page.
+    await page
+      .locator('#cards .card.back')
+      .nth(roundCards.length - 1)
+      .waitFor();
+    expect(await page.locator('#cards .card.back').count()).toBe(roundCards.length);
+    expect(await page.locator('#cards [data-card]').count()).toBe(0);
+    const html = await page.content();
+    for (const code of roundCards) expect(html).not.toContain(`data-card="${code}"`);
+    // Betting is open while Pok Deng is dealt: the dealer's control to close it is enabled.
+    expect(await page.locator('#close-betting').isEnabled()).toBe(true);
+    await screenshot(page, 'dealer');
+    await page.context().close();
+  });
+
+  it('lets a supervisor pause and void a round, and shows the refunds', async () => {
+    const round = await dealUntilRound(floorShoe, 'pd-floor');
+    const bets = [
+      { commandId: 'c-1', playerId: 'alice', betType: 'player', spot: '1', amount: 123_400 },
+      { commandId: 'c-2', playerId: 'bob', betType: 'player', spot: '2', amount: 5_000 },
+    ];
+    for (const bet of bets) {
+      const answer = await postJson(
+        studio.url,
+        '/platform/tables/pd-floor/bets',
+        { ...bet, currency: 'THB' },
+        { 'x-platform-key': PLATFORM_KEY },
+      );
+      expect(answer).toMatchObject({ status: 200, body: { accepted: true } });
+    }
+    // The round's burn card and three player cards, then the table waits for the next card.
+    for (let i = 0; i < 4; i += 1) {
+      await waitUntilCardExpected('pd-floor');
+      await dealCard(floorShoe, 'pd-floor', floorShoe.next());
+    }
+    const roundId = round.round!.id;
+
+    const page = await signedIn('supervisor', 'supervisor-demo');
+    expect(page.url()).toMatch(/supervisor\.html$/);
+    const tile = page.locator('.tile[data-table="pd-floor"]');
+    await tile.getByText('Scanner connected').waitFor();
+    await page.locator('.tile[data-table="pd-dealer"]').waitFor();
+    await page
+      .locator('#outbox')
+      .getByText(/^Outbox: \d+ waiting/)
+      .waitFor();
+    await tile.click();
+    await page.locator('#detail-title').getByText('Pok Deng Floor').waitFor();
+    // Supervisors see the face-down cards (to correct a mis-scan), marked as face down.
+    await page.locator('#detail .card.face.hidden-to-table').nth(3).waitFor();
+
+    await page.locator('#pause').click();
+    await page.getByLabel('Reason').fill('Card fell on the floor');
+    await page.locator('#ask-confirm').click();
+    await tile.locator('.tile-phase').getByText('Paused').waitFor();
+    await page
+      .locator('#detail-state')
+      .getByText(/paused by supervisor: Card fell on the floor/)
+      .waitFor();
+    await screenshot(page, 'supervisor-paused');
+
+    await page.locator('#void').click();
+    await page.getByLabel('Reason').fill('Card exposed, round cannot continue');
+    // The confirmation is required: without the tick the dialog refuses and says why.
+    await page.locator('#ask-confirm').click();
+    await page
+      .getByRole('alert')
+      .getByText(/Tick “I confirm/)
+      .waitFor();
+    await page.getByLabel('I confirm: void this round and refund every bet').check();
+    await page.locator('#ask-confirm').click();
+    await page
+      .locator('#flash')
+      .getByText(/voided: every bet refunded/)
+      .waitFor();
+
+    const refunds = await q<{ player_id: string; returned: string; outcome: string }>(
+      `SELECT player_id, returned, outcome FROM settlements WHERE round_id = $1 ORDER BY id`,
+      [roundId],
+    );
+    expect(refunds.map((r) => [r.player_id, r.outcome])).toEqual([
+      ['alice', 'void-refund'],
+      ['bob', 'void-refund'],
+    ]);
+    // A Pok Deng player bet deducts twice its amount (games.md), and a void returns all of it.
+    expect(refunds.map((r) => Number(r.returned))).toEqual([246_800, 10_000]);
+    const list = page.locator('tr.refunds .refund-list');
+    await list.locator('li[data-player="alice"]').getByText('refunded 2,468.00 THB').waitFor();
+    await list.locator('li[data-player="bob"]').getByText('refunded 100.00 THB').waitFor();
+    for (const r of refunds) {
+      expect(await list.locator(`li[data-player="${r.player_id}"]`).textContent()).toContain(
+        `refunded ${formatAmount(Number(r.returned), 'THB')}`,
+      );
+    }
+    const log = page.locator('#action-log');
+    await log
+      .locator('tr[data-action="void"]')
+      .getByText('Card exposed, round cannot continue')
+      .waitFor();
+    await log.locator('tr[data-action="pause"]').getByText('Card fell on the floor').waitFor();
+    await screenshot(page, 'supervisor');
+    expect((await q(`SELECT status FROM rounds WHERE id = $1`, [roundId]))[0]).toEqual({
+      status: 'voided',
+    });
+    await page.context().close();
+  });
+
+  it('lets an auditor find the voided round and open its timeline with the cards drawn', async () => {
+    const [voided] = await q<{ id: string }>(
+      `SELECT id FROM rounds WHERE table_id = 'pd-floor' AND status = 'voided'`,
+    );
+    expect(voided).toBeDefined();
+    const cards = await q<{ slot: string; card: string }>(
+      `SELECT slot, card FROM round_cards WHERE round_id = $1 ORDER BY id`,
+      [voided.id],
+    );
+    expect(cards).toHaveLength(4);
+
+    const page = await signedIn('auditor', 'auditor-demo');
+    expect(page.url()).toMatch(/auditor\.html$/);
+    await page.getByLabel('Table').selectOption('pd-floor');
+    await page.getByLabel('Status').selectOption('voided');
+    await page.locator('#search').click();
+    const row = page.locator(`#round-results tr[data-round="${voided.id}"]`);
+    await row.waitFor();
+    expect(await page.locator('#round-results tbody tr').count()).toBe(1);
+    expect(await row.textContent()).toContain('Voided: Card exposed, round cannot continue');
+    await row.getByRole('button', { name: 'Open timeline' }).click();
+
+    await page.locator('#fact-round-status').getByText('Voided: Card exposed').waitFor();
+    await page
+      .locator('#fact-replay')
+      .getByText(/^skipped/)
+      .waitFor();
+    const drawn = page.locator('#round-cards .card.face');
+    await drawn.nth(cards.length - 1).waitFor();
+    expect(await drawn.evaluateAll((els) => els.map((e) => e.getAttribute('data-card')))).toEqual(
+      cards.map((c) => c.card),
+    );
+    const timeline = page.locator('#timeline');
+    await timeline
+      .locator('li[data-kind="supervisor-action"]')
+      .getByText(/void by supervisor: Card exposed/)
+      .waitFor();
+    expect(await timeline.locator('li[data-kind="supervisor-action"]').count()).toBe(2);
+    const settlements = await timeline.locator('li[data-kind="settlement"]').allTextContents();
+    expect(settlements).toHaveLength(2);
+    expect(settlements[0]).toContain('alice');
+    expect(settlements[0]).toContain('returned 2,468.00 THB');
+    expect(settlements[0]).toContain('void-refund');
+    expect(await timeline.locator('li[data-kind="bet"]').first().textContent()).toContain(
+      '1,234.00 THB',
+    );
+    await screenshot(page, 'auditor');
+    await page.context().close();
+  });
+
+  it('keeps a dealer away from the supervisor actions', async () => {
+    const page = await signedIn('dealer', 'dealer-demo');
+    await page.goto(`${studio.url}/console/dealer.html?table=pd-floor`);
+    await page.locator('#table-name').getByText('Pok Deng Floor').waitFor();
+    expect(await page.locator('#close-betting').count()).toBe(1);
+    for (const action of ['#pause', '#resume', '#void', '#correct', '#end-shoe']) {
+      expect(await page.locator(action).count()).toBe(0);
+    }
+    expect(await page.getByRole('button', { name: /pause|void|correct/i }).count()).toBe(0);
+
+    await page.goto(`${studio.url}/console/supervisor.html`);
+    const denied = page.locator('#access-denied');
+    await denied.getByText('The supervisor view needs the supervisor role').waitFor();
+    expect(await denied.textContent()).toContain('You are signed in as Demo Dealer (dealer)');
+    expect(await page.locator('#tables').count()).toBe(0);
+    expect(await page.locator('#void').count()).toBe(0);
+    await screenshot(page, 'supervisor-denied');
+
+    // Even a hand-made request from the dealer's signed-in page is refused by the service.
+    const answers = await page.evaluate(async () => {
+      const storage = (
+        globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }
+      ).sessionStorage;
+      const authorization = `Bearer ${storage.getItem('studio.console.token')}`;
+      const post = (path: string) =>
+        fetch(path, {
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/json' },
+          body: JSON.stringify({ reason: 'dealer tries' }),
+        }).then((r) => r.status);
+      return {
+        pause: await post('/tables/pd-floor/pause'),
+        void: await post('/tables/pd-floor/void'),
+        overview: await fetch('/console/api/tables/stream', { headers: { authorization } }).then(
+          (r) => r.status,
+        ),
+        actions: await fetch('/console/api/actions', { headers: { authorization } }).then(
+          (r) => r.status,
+        ),
+      };
+    });
+    expect(answers).toEqual({ pause: 403, void: 403, overview: 403, actions: 403 });
+    // The browser logs each refused request; those four are the ones this test asked for.
+    const refused = pageErrors.filter((e) => e.includes('status of 403 (Forbidden)'));
+    expect(refused).toHaveLength(4);
+    pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((e) => !refused.includes(e)));
+    await page.context().close();
+
+    // The sign-in page, for the record.
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const login = watch(await context.newPage(), 'anonymous');
+    await login.goto(`${studio.url}/console/supervisor.html`);
+    await login.waitForURL(/\/console\/\?next=/);
+    await login.getByLabel('Password').waitFor();
+    await screenshot(login, 'login');
+    await context.close();
+  });
+});
