@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs (or explains how to install) what the tests need beyond npm packages:
-# socat for virtual serial lines, Java + Maven for the Kafka broker, a running PostgreSQL.
+# socat for virtual serial lines, Java + Maven for the Kafka broker, Debian's chromium for the
+# consoles' browser tests (driven by playwright-core; no browser is downloaded), a running PostgreSQL.
 set -euo pipefail
 
 need_apt=()
 command -v socat >/dev/null 2>&1 || need_apt+=(socat)
 command -v java >/dev/null 2>&1 || need_apt+=(openjdk-17-jre-headless)
 command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
