@@ -8,7 +8,7 @@ import { StartupError } from './config/config-error';
 import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
 import { CommandAnswersPublisher } from './platform/command-answers.publisher';
-import { commandIntakeTransport } from './platform/platform-kafka.module';
+import { commandIntakeServer, CommandIntakeHandler } from './platform/platform-kafka.module';
 
 export interface RunningStudio {
   app: INestApplication;
@@ -51,7 +51,10 @@ export async function startStudio(
           cause: error,
         });
       }
-      app.connectMicroservice(commandIntakeTransport(commands), { inheritAppConfig: true });
+      app.connectMicroservice(
+        { strategy: commandIntakeServer(commands, app.get(CommandIntakeHandler)) },
+        { inheritAppConfig: true },
+      );
     }
     await app.init();
     try {

@@ -1,29 +1,44 @@
-import { Clock } from '../clock/clock';
-import type { Decide, DecideCommand } from '../use-cases/decide.use-case';
-import type { PlaceBet, PlaceBetCommand } from '../use-cases/place-bet.use-case';
+import { Clock, IdGenerator } from '../clock/clock';
+import type { BatchItem } from '../tables/table-runtime';
+import type { TableRuntimeRegistry } from '../tables/table-runtime.registry';
+import type { ApplyCommands } from '../use-cases/apply-commands.use-case';
+import { Decide } from '../use-cases/decide.use-case';
+import { PlaceBet } from '../use-cases/place-bet.use-case';
+import type { CommandResult } from '../use-cases/table-command';
 import { CommandIntake, RawCommandMessage } from './command-intake';
 
 const fixedClock: Clock = { now: () => new Date('2026-11-29T14:00:00Z') };
 
+/** The real use cases' preparation, with the tables replaced by a recorder of what is applied. */
 function setup() {
-  const bets: PlaceBetCommand[] = [];
-  const decisions: DecideCommand[] = [];
-  const placeBet = {
-    execute: async (c: PlaceBetCommand) => {
-      bets.push(c);
-      return c.tableId === 'nowhere'
-        ? { accepted: false as const, code: 'unknown-table', message: 'No table nowhere' }
-        : { accepted: true as const, reply: { betIds: ['b1'] } };
+  const applied: Array<{ tableId: string; items: BatchItem[] }> = [];
+  const tables = {
+    get: () => ({ ok: false, code: 'unknown-table', message: 'not needed here' }),
+  } as unknown as TableRuntimeRegistry;
+  let n = 0;
+  const ids: IdGenerator = { newId: () => `id-${++n}` };
+  const apply = {
+    execute: async (tableId: string, items: BatchItem[]): Promise<CommandResult[]> => {
+      applied.push({ tableId, items });
+      return items.map((item) =>
+        tableId === 'nowhere'
+          ? { accepted: false, code: 'unknown-table', message: 'No table nowhere' }
+          : item.input.type === 'bet'
+            ? { accepted: true, reply: { betId: item.input.bet.betId } }
+            : { accepted: true, reply: {}, duplicate: true },
+      );
     },
-  } as unknown as PlaceBet;
-  const decide = {
-    execute: async (c: DecideCommand) => {
-      decisions.push(c);
-      return { accepted: true as const, reply: {}, duplicate: true };
-    },
-  } as unknown as Decide;
-  const intake = new CommandIntake(placeBet, decide, fixedClock);
-  return { intake, bets, decisions };
+  } as unknown as ApplyCommands;
+  const intake = new CommandIntake(
+    new PlaceBet(tables, ids),
+    new Decide(tables),
+    apply,
+    fixedClock,
+  );
+  const all = () => applied.flatMap((a) => a.items.map((i) => i.input));
+  const bets = () => all().flatMap((i) => (i.type === 'bet' ? [i.bet] : []));
+  const decisions = () => all().flatMap((i) => (i.type === 'decide' ? [i.decision] : []));
+  return { intake, applied, bets, decisions };
 }
 
 const raw = (value: unknown, key: string | null = 'lux-1'): RawCommandMessage => ({
@@ -44,7 +59,7 @@ describe('command intake', () => {
     const outcome = await intake.process(
       raw({ ...base, commandId: 'c1', type: 'TakeSeat', seat: 3, amount: 500, pairs: 100 }),
     );
-    expect(bets).toEqual([
+    expect(bets()).toEqual([
       expect.objectContaining({
         betType: 'main',
         spot: '3',
@@ -60,7 +75,7 @@ describe('command intake', () => {
         tableId: 'lux-1',
         playerId: 'p1',
         status: 'accepted',
-        reply: { betIds: ['b1'] },
+        reply: { betId: 'id-1' },
         duplicate: false,
         answeredAt: '2026-11-29T14:00:00.000Z',
       },
@@ -79,7 +94,7 @@ describe('command intake', () => {
         choice: 'no-follow-split',
       }),
     );
-    expect(decisions.map((d) => [d.action, d.seat])).toEqual([
+    expect(decisions().map((d) => [d.action, d.seat])).toEqual([
       ['leave-seat', '2'],
       ['no-follow-split', '4'],
     ]);
@@ -120,7 +135,50 @@ describe('command intake', () => {
     const { intake, bets, decisions } = setup();
     const outcome = await intake.process(raw(value));
     expect(outcome).toMatchObject({ kind: 'dead-letter', code });
-    expect(bets.length + decisions.length).toBe(0);
+    expect(bets().length + decisions().length).toBe(0);
+  });
+
+  it("answers a batch in message order, applying each table's commands together", async () => {
+    const { intake, applied } = setup();
+    const bet = (id: string, tableId: string) =>
+      raw(
+        { ...base, tableId, commandId: id, type: 'PlaceBet', betType: 'main', amount: 100 },
+        tableId,
+      );
+    const outcomes = await intake.processBatch([
+      bet('a1', 'lux-1'),
+      raw('not json'),
+      bet('b1', 'nowhere'),
+      bet('a2', 'lux-1'),
+      raw({
+        ...base,
+        playerId: ' ',
+        commandId: 'a3',
+        type: 'PlaceBet',
+        betType: 'main',
+        amount: 1,
+      }),
+    ]);
+    expect(outcomes.map((o) => (o.kind === 'answered' ? o.result.commandId : o.code))).toEqual([
+      'a1',
+      'invalid-json',
+      'b1',
+      'a2',
+      'a3',
+    ]);
+    expect(outcomes.map((o) => (o.kind === 'answered' ? o.result.status : 'dead'))).toEqual([
+      'accepted',
+      'dead',
+      'rejected',
+      'accepted',
+      'rejected',
+    ]);
+    // One call per table, in arrival order; the bet without a player never reached a table.
+    expect(applied.map((a) => [a.tableId, a.items.map((i) => i.meta.commandId)])).toEqual([
+      ['lux-1', ['a1', 'a2']],
+      ['nowhere', ['b1']],
+    ]);
+    expect(intake.counters).toEqual({ accepted: 2, rejected: 2, duplicates: 0, deadLettered: 1 });
   });
 
   it('dead-letters a command whose key is not its table (it would lose per-table order)', async () => {

@@ -9,6 +9,8 @@ import {
   validate,
 } from '@studio/contracts';
 import type { Clock } from '../clock/clock';
+import type { BatchItem } from '../tables/table-runtime';
+import type { ApplyCommands } from '../use-cases/apply-commands.use-case';
 import type { Decide } from '../use-cases/decide.use-case';
 import type { PlaceBet } from '../use-cases/place-bet.use-case';
 import type { CommandResult } from '../use-cases/table-command';
@@ -46,34 +48,76 @@ export class CommandIntake {
   constructor(
     private readonly placeBet: PlaceBet,
     private readonly decide: Decide,
+    private readonly applyCommands: ApplyCommands,
     private readonly clock: Clock,
   ) {}
 
   async process(raw: RawCommandMessage): Promise<IntakeOutcome> {
-    const parsed = this.parse(raw);
-    if ('code' in parsed) {
-      this.counters.deadLettered += 1;
-      return { kind: 'dead-letter', ...parsed };
-    }
-    const command = parsed.command;
-    const result = await this.apply(command);
+    const [outcome] = await this.processBatch([raw]);
+    return outcome;
+  }
+
+  /**
+   * A batch as read from the topic: every message gets its own answer or dead letter, exactly as
+   * if processed one by one in order, but each table's commands are applied together (one
+   * transaction for a window's worth of bets or decisions) and different tables in parallel.
+   */
+  async processBatch(raws: readonly RawCommandMessage[]): Promise<IntakeOutcome[]> {
+    const outcomes: IntakeOutcome[] = new Array(raws.length);
+    const commands: CommandMessage[] = new Array(raws.length);
+    const results: CommandResult[] = new Array(raws.length);
+    const byTable = new Map<string, { at: number[]; items: BatchItem[] }>();
+    raws.forEach((raw, i) => {
+      const parsed = this.parse(raw);
+      if ('code' in parsed) {
+        this.counters.deadLettered += 1;
+        outcomes[i] = { kind: 'dead-letter', ...parsed };
+        return;
+      }
+      commands[i] = parsed.command;
+      const prepared = this.prepare(parsed.command);
+      if ('rejected' in prepared) {
+        results[i] = prepared.rejected;
+        return;
+      }
+      const group = byTable.get(parsed.command.tableId) ?? { at: [], items: [] };
+      group.at.push(i);
+      group.items.push(prepared.item);
+      byTable.set(parsed.command.tableId, group);
+    });
+    await Promise.all(
+      [...byTable].map(async ([tableId, group]) => {
+        const answers = await this.applyCommands.execute(tableId, group.items);
+        group.at.forEach((i, k) => (results[i] = answers[k]));
+      }),
+    );
+    const answeredAt = this.clock.now().toISOString();
+    raws.forEach((_, i) => {
+      if (outcomes[i]) return;
+      outcomes[i] = { kind: 'answered', result: this.answer(commands[i], results[i], answeredAt) };
+    });
+    return outcomes;
+  }
+
+  private answer(
+    command: CommandMessage,
+    result: CommandResult,
+    answeredAt: string,
+  ): CommandResultMessage {
     if (result.duplicate) this.counters.duplicates += 1;
     if (result.accepted) this.counters.accepted += 1;
     else this.counters.rejected += 1;
     return {
-      kind: 'answered',
-      result: {
-        commandId: command.commandId,
-        commandType: command.type,
-        tableId: command.tableId,
-        playerId: command.playerId,
-        status: result.accepted ? 'accepted' : 'rejected',
-        ...(result.accepted
-          ? { reply: result.reply }
-          : { code: result.code, message: result.message }),
-        duplicate: result.duplicate === true,
-        answeredAt: this.clock.now().toISOString(),
-      },
+      commandId: command.commandId,
+      commandType: command.type,
+      tableId: command.tableId,
+      playerId: command.playerId,
+      status: result.accepted ? 'accepted' : 'rejected',
+      ...(result.accepted
+        ? { reply: result.reply }
+        : { code: result.code, message: result.message }),
+      duplicate: result.duplicate === true,
+      answeredAt,
     };
   }
 
@@ -114,7 +158,8 @@ export class CommandIntake {
     return { command };
   }
 
-  private apply(command: CommandMessage): Promise<CommandResult> {
+  /** The platform command as the table input of its use case. */
+  private prepare(command: CommandMessage): { item: BatchItem } | { rejected: CommandResult } {
     const common = {
       tableId: command.tableId,
       commandId: command.commandId,
@@ -123,7 +168,7 @@ export class CommandIntake {
     };
     switch (command.type) {
       case 'PlaceBet':
-        return this.placeBet.execute({
+        return this.placeBet.prepare({
           ...common,
           betType: command.betType,
           spot: command.spot,
@@ -133,7 +178,7 @@ export class CommandIntake {
         });
       case 'TakeSeat':
         // A Lux seat is taken by its seat bet (games.md), so the seat request carries the bet.
-        return this.placeBet.execute({
+        return this.placeBet.prepare({
           ...common,
           betType: 'main',
           spot: String(command.seat),
@@ -142,11 +187,11 @@ export class CommandIntake {
           currency: command.currency,
         });
       case 'LeaveSeat':
-        return this.decide.execute({ ...common, action: 'leave-seat', seat: String(command.seat) });
+        return this.decide.prepare({ ...common, action: 'leave-seat', seat: String(command.seat) });
       case 'Decide':
-        return this.decide.execute({ ...common, action: command.action, seat: command.seat });
+        return this.decide.prepare({ ...common, action: command.action, seat: command.seat });
       case 'BetBehindChoice':
-        return this.decide.execute({
+        return this.decide.prepare({
           ...common,
           action: command.choice,
           seat: String(command.seat),

@@ -1,6 +1,5 @@
 import {
   BeforeApplicationShutdown,
-  Controller,
   DynamicModule,
   Inject,
   Logger,
@@ -8,18 +7,21 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { Ctx, EventPattern, KafkaContext, KafkaOptions, Transport } from '@nestjs/microservices';
+import type { KafkaOptions } from '@nestjs/microservices';
+import { topicName } from '@studio/contracts';
 import { logLevel, Partitioners } from 'kafkajs';
 import { Clock } from '../clock/clock';
 import type { KafkaConfig, StudioConfig } from '../config/studio-config';
+import { ApplyCommands } from '../use-cases/apply-commands.use-case';
 import { Decide } from '../use-cases/decide.use-case';
 import { PlaceBet } from '../use-cases/place-bet.use-case';
+import { BatchingKafkaServer, CommandBatchHandler } from './batching-kafka-server';
 import { CommandAnswersPublisher } from './command-answers.publisher';
 import { CommandIntake, RawCommandMessage } from './command-intake';
 import { kafkaConnection } from './kafka-client-options';
 
-/** Reads one command message, applies it, and publishes its answer or dead letter. */
-export class CommandIntakeHandler {
+/** Reads a batch of command messages, applies them, and publishes their answers and dead letters. */
+export class CommandIntakeHandler implements CommandBatchHandler {
   private readonly logger = new Logger('CommandIntake');
 
   constructor(
@@ -30,64 +32,24 @@ export class CommandIntakeHandler {
 
   /**
    * Bad input never throws (it is answered or dead-lettered, and the consumer moves on). Only an
-   * infrastructure failure (database, broker) throws, so the offset is not committed and the
-   * command is read again; its command id then returns the stored answer.
+   * infrastructure failure (database, broker) throws, so the offsets are not committed and the
+   * commands are read again; their command ids then return the stored answers.
    */
-  async handle(raw: RawCommandMessage): Promise<void> {
-    const outcome = await this.intake.process(raw);
-    if (outcome.kind === 'answered') {
-      await this.answers.publishResult(outcome.result);
-      return;
-    }
-    this.logger.warn(
-      `Dead-lettered ${raw.topic}/${raw.partition}@${raw.offset}: ${outcome.code}: ${outcome.reason}`,
+  async handleBatch(raws: RawCommandMessage[]): Promise<void> {
+    const outcomes = await this.intake.processBatch(raws);
+    await this.answers.publishResults(
+      outcomes.flatMap((o) => (o.kind === 'answered' ? [o.result] : [])),
     );
-    await this.answers.publishDeadLetter(raw, outcome.code, outcome.reason, this.clock.now());
-  }
-}
-
-interface KafkaMessageLike {
-  key?: unknown;
-  value?: unknown;
-  offset: string;
-}
-
-function toRaw(context: KafkaContext): RawCommandMessage {
-  const message = context.getMessage() as unknown as KafkaMessageLike;
-  const key = message.key;
-  return {
-    topic: context.getTopic(),
-    partition: context.getPartition(),
-    offset: message.offset,
-    // The transport decodes keys (and parses JSON-looking ones); compare them as text.
-    key:
-      key === null || key === undefined
-        ? null
-        : typeof key === 'string'
-          ? key
-          : Buffer.isBuffer(key)
-            ? key.toString('utf8')
-            : JSON.stringify(key),
-    value: Buffer.isBuffer(message.value)
-      ? message.value
-      : message.value === null || message.value === undefined
-        ? null
-        : Buffer.from(String(message.value)),
-  };
-}
-
-/** The topic is only known at start-up (it carries the deployment's prefix), hence a factory. */
-function commandsController(topic: string) {
-  @Controller()
-  class PlatformKafkaController {
-    constructor(@Inject(CommandIntakeHandler) private readonly handler: CommandIntakeHandler) {}
-
-    @EventPattern(topic)
-    async command(@Ctx() context: KafkaContext): Promise<void> {
-      await this.handler.handle(toRaw(context));
+    for (let i = 0; i < raws.length; i += 1) {
+      const outcome = outcomes[i];
+      if (outcome.kind !== 'dead-letter') continue;
+      const raw = raws[i];
+      this.logger.warn(
+        `Dead-lettered ${raw.topic}/${raw.partition}@${raw.offset}: ${outcome.code}: ${outcome.reason}`,
+      );
+      await this.answers.publishDeadLetter(raw, outcome.code, outcome.reason, this.clock.now());
     }
   }
-  return PlatformKafkaController;
 }
 
 class AnswersLifecycle implements BeforeApplicationShutdown, OnApplicationShutdown {
@@ -113,7 +75,6 @@ export class PlatformKafkaModule {
     intakeShutdown.started = false; // a new service in this process (tests restart it)
     return {
       module: PlatformKafkaModule,
-      controllers: [commandsController(answers.commandsTopic)],
       providers: [
         { provide: CommandAnswersPublisher, useValue: answers },
         {
@@ -125,6 +86,7 @@ export class PlatformKafkaModule {
             const intake = new CommandIntake(
               ref.get(PlaceBet, { strict: false }),
               ref.get(Decide, { strict: false }),
+              ref.get(ApplyCommands, { strict: false }),
               clock,
             );
             return new CommandIntakeHandler(intake, answers, clock);
@@ -140,40 +102,48 @@ export class PlatformKafkaModule {
 /** Set before the microservices close, so a crashed consumer is not restarted any more. */
 const intakeShutdown = { started: false };
 
+/** The command consumer: the microservices Kafka server, reading in batches. */
+export function commandIntakeServer(
+  config: KafkaConfig,
+  handler: CommandBatchHandler,
+): BatchingKafkaServer {
+  return new BatchingKafkaServer(
+    commandIntakeOptions(config),
+    topicName('platformCommands', config.topicPrefix),
+    handler,
+    config.commands.batchSize,
+  );
+}
+
 /** The microservice transport options of the command consumer. */
-export function commandIntakeTransport(config: KafkaConfig): KafkaOptions {
+export function commandIntakeOptions(config: KafkaConfig): Required<KafkaOptions>['options'] {
   return {
-    transport: Transport.KAFKA,
-    options: {
-      // Use the configured ids as they are (Nest would append "-server").
-      postfixId: '',
-      client: {
-        clientId: `${config.clientId}-commands`,
-        ...kafkaConnection(config),
-        logLevel: logLevel.WARN,
-        retry: { retries: 10, initialRetryTime: 200, maxRetryTime: 5_000 },
-      },
-      consumer: {
-        groupId: config.commands.groupId,
-        // Ride out a broker outage inside the consumer instead of crashing and restarting it: a
-        // restart pending when the service shuts down would outlive the shutdown.
-        retry: {
-          retries: Number.MAX_SAFE_INTEGER,
-          initialRetryTime: 300,
-          maxRetryTime: 5_000,
-          restartOnFailure: async () => !intakeShutdown.started,
-        },
-        allowAutoTopicCreation: false,
-        sessionTimeout: 10_000,
-        heartbeatInterval: 1_000,
-      },
-      // Nest's own producer (unused for events) with the partitioner every client here uses.
-      producer: { createPartitioner: Partitioners.DefaultPartitioner },
-      // A new group starts at the oldest command: nothing sent before the first start is lost.
-      subscribe: { fromBeginning: true },
-      run: { partitionsConsumedConcurrently: config.commands.partitionsConsumedConcurrently },
-      // Keep the value as bytes: a dead letter must carry exactly what was sent.
-      parser: { keepBinary: true },
+    // Use the configured ids as they are (Nest would append "-server").
+    postfixId: '',
+    client: {
+      clientId: `${config.clientId}-commands`,
+      ...kafkaConnection(config),
+      logLevel: logLevel.WARN,
+      retry: { retries: 10, initialRetryTime: 200, maxRetryTime: 5_000 },
     },
+    consumer: {
+      groupId: config.commands.groupId,
+      // Ride out a broker outage inside the consumer instead of crashing and restarting it: a
+      // restart pending when the service shuts down would outlive the shutdown.
+      retry: {
+        retries: Number.MAX_SAFE_INTEGER,
+        initialRetryTime: 300,
+        maxRetryTime: 5_000,
+        restartOnFailure: async () => !intakeShutdown.started,
+      },
+      allowAutoTopicCreation: false,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
+    },
+    // Nest's own producer (unused for events) with the partitioner every client here uses.
+    producer: { createPartitioner: Partitioners.DefaultPartitioner },
+    // A new group starts at the oldest command: nothing sent before the first start is lost.
+    subscribe: { fromBeginning: true },
+    run: { partitionsConsumedConcurrently: config.commands.partitionsConsumedConcurrently },
   };
 }

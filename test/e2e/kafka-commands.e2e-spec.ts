@@ -10,7 +10,20 @@ import { createTestDatabase, TestDatabase } from '../support/test-database';
 jest.setTimeout(120_000);
 
 const TABLE = 'pd-kafka';
+const IBJ = 'ibj-kafka';
 const TABLES = [
+  {
+    id: IBJ,
+    name: 'Infinite Blackjack over Kafka',
+    game: 'infinite-blackjack',
+    currency: 'EUR',
+    bettingWindowMs: 600_000,
+    roundIntervalMs: 300,
+    scanner: {
+      wireFormat: 'studio-framed-v1',
+      virtualShoe: { seed: 9, intervalMs: 3_600_000, misreadRate: 0, heartbeatIntervalMs: 60_000 },
+    },
+  } as unknown as TableDefinition,
   {
     id: TABLE,
     name: 'Pok Deng over Kafka',
@@ -69,7 +82,10 @@ describe('Kafka command intake', () => {
     await platform.start();
     const opened = await platform.waitFor(
       'betting to open',
-      () => platform.events.find((e) => e.envelope.type === 'BettingOpened'),
+      () =>
+        platform.events.find(
+          (e) => e.envelope.type === 'BettingOpened' && e.envelope.tableId === TABLE,
+        ),
       60_000,
     );
     roundId = opened.envelope.roundId!;
@@ -181,5 +197,64 @@ describe('Kafka command intake', () => {
     expect(value('studio_kafka_commands_total{outcome="rejected"}')).toBe(3);
     expect(value('studio_outbox_published_events_total')).toBeGreaterThan(0);
     expect(text).toMatch(/^studio_outbox_pending_events \d+$/m);
+  });
+
+  it('answers a burst read as one batch message by message, applied in a few transactions', async () => {
+    const opened = await platform.waitFor(
+      'Infinite Blackjack betting to open',
+      () =>
+        platform.events.find(
+          (e) => e.envelope.type === 'BettingOpened' && e.envelope.tableId === IBJ,
+        ),
+      60_000,
+    );
+    const versionOf = async () =>
+      Number(
+        (
+          await studio.database.dataSource.query(
+            `SELECT version FROM table_state WHERE table_id = $1`,
+            [IBJ],
+          )
+        )[0].version,
+      );
+    const before = await versionOf();
+    const ibjBet = (i: number, extra: Partial<PlaceBetCommandMessage> = {}) =>
+      bet(`burst-${i}`, {
+        tableId: IBJ,
+        roundId: opened.envelope.roundId,
+        playerId: `q${i}`,
+        betType: 'main',
+        spot: undefined,
+        amount: 1_000,
+        currency: 'EUR',
+        ...extra,
+      });
+    const burst = [
+      ...Array.from({ length: 300 }, (_, i) => ibjBet(i)),
+      ibjBet(5), // the same command id again, inside the burst
+      ibjBet(300, { playerId: 'q7' }), // a second bet of a player: refused
+      ibjBet(301, { amount: 1 }), // under the table minimum
+      ibjBet(302, { tableId: 'nowhere-2' }),
+    ];
+    await platform.sendMany(burst);
+    for (const c of burst) await platform.waitForResult(c.commandId, 60_000);
+    expect(platform.resultsFor('burst-5')).toEqual([
+      expect.objectContaining({ status: 'accepted', duplicate: false }),
+      expect.objectContaining({ status: 'accepted', duplicate: true }),
+    ]);
+    expect(platform.resultsFor('burst-300')[0]).toMatchObject({ code: 'duplicate-bet' });
+    expect(platform.resultsFor('burst-301')[0]).toMatchObject({ code: 'under-limit' });
+    expect(platform.resultsFor('burst-302')[0]).toMatchObject({ code: 'unknown-table' });
+    const accepted = Array.from({ length: 300 }, (_, i) => platform.resultsFor(`burst-${i}`)[0]);
+    expect(accepted.every((r) => r.status === 'accepted')).toBe(true);
+    const [{ bets, events, answers }] = await studio.database.dataSource.query(
+      `SELECT (SELECT count(*)::int FROM bets WHERE table_id = $1 AND command_id LIKE 'burst-%') AS bets,
+              (SELECT count(*)::int FROM round_events WHERE table_id = $1 AND type = 'BetAccepted') AS events,
+              (SELECT count(*)::int FROM processed_commands WHERE command_id LIKE 'burst-%') AS answers`,
+      [IBJ],
+    );
+    expect({ bets, events, answers }).toEqual({ bets: 300, events: 300, answers: 302 });
+    // Read in batches: 300 accepted bets cost a handful of table transitions, not 300.
+    expect((await versionOf()) - before).toBeLessThan(30);
   });
 });
