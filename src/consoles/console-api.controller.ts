@@ -39,11 +39,16 @@ export class ConsoleApiController {
     return this.stream(request, response, { privileged: true });
   }
 
-  /** One table: the dealer's console (and the supervisor's, with the face-down cards). */
+  /**
+   * One table, role-filtered: supervisors get the face-down cards. `?view=dealer` asks for the
+   * dealer's view whoever is signed in: the table-side screen never shows a face-down card, even
+   * when a supervisor signs in at it.
+   */
   @Get('tables/:tableId/stream')
   @Roles('dealer', 'supervisor')
   streamOne(
     @Param('tableId') tableId: string,
+    @Query('view') view: string | undefined,
     @CurrentUser() user: AuthenticatedUser,
     @Req() request: Request,
     @Res() response: Response,
@@ -54,7 +59,16 @@ export class ConsoleApiController {
         message: `No table "${tableId}" is configured`,
       });
     }
-    return this.stream(request, response, { tableId, privileged: user.role === 'supervisor' });
+    if (view !== undefined && view !== 'dealer') {
+      throw new BadRequestException({
+        error: 'bad-request',
+        message: `view must be "dealer" or left out (got "${view}")`,
+      });
+    }
+    return this.stream(request, response, {
+      tableId,
+      privileged: user.role === 'supervisor' && view !== 'dealer',
+    });
   }
 
   @Get('actions')

@@ -1,5 +1,5 @@
 import type { TableState } from '../tables/table-machine';
-import type { StoredCard } from './console-snapshot';
+import type { CardsOf, StoredCard } from './console-snapshot';
 
 /** Runs one SQL statement (a DataSource's query, bound in the module). */
 export type ConsoleQuery = <T = Record<string, unknown>>(
@@ -9,28 +9,39 @@ export type ConsoleQuery = <T = Record<string, unknown>>(
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
+/** Which cards a console shows for a table in this state (the cache key is the id). */
+export function consoleCardsSource(state: TableState | undefined): { of: CardsOf; id: string } {
+  if (!state?.shoe) return { of: 'none', id: '' };
+  if (state.round) return { of: 'round', id: state.round.id };
+  if (state.shoe.state.phase === 'burning') return { of: 'burn', id: state.shoe.id };
+  if (state.lastRoundId) return { of: 'last-round', id: state.lastRoundId };
+  return { of: 'none', id: '' };
+}
+
 /**
- * The cards a console shows for a table right now: those of the round in progress, or while a new
- * shoe is burnt, the burn. A corrected card shows as its correction.
+ * The cards a console shows for a table right now: those of the round in progress; while a new
+ * shoe is burnt, the burn; between rounds, the round that just ended (so the dealer sees the
+ * revealed hands until the next round starts). A corrected card shows as its correction.
  */
 export async function loadConsoleCards(
   query: ConsoleQuery,
   state: TableState | undefined,
 ): Promise<StoredCard[]> {
-  if (!state?.shoe) return [];
-  const rows = state.round
-    ? await query<CardRow>(
-        `SELECT slot, card, face_down, revealed_at FROM round_cards
-          WHERE round_id = $1 AND corrected_by_id IS NULL ORDER BY id`,
-        [state.round.id],
-      )
-    : state.shoe.state.phase === 'burning'
+  const source = consoleCardsSource(state);
+  const rows =
+    source.of === 'round' || source.of === 'last-round'
       ? await query<CardRow>(
           `SELECT slot, card, face_down, revealed_at FROM round_cards
-            WHERE round_id IS NULL AND shoe_id = $1 AND corrected_by_id IS NULL ORDER BY id`,
-          [state.shoe.id],
+            WHERE round_id = $1 AND corrected_by_id IS NULL ORDER BY id`,
+          [source.id],
         )
-      : [];
+      : source.of === 'burn'
+        ? await query<CardRow>(
+            `SELECT slot, card, face_down, revealed_at FROM round_cards
+              WHERE round_id IS NULL AND shoe_id = $1 AND corrected_by_id IS NULL ORDER BY id`,
+            [source.id],
+          )
+        : [];
   return rows.map((r) => ({
     slot: r.slot,
     card: r.card,

@@ -11,6 +11,9 @@ export interface StoredCard {
   revealedAt: string | null;
 }
 
+/** Whose cards a console shows: the round in progress, the shoe's burn, or the round just ended. */
+export type CardsOf = 'round' | 'burn' | 'last-round' | 'none';
+
 /** A card as a console draws it: `card` is null for a face-down card the viewer may not see. */
 export interface ConsoleCard {
   slot: string;
@@ -42,6 +45,8 @@ export function consoleTableSnapshot(input: {
   runtime: Pick<TableRuntime, 'snapshot' | 'machine'> | undefined;
   scanner: TableScannerState | undefined;
   cards: readonly StoredCard[];
+  /** Whose cards these are: the round in progress, the shoe's burn or the round just ended. */
+  cardsOf: CardsOf;
   privileged: boolean;
   now: Date;
 }) {
@@ -50,6 +55,7 @@ export function consoleTableSnapshot(input: {
     ...tableView(table, runtime as TableRuntime | undefined, privileged),
     rescanLimit: runtime ? runtime.machine.settings.ingestion.maxFailedAttempts : null,
     cards: consoleCards(input.cards, privileged),
+    cardsOf: input.cardsOf,
     scanner: scanner
       ? {
           status: scanner.status,

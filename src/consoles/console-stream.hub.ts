@@ -7,6 +7,7 @@ import type { TableScannerState } from '../scanner/scanner.service';
 import type { MachineOutcome, TableState } from '../tables/table-machine';
 import type { RuntimeLookup } from '../tables/table-runtime.registry';
 import type { TransitionListener } from '../tables/table-runtime';
+import { consoleCardsSource } from './console-queries';
 import { consoleTableSnapshot, StoredCard } from './console-snapshot';
 
 /** Where one console's Server-Sent Events go (an HTTP response). */
@@ -195,7 +196,8 @@ export class ConsoleStreamHub {
     const lookup = this.sources.registry.get(tableId);
     const runtime = lookup.ok ? lookup.runtime : undefined;
     const state = runtime?.snapshot;
-    const key = state?.round?.id ?? state?.shoe?.id ?? '';
+    const source = consoleCardsSource(state);
+    const key = `${source.of}:${source.id}`;
     let cached = this.cards.get(tableId);
     if (!cached || cached.key !== key) {
       cached = { key, rows: await this.sources.loadCards(state) };
@@ -206,6 +208,7 @@ export class ConsoleStreamHub {
       runtime,
       scanner: this.sources.scanners.states().find((s) => s.tableId === tableId),
       cards: cached.rows,
+      cardsOf: source.of,
       privileged,
       now: this.sources.clock.now(),
     });

@@ -159,14 +159,15 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
       42,
       0,
     );
-    const table = (id: string, name: string, reader: string) =>
+    // The dealer's table waits 5 s between rounds, so the revealed round stays on screen a while.
+    const table = (id: string, name: string, reader: string, roundIntervalMs: number) =>
       ({
         id,
         name,
         game: 'pok-deng',
         currency: 'THB',
         bettingWindowMs: 300_000,
-        roundIntervalMs: 300,
+        roundIntervalMs,
         rescan: { maxFailedAttempts: 5, escalateAfterMs: 600_000 },
         scanner: { wireFormat: 'line', path: reader },
       }) as unknown as TableDefinition;
@@ -174,8 +175,8 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
     studio = await startTestStudio({
       databaseUrl: db.url,
       tables: [
-        table('pd-dealer', 'Pok Deng Dealer', dealerShoe.pty.readerPath),
-        table('pd-floor', 'Pok Deng Floor', floorShoe.pty.readerPath),
+        table('pd-dealer', 'Pok Deng Dealer', dealerShoe.pty.readerPath, 5_000),
+        table('pd-floor', 'Pok Deng Floor', floorShoe.pty.readerPath, 300),
       ],
       env: { DEMO_USERS: 'true', PLATFORM_API_KEYS: PLATFORM_KEY },
     });
@@ -229,8 +230,9 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
     const rescan = page.locator('#rescan');
     let misreads = 0;
     let verifiedInRound = 0;
-    const roundCards: string[] = [];
-    for (let i = 0; i < 60 && !(verifiedInRound > 0 && roundCards.length >= 4); i += 1) {
+    const roundCards: Array<{ slot: string; card: string }> = [];
+    /** Sends the shoe's next emission and checks the dealer's screen after it. */
+    async function feedOne(): Promise<void> {
       const view = await waitUntilCardExpected('pd-dealer');
       const emission = dealerShoe.next();
       if (emission.kind === 'misread') {
@@ -250,9 +252,7 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
         if (view.round && verifiedInRound === 0) await screenshot(page, 'dealer-rescan');
       } else {
         await dealCard(dealerShoe, 'pd-dealer', emission);
-        if (view.round && !view.expectedCard!.slot.startsWith('shoe-burn')) {
-          roundCards.push(emission.card!);
-        }
+        if (view.round) roundCards.push({ slot: view.expectedCard!.slot, card: emission.card! });
         if (misreads > 0) {
           await rescan.waitFor({ state: 'hidden' });
           expect(await page.locator('#rescan-attempts').count()).toBe(0);
@@ -261,10 +261,14 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
         }
       }
     }
+    for (let i = 0; i < 60 && !(verifiedInRound > 0 && roundCards.length >= 4); i += 1) {
+      await feedOne();
+    }
     expect(verifiedInRound).toBeGreaterThan(0);
 
     // The cards of the round are face down at the table: the dealer's screen shows backs only, and
     // none of the cards the shoe produced reaches the page.
+    await page.locator('#cards-title').getByText('Cards this round').waitFor();
     await page
       .locator('#cards .card.back')
       .nth(roundCards.length - 1)
@@ -272,10 +276,36 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
     expect(await page.locator('#cards .card.back').count()).toBe(roundCards.length);
     expect(await page.locator('#cards [data-card]').count()).toBe(0);
     const html = await page.content();
-    for (const code of roundCards) expect(html).not.toContain(`data-card="${code}"`);
-    // Betting is open while Pok Deng is dealt: the dealer's control to close it is enabled.
-    expect(await page.locator('#close-betting').isEnabled()).toBe(true);
+    for (const { card } of roundCards) expect(html).not.toContain(`data-card="${card}"`);
     await screenshot(page, 'dealer');
+
+    // The rest of the round, then the dealer closes betting (Pok Deng deals while betting is open):
+    // the hands are revealed and the screen turns exactly the revealed cards face up.
+    for (let i = 0; i < 60; i += 1) {
+      const view = await tableApi('pd-dealer');
+      if (view.round && !view.expectedCard) break;
+      await feedOne();
+    }
+    const roundId = (await tableApi('pd-dealer')).round!.id;
+    expect(await page.locator('#close-betting').isEnabled()).toBe(true);
+    await page.locator('#close-betting').click();
+    await page.locator('#cards-title').getByText('Last round (ended)').waitFor();
+    const stored = await q<{ slot: string; card: string; shown: boolean }>(
+      `SELECT slot, card, (NOT face_down OR revealed_at IS NOT NULL) AS shown FROM round_cards
+        WHERE round_id = $1 AND corrected_by_id IS NULL ORDER BY id`,
+      [roundId],
+    );
+    expect(stored.map((c) => c.card)).toEqual(roundCards.map((c) => c.card));
+    expect(stored.filter((c) => c.shown).length).toBeGreaterThan(0);
+    expect(
+      await page
+        .locator('#cards [data-card]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-card'))),
+    ).toEqual(stored.filter((c) => c.shown).map((c) => c.card));
+    expect(await page.locator('#cards .card.back').count()).toBe(
+      stored.filter((c) => !c.shown).length,
+    );
+    await screenshot(page, 'dealer-round-revealed');
     await page.context().close();
   });
 

@@ -310,9 +310,12 @@ export function ask({ title, text, confirmLabel, danger = false, fields = [] }) 
     ]);
     const dialog = el('dialog', { className: 'ask', 'aria-labelledby': 'ask-title' }, form);
     document.body.append(dialog);
+    // Keyboard users land back where they were (if that control is still on the page).
+    const opener = document.activeElement;
     const finish = (value) => {
       dialog.close();
       dialog.remove();
+      if (opener?.isConnected) opener.focus();
       resolve(value);
     };
     cancelButton.addEventListener('click', () => finish(null));

@@ -113,7 +113,8 @@ function showTable(tableId) {
     }
   }
 
-  openStream(`/console/api/tables/${encodeURIComponent(tableId)}/stream`, {
+  // view=dealer: the table-side screen shows backs for face-down cards whoever is signed in.
+  openStream(`/console/api/tables/${encodeURIComponent(tableId)}/stream?view=dealer`, {
     onStatus: (text, ok) => {
       const pill = document.getElementById('connection');
       pill.textContent = text;
@@ -186,6 +187,7 @@ function showTable(tableId) {
         : 'no scanner',
       view.scanner?.status === 'connected' ? 'ok' : 'bad',
     );
+    document.getElementById('cards-title').textContent = CARDS_TITLE[view.cardsOf] ?? 'Cards';
     document
       .getElementById('cards')
       .replaceChildren(
@@ -217,6 +219,13 @@ function showTable(tableId) {
     );
   }
 }
+
+const CARDS_TITLE = {
+  round: 'Cards this round',
+  burn: 'Burn of the new shoe',
+  'last-round': 'Last round (ended)',
+  none: 'Cards',
+};
 
 function fact(label, key) {
   return el('div', { className: 'fact' }, [

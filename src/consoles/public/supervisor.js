@@ -4,6 +4,13 @@ import { cardElement } from './cards.js';
 import { api, ask, el, fill, flash, humanize, openStream, requireRole } from './console.js';
 import { formatAmount, formatUtc } from './format.js';
 
+const CARDS_OF = {
+  round: 'Cards of the round in progress (face-down ones marked):',
+  burn: 'Burn of the new shoe:',
+  'last-round': 'Cards of the round that just ended:',
+  none: '',
+};
+
 const user = await requireRole(['supervisor'], 'supervisor view');
 if (user) start(user);
 
@@ -202,6 +209,7 @@ function start(me) {
         t.paused ? ` · paused by ${t.paused.by}: ${t.paused.reason}` : '',
         t.expectedCard ? ` · expects ${t.expectedCard.label} (${t.expectedCard.slot})` : '',
       ]),
+      el('p', { className: 'hint', id: 'detail-cards-of' }, CARDS_OF[t.cardsOf] ?? ''),
       el(
         'div',
         { className: 'cards' },
