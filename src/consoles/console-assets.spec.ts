@@ -33,8 +33,10 @@ describe('console pages', () => {
   it('finds the pages from the source tree and from the compiled service in dist/', () => {
     expect(findConsoleAssets(__dirname)).toBe(publicDir);
     expect(findConsoleAssets(join(repository, 'dist', 'src', 'consoles'))).toBe(publicDir);
-    expect(() => findConsoleAssets('/')).toThrow(
-      'The console pages (src/consoles/public) were not found above /',
+    // A build outside the repository, started from the repository.
+    expect(findConsoleAssets('/tmp/elsewhere/dist/src/consoles', repository)).toBe(publicDir);
+    expect(() => findConsoleAssets('/', '/')).toThrow(
+      'The console pages (src/consoles/public) were not found above / or /',
     );
   });
 

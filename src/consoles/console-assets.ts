@@ -41,9 +41,20 @@ export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 /**
  * The pages live in src/consoles/public, next to this file in the source tree. The compiled service
  * runs from dist/src/consoles, so the folder is found by walking up to the repository root (the
- * folder that has package.json and the pages) rather than relative to __dirname.
+ * folder that has package.json and the pages) rather than relative to __dirname; a build placed
+ * outside the repository finds them from the working directory instead.
  */
-export function findConsoleAssets(start = __dirname): string {
+export function findConsoleAssets(start = __dirname, cwd = process.cwd()): string {
+  const found = walkUp(start) ?? walkUp(cwd);
+  if (!found) {
+    throw new Error(
+      `The console pages (src/consoles/public) were not found above ${start} or ${cwd}`,
+    );
+  }
+  return found;
+}
+
+function walkUp(start: string): string | undefined {
   let dir = start;
   for (;;) {
     const candidate = join(dir, 'src', 'consoles', 'public');
@@ -51,9 +62,7 @@ export function findConsoleAssets(start = __dirname): string {
       return candidate;
     }
     const parent = dirname(dir);
-    if (parent === dir) {
-      throw new Error(`The console pages (src/consoles/public) were not found above ${start}`);
-    }
+    if (parent === dir) return undefined;
     dir = parent;
   }
 }
