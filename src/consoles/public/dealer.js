@@ -61,7 +61,7 @@ function showTable(tableId) {
       'aria-live': 'assertive',
       hidden: true,
     }),
-    el('section', { id: 'paused', className: 'paused', role: 'status', hidden: true }),
+    el('section', { id: 'paused', className: 'paused-banner', role: 'status', hidden: true }),
     el('section', { className: 'expected panel', 'aria-labelledby': 'expected-title' }, [
       el('h3', { id: 'expected-title' }, 'Next card'),
       el('p', { id: 'expected', className: 'expected-label' }, '—'),
