@@ -6,11 +6,10 @@ import {
   NotFoundException,
   Param,
   Query,
-  Req,
   Res,
   ServiceUnavailableException,
 } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { AuthenticatedUser } from '../auth/auth.use-cases';
 import { CurrentUser, Roles } from '../auth/roles.guard';
 import type { StudioConfig } from '../config/studio-config';
@@ -35,8 +34,8 @@ export class ConsoleApiController {
   /** Every table at a glance, plus the outbox lag every few seconds (supervisor overview). */
   @Get('tables/stream')
   @Roles('supervisor')
-  streamAll(@Req() request: Request, @Res() response: Response): Promise<void> {
-    return this.stream(request, response, { privileged: true });
+  streamAll(@Res() response: Response): Promise<void> {
+    return this.stream(response, { privileged: true });
   }
 
   /**
@@ -50,7 +49,6 @@ export class ConsoleApiController {
     @Param('tableId') tableId: string,
     @Query('view') view: string | undefined,
     @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     if (!this.config.tables.some((t) => t.id === tableId)) {
@@ -65,7 +63,7 @@ export class ConsoleApiController {
         message: `view must be "dealer" or left out (got "${view}")`,
       });
     }
-    return this.stream(request, response, {
+    return this.stream(response, {
       tableId,
       privileged: user.role === 'supervisor' && view !== 'dealer',
     });
@@ -96,7 +94,7 @@ export class ConsoleApiController {
     return this.outbox.lag();
   }
 
-  private async stream(request: Request, response: Response, scope: StreamScope): Promise<void> {
+  private async stream(response: Response, scope: StreamScope): Promise<void> {
     if (!this.hub.accepting) {
       throw new ServiceUnavailableException({
         error: 'not-accepting',
@@ -111,7 +109,8 @@ export class ConsoleApiController {
     response.flushHeaders();
     // The client may leave while the first views are being sent: stop as soon as both are known.
     const connection: { stop?: () => void; gone: boolean } = { gone: false };
-    request.on('close', () => {
+    // The response closes when the client goes away (or the stream is ended at shutdown).
+    response.on('close', () => {
       connection.gone = true;
       connection.stop?.();
     });

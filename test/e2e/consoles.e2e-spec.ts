@@ -7,6 +7,7 @@ import { SerialPortSink } from '../../apps/shoe-simulator/shoe-writer';
 import { Emission, VirtualShoe } from '../../apps/shoe-simulator/virtual-shoe';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
+import { ConsoleStreamHub } from '../../src/consoles/console-stream.hub';
 import { formatAmount } from '../../src/consoles/public/format.js';
 import { PtyPair } from '../../src/scanner/pty-pair';
 import { postJson, signIn, startTestStudio, waitFor } from '../support/studio-harness';
@@ -507,5 +508,9 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
     await login.getByLabel('Password').waitFor();
     await screenshot(login, 'login');
     await context.close();
+
+    // Every console of this file is closed: the service has dropped all their streams.
+    const hub = studio.app.get(ConsoleStreamHub);
+    await waitFor('the closed consoles’ streams to be dropped', async () => hub.connections === 0);
   });
 });
