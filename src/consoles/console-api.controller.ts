@@ -110,10 +110,12 @@ export class ConsoleApiController {
     // The client may leave while the first views are being sent: stop as soon as both are known.
     const connection: { stop?: () => void; gone: boolean } = { gone: false };
     // The response closes when the client goes away (or the stream is ended at shutdown).
-    response.on('close', () => {
+    const leave = () => {
       connection.gone = true;
       connection.stop?.();
-    });
+    };
+    response.on('close', leave);
+    response.on('error', leave);
     const stop = await this.hub.subscribe(response, scope);
     // Shutdown began in the meantime: end the stream; the page reconnects to another instance.
     if (stop === false) response.end();

@@ -99,7 +99,16 @@ class RecordingSink implements SseSink {
   }
 }
 
-function hubFor(played: PlayedTable, options = { heartbeatMs: 60_000, outboxLagMs: 60_000 }) {
+/** Closed after each test, so a failed one leaves no heartbeat timer holding jest open. */
+const openHubs: ConsoleStreamHub[] = [];
+afterEach(() => openHubs.splice(0).forEach((hub) => hub.close()));
+
+function hubFor(
+  played: PlayedTable,
+  options = { heartbeatMs: 60_000, outboxLagMs: 60_000 },
+  /** Stands in for the round_cards query (a copy of the cards stored at the time of the call). */
+  loadCards: () => Promise<StoredCard[]> = async () => played.stored.map((c) => ({ ...c })),
+) {
   const listeners: TransitionListener[] = [];
   const scanner: TableScannerState = {
     tableId: 'pd-1',
@@ -114,6 +123,7 @@ function hubFor(played: PlayedTable, options = { heartbeatMs: 60_000, outboxLagM
   };
   const clock: Clock = { now: () => new Date(played.now) };
   const hub = new ConsoleStreamHub(options);
+  openHubs.push(hub);
   hub.start({
     tables: [table],
     registry: {
@@ -124,7 +134,7 @@ function hubFor(played: PlayedTable, options = { heartbeatMs: 60_000, outboxLagM
       onTransition: (listener) => listeners.push(listener),
     },
     scanners: { states: () => [scanner], onStatus: () => () => undefined },
-    loadCards: async () => played.stored.map((c) => ({ ...c })),
+    loadCards,
     outboxLag: async () => ({ pending: 3, oldestPendingAt: null, oldestPendingAgeMs: 1200 }),
     clock,
   });
@@ -206,6 +216,30 @@ describe('console stream hub', () => {
     expect(views[1].rescanLimit).toBe(DEFAULT_INGESTION_RULES.maxFailedAttempts);
     expect(dealer.events('news').map((n) => n.type)).toEqual(['RescanRequired']);
     expect(JSON.stringify(views[2])).not.toContain('"KH"');
+    hub.close();
+  });
+
+  it('never lets a slow first view overtake the view of a later transition', async () => {
+    const { played } = dealtRound();
+    let release!: () => void;
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const { hub, announce } = hubFor(played, undefined, async () => {
+      const rows = played.stored.map((c) => ({ ...c }));
+      calls += 1;
+      if (calls === 1) await slow; // the first view's query is slow
+      return rows;
+    });
+    const dealer = new RecordingSink();
+    const subscribed = hub.subscribe(dealer, { tableId: 'pd-1', privileged: false });
+    const next = played.read('KH'); // player-3/1 is dealt while the first view is being built
+    await announce(next);
+    release();
+    await subscribed;
+    await new Promise((r) => setTimeout(r, 10));
+    const views = dealer.events('table');
+    expect(views.length).toBeGreaterThan(0);
+    expect((views[views.length - 1].cards as unknown[]).length).toBe(4);
     hub.close();
   });
 

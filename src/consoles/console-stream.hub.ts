@@ -109,10 +109,17 @@ export class ConsoleStreamHub {
     };
     this.subscribers.add(subscriber);
     const tableIds = scope.tableId ? [scope.tableId] : this.sources.tables.map((t) => t.id);
-    for (const tableId of tableIds) {
-      const snapshot = await this.snapshot(tableId, scope.privileged);
-      if (snapshot) this.send(subscriber, sse('table', snapshot));
-    }
+    // Through each table's queue, so the first view cannot overtake (and undo) a newer one.
+    await Promise.all(
+      tableIds.map((tableId) =>
+        this.enqueue(tableId, async () => {
+          const snapshot = await this.snapshot(tableId, scope.privileged);
+          if (snapshot && this.subscribers.has(subscriber)) {
+            this.send(subscriber, sse('table', snapshot));
+          }
+        }),
+      ),
+    );
     if (!scope.tableId) {
       const pushLag = () =>
         this.sources
@@ -165,29 +172,31 @@ export class ConsoleStreamHub {
       (e) => e.visibility === 'public' && ANNOUNCED.has(e.type),
     );
     const acted = !!outcome?.writes.supervisorAction;
-    const previous = this.chains.get(tableId) ?? Promise.resolve();
-    const next = previous
-      .then(async () => {
-        if (touchesCards) this.cards.delete(tableId);
-        const views = new Map<boolean, unknown>();
-        for (const subscriber of this.interested(tableId)) {
-          const privileged = subscriber.scope.privileged;
-          if (!views.has(privileged)) {
-            views.set(privileged, await this.snapshot(tableId, privileged));
-          }
-          const view = views.get(privileged);
-          if (view) this.send(subscriber, sse('table', view));
-          for (const event of news) {
-            this.send(
-              subscriber,
-              sse('news', { tableId, type: event.type, payload: event.payload }),
-            );
-          }
-          if (acted && privileged) this.send(subscriber, sse('action', { tableId }));
+    void this.enqueue(tableId, async () => {
+      if (touchesCards) this.cards.delete(tableId);
+      const views = new Map<boolean, unknown>();
+      for (const subscriber of this.interested(tableId)) {
+        const privileged = subscriber.scope.privileged;
+        if (!views.has(privileged)) {
+          views.set(privileged, await this.snapshot(tableId, privileged));
         }
-      })
+        const view = views.get(privileged);
+        if (view) this.send(subscriber, sse('table', view));
+        for (const event of news) {
+          this.send(subscriber, sse('news', { tableId, type: event.type, payload: event.payload }));
+        }
+        if (acted && privileged) this.send(subscriber, sse('action', { tableId }));
+      }
+    });
+  }
+
+  /** Runs work on the table's queue: views of a table go out in the order of its changes. */
+  private enqueue(tableId: string, work: () => Promise<void>): Promise<void> {
+    const next = (this.chains.get(tableId) ?? Promise.resolve())
+      .then(work)
       .catch((error) => this.logger.warn(`Console update of ${tableId} failed: ${oneLine(error)}`));
     this.chains.set(tableId, next);
+    return next;
   }
 
   private async snapshot(tableId: string, privileged: boolean) {
