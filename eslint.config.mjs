@@ -51,6 +51,7 @@ export default tseslint.config(
         Intl: 'readonly',
         setTimeout: 'readonly',
         setInterval: 'readonly',
+        clearInterval: 'readonly',
         console: 'readonly',
       },
     },

@@ -217,7 +217,7 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
     await screenshot(page, 'dealer-table-picker');
     await page.getByRole('link', { name: /Pok Deng Dealer/ }).click();
     await page.waitForURL(/dealer\.html\?table=pd-dealer/);
-    await expect(page.locator('#connection').textContent()).resolves.toBeDefined();
+    await page.locator('#connection').getByText('live', { exact: true }).waitFor();
     await page
       .locator('#expected')
       .getByText('New shoe: draw the first card and show it')

@@ -3,6 +3,7 @@
 // Authorization header, never in a URL.
 
 const TOKEN_KEY = 'studio.console.token';
+const SILENCE_LIMIT_MS = 40_000;
 const USER_KEY = 'studio.console.user';
 
 /** The page each role lands on after signing in. */
@@ -180,27 +181,38 @@ export function openStream(path, { onEvent, onStatus, onDenied }) {
         delay = 500;
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
         let buffer = '';
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += value;
-          let end;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            let name = 'message';
-            let data = '';
-            for (const line of block.split('\n')) {
-              if (line.startsWith('event: ')) name = line.slice(7);
-              else if (line.startsWith('data: ')) data += line.slice(6);
+        // The service sends a heartbeat every 15 s: silence for 40 s means a dead connection
+        // (a cable pulled, a proxy that dropped it) that TCP may take minutes to notice.
+        let heard = Date.now();
+        const watchdog = setInterval(() => {
+          if (Date.now() - heard > SILENCE_LIMIT_MS) controller.abort(new Error('no heartbeat'));
+        }, 5_000);
+        try {
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            heard = Date.now();
+            buffer += value;
+            let end;
+            while ((end = buffer.indexOf('\n\n')) >= 0) {
+              const block = buffer.slice(0, end);
+              buffer = buffer.slice(end + 2);
+              let name = 'message';
+              let data = '';
+              for (const line of block.split('\n')) {
+                if (line.startsWith('event: ')) name = line.slice(7);
+                else if (line.startsWith('data: ')) data += line.slice(6);
+              }
+              if (data) onEvent(name, JSON.parse(data));
             }
-            if (data) onEvent(name, JSON.parse(data));
           }
+        } finally {
+          clearInterval(watchdog);
         }
         if (!stopped) onStatus?.('reconnecting…', false);
       } catch (error) {
         if (stopped) return;
-        onStatus?.(`reconnecting… (${error.message})`, false);
+        onStatus?.(`reconnecting… (${error?.message ?? error})`, false);
       }
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, 10_000);
