@@ -5,6 +5,7 @@ import { CreateTableLeases1764450000000 } from './1764450000000-CreateTableLease
 import { CreateRoundsAndHistory1764460000000 } from './1764460000000-CreateRoundsAndHistory';
 import { CreateRoundHands1764465000000 } from './1764465000000-CreateRoundHands';
 import { AuditIndexes1764470000000 } from './1764470000000-AuditIndexes';
+import { TableStateAsJson1764480000000 } from './1764480000000-TableStateAsJson';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const STUDIO_MIGRATIONS = [
   CreateRoundsAndHistory1764460000000,
   CreateRoundHands1764465000000,
   AuditIndexes1764470000000,
+  TableStateAsJson1764480000000,
 ];

@@ -112,7 +112,7 @@ export function loadStudioConfig(env: Record<string, string | undefined>): Studi
             groupId: read.string('KAFKA_COMMAND_GROUP_ID', 'live-dealer-studio-commands'),
             partitions: read.integer('KAFKA_COMMAND_PARTITIONS', 6, 1, 1000),
             partitionsConsumedConcurrently: read.integer('KAFKA_COMMAND_CONCURRENCY', 4, 1, 100),
-            batchSize: read.integer('KAFKA_COMMAND_BATCH_SIZE', 2000, 1, 100_000),
+            batchSize: read.integer('KAFKA_COMMAND_BATCH_SIZE', 5000, 1, 100_000),
           },
         }
       : undefined,

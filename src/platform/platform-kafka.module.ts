@@ -139,6 +139,8 @@ export function commandIntakeOptions(config: KafkaConfig): Required<KafkaOptions
       allowAutoTopicCreation: false,
       sessionTimeout: 10_000,
       heartbeatInterval: 1_000,
+      // A backlog (a decision window of 100,000 players) is read in batches of thousands.
+      maxBytesPerPartition: 4 * 1024 * 1024,
     },
     // Nest's own producer (unused for events) with the partitioner every client here uses.
     producer: { createPartitioner: Partitioners.DefaultPartitioner },
