@@ -5,9 +5,10 @@
  * published only after the command's transition is committed in PostgreSQL). Also prints the
  * outbox relay's throughput (events/s) for the events the round produced.
  *
- * Needs a Kafka broker (BENCH_KAFKA_BROKERS, default 127.0.0.1:19092, `npm run kafka -- start`)
+ * Needs a Kafka broker: `npm run bench -- kafka` starts one of its own (or set BENCH_KAFKA_BROKERS)
  * and PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres);
- * creates and drops a database of its own. BENCH_PLAYERS sets the player count. Asserts nothing.
+ * creates and drops a database of its own. BENCH_PLAYERS sets the player count,
+ * BENCH_COMMAND_BATCH_SIZE the intake's batch size (KAFKA_COMMAND_BATCH_SIZE). Asserts nothing.
  */
 import 'reflect-metadata';
 import type { CommandMessage } from '@studio/contracts';
@@ -26,6 +27,7 @@ const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 100_000);
 const BROKERS = process.env.BENCH_KAFKA_BROKERS ?? '127.0.0.1:19092';
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SEND_CHUNK = 1_000;
+const BATCH_SIZE = process.env.BENCH_COMMAND_BATCH_SIZE ?? '5000';
 const TABLE = 'ibj-bench';
 
 async function admin(sql: string): Promise<void> {
@@ -95,6 +97,7 @@ async function main(): Promise<void> {
       VIRTUAL_DEALER_PACE_MS: '0',
       OUTBOX_BATCH_SIZE: '1000',
       OUTBOX_POLL_INTERVAL_MS: '50',
+      KAFKA_COMMAND_BATCH_SIZE: BATCH_SIZE,
     }),
   );
   const client = new PlatformKafkaClient({ brokers: [BROKERS], topicPrefix: prefix });
@@ -119,8 +122,18 @@ async function main(): Promise<void> {
       return client.events.find((e) => e.envelope.type === 'BettingOpened')!.envelope.roundId!;
     })();
 
+    const tableVersion = async () =>
+      Number(
+        (
+          await studio.database.dataSource.query(
+            `SELECT version FROM table_state WHERE table_id = $1`,
+            [TABLE],
+          )
+        )[0].version,
+      );
     const phase = async (label: string, make: (i: number) => CommandMessage) => {
       const before = answered;
+      const version0 = await tableVersion();
       const rejectedBefore = rejected;
       const t0 = performance.now();
       const c0 = cpu();
@@ -136,7 +149,8 @@ async function main(): Promise<void> {
         `${label}: ${PLAYERS} commands sent in ${(sentMs / 1000).toFixed(2)} s; all accepted-or-rejected ` +
           `and persisted (answer on the results topic) after ${(ms / 1000).toFixed(2)} s = ` +
           `${Math.round(PLAYERS / (ms / 1000))} commands/s; rejected ${rejected - rejectedBefore}; ` +
-          `CPU of this process ${(cpu() - c0).toFixed(0)} ms`,
+          `CPU of this process ${(cpu() - c0).toFixed(0)} ms; ` +
+          `${(await tableVersion()) - version0} table transactions (intake batches of up to ${BATCH_SIZE})`,
       );
     };
 
@@ -185,7 +199,7 @@ async function main(): Promise<void> {
     const c = relay.counters;
     console.log(
       `relay over the whole run: ${c.publishedEvents} events in ${c.publishedBatches} batches ` +
-        `(one or two events per batch while commands trickle in), ${(c.publishMillis / 1000).toFixed(2)} s publishing`,
+        `, ${(c.publishMillis / 1000).toFixed(2)} s publishing`,
     );
     const first = client.events[0];
     const last = client.events[client.events.length - 1];

@@ -164,7 +164,7 @@ export function renderContractDocument(): string {
     '| `KAFKA_COMMAND_GROUP_ID` | live-dealer-studio-commands | consumer group of the command intake |',
     '| `KAFKA_COMMAND_PARTITIONS` | 6 | partitions of the commands and results topics when created |',
     '| `KAFKA_COMMAND_CONCURRENCY` | 4 | partitions (tables) handled at once |',
-    '| `KAFKA_COMMAND_BATCH_SIZE` | 2000 | most commands read and applied together (see below) |',
+    '| `KAFKA_COMMAND_BATCH_SIZE` | 5000 | most commands read and applied together (see below) |',
     '| `KAFKA_SASL_MECHANISM` | none | `scram-sha-256`, `scram-sha-512` or `plain` |',
     '| `KAFKA_SASL_USERNAME`, `KAFKA_SASL_PASSWORD` | — | required with a SASL mechanism |',
     '| `KAFKA_TLS` | false (true when a CA file is set) | TLS to the brokers |',
