@@ -198,7 +198,7 @@ async function main(): Promise<void> {
 
     const c = relay.counters;
     console.log(
-      `relay over the whole run: ${c.publishedEvents} events in ${c.publishedBatches} batches ` +
+      `relay over the whole run: ${c.publishedEvents} events in ${c.publishedBatches} batches` +
         `, ${(c.publishMillis / 1000).toFixed(2)} s publishing`,
     );
     const first = client.events[0];
