@@ -17,6 +17,7 @@ import {
   ScannerReading,
 } from '@studio/scanner-protocol';
 import {
+  AdapterBatchStep,
   AdapterResult,
   AdapterStep,
   BetCommand,
@@ -932,25 +933,47 @@ class Transition {
 
   /** Many bets in one adapter step (adapter.placeBets), answered as if placed one at a time. */
   bets(bets: readonly BetCommand[]): ItemResult[] {
-    const results: ItemResult[] = new Array(bets.length);
-    const candidates: BetCommand[] = [];
+    return this.inOneStep(
+      bets,
+      (bet) => this.betProblem(bet),
+      (engine, round, accepted) => this.adapter.placeBets!(engine, accepted, round.roundNumber),
+      (bet, roundId) => ({ betId: bet.betId, roundId }),
+    );
+  }
+
+  /**
+   * The table's own checks item by item, then the rest to the game in one adapter step: the
+   * answers are in the items' order, as if each had been submitted alone.
+   */
+  private inOneStep<C>(
+    items: readonly C[],
+    problemOf: (item: C) => MachineRejection | null,
+    apply: (
+      engine: unknown,
+      round: NonNullable<TableState['round']>,
+      items: C[],
+    ) => AdapterBatchStep<unknown>,
+    replyOf: (item: C, roundId: string) => Record<string, unknown>,
+  ): ItemResult[] {
+    const results: ItemResult[] = new Array(items.length);
+    const candidates: C[] = [];
     const at: number[] = [];
-    bets.forEach((bet, i) => {
-      const problem = this.betProblem(bet);
+    items.forEach((item, i) => {
+      const problem = problemOf(item);
       if (problem) results[i] = { accepted: false, ...problem };
       else {
-        candidates.push(bet);
+        candidates.push(item);
         at.push(i);
       }
     });
     const round = this.state.round;
     if (candidates.length > 0 && round) {
-      const batch = this.adapter.placeBets!(round.engine, candidates, round.roundNumber);
+      const batch = apply(round.engine, round, candidates);
       this.absorb(batch.step);
       batch.results.forEach((problem, k) => {
         results[at[k]] = problem
           ? { accepted: false, code: problem.code, message: problem.message }
-          : { accepted: true, reply: { betId: candidates[k].betId, roundId: round.id } };
+          : { accepted: true, reply: replyOf(candidates[k], round.id) };
       });
     }
     return results;
@@ -1024,28 +1047,12 @@ class Transition {
 
   /** Many decisions in one adapter step (adapter.decideMany), answered one by one. */
   decisions(decisions: readonly DecisionCommand[]): ItemResult[] {
-    const results: ItemResult[] = new Array(decisions.length);
-    const candidates: DecisionCommand[] = [];
-    const at: number[] = [];
-    decisions.forEach((decision, i) => {
-      const problem = this.decisionProblem(decision);
-      if (problem) results[i] = { accepted: false, ...problem };
-      else {
-        candidates.push(decision);
-        at.push(i);
-      }
-    });
-    const round = this.state.round;
-    if (candidates.length > 0 && round) {
-      const batch = this.adapter.decideMany!(round.engine, candidates);
-      this.absorb(batch.step);
-      batch.results.forEach((problem, k) => {
-        results[at[k]] = problem
-          ? { accepted: false, code: problem.code, message: problem.message }
-          : { accepted: true, reply: { roundId: round.id } };
-      });
-    }
-    return results;
+    return this.inOneStep(
+      decisions,
+      (decision) => this.decisionProblem(decision),
+      (engine, _round, accepted) => this.adapter.decideMany!(engine, accepted),
+      (_decision, roundId) => ({ roundId }),
+    );
   }
 
   private decisionProblem(decision: DecisionCommand): MachineRejection | null {

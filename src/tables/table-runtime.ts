@@ -136,23 +136,27 @@ export class TableRuntime {
     const result: SubmitResult = outcome.rejection
       ? { accepted: false, ...outcome.rejection }
       : { accepted: true, reply: outcome.reply ?? {} };
-    const changed = outcome.state !== this.state || hasWrites(outcome);
-    if (!changed) {
-      if (meta?.commandId) {
-        await this.store.recordCommands(
-          this.tableId,
-          [
-            {
-              commandId: meta.commandId,
-              kind: meta.kind,
-              result: result as Record<string, unknown>,
-            },
-          ],
-          now,
-        );
-      }
-      if (outcome.rejection) this.logRejection(input, outcome.rejection);
-      return result;
+    const records: CommandRecord[] = meta?.commandId
+      ? [{ commandId: meta.commandId, kind: meta.kind, result: result as Record<string, unknown> }]
+      : [];
+    await this.persist(outcome, now, records, input.type);
+    if (outcome.rejection) this.logRejection(input, outcome.rejection);
+    return result;
+  }
+
+  /**
+   * Commits a transition with the answers it gives (then timers and listeners follow), or stores
+   * only the answers when nothing changed (a refused command must get the same answer again).
+   */
+  private async persist(
+    outcome: MachineOutcome,
+    now: Date,
+    records: CommandRecord[],
+    what: string,
+  ): Promise<void> {
+    if (outcome.state === this.state && !hasWrites(outcome)) {
+      await this.store.recordCommands(this.tableId, records, now);
+      return;
     }
     try {
       this.version = await this.store.commit(outcome, {
@@ -160,23 +164,13 @@ export class TableRuntime {
         expectedVersion: this.version,
         occurredAt: now,
         newId: () => this.ids.newId(),
-        commands: meta?.commandId
-          ? [
-              {
-                commandId: meta.commandId,
-                kind: meta.kind,
-                result: result as Record<string, unknown>,
-              },
-            ]
-          : [],
+        commands: records,
       });
     } catch (error) {
-      this.logger.error(`Could not commit ${input.type}: ${oneLine(error)}`);
+      this.logger.error(`Could not commit ${what}: ${oneLine(error)}`);
       throw error;
     }
-    if (outcome.rejection) this.logRejection(input, outcome.rejection);
     this.committed(outcome);
-    return result;
   }
 
   /**
@@ -235,24 +229,7 @@ export class TableRuntime {
             result: step.results[k] as unknown as Record<string, unknown>,
           });
       });
-      const outcome = step.outcome;
-      if (outcome.state === this.state && !hasWrites(outcome)) {
-        await this.store.recordCommands(this.tableId, records, now);
-      } else {
-        try {
-          this.version = await this.store.commit(outcome, {
-            lease: this.lease,
-            expectedVersion: this.version,
-            occurredAt: now,
-            newId: () => this.ids.newId(),
-            commands: records,
-          });
-        } catch (error) {
-          this.logger.error(`Could not commit ${consumed.length} commands: ${oneLine(error)}`);
-          throw error;
-        }
-        this.committed(outcome);
-      }
+      await this.persist(step.outcome, now, records, `${consumed.length} commands`);
       this.logBatchRejections(step.results);
       done += consumed.length;
     }
