@@ -153,6 +153,14 @@ function renderHeader(user) {
  * and reconnects with backoff. `onEvent(name, data)` gets every event; `onStatus(text, ok)` the
  * connection state. Returns a function that stops it.
  */
+/** The page's connection pill (`#connection`): "live" in green, anything else as a warning. */
+export function showConnection(text, ok) {
+  const pill = document.getElementById('connection');
+  if (!pill) return;
+  pill.textContent = text;
+  pill.className = `pill ${ok ? 'ok' : 'warn'}`;
+}
+
 export function openStream(path, { onEvent, onStatus, onDenied }) {
   let stopped = false;
   let controller;

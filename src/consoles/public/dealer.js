@@ -2,7 +2,17 @@
 // card was not read, the cards as they are read (face-down cards as backs), the scanner and the
 // dealer's controls. Everything comes from the table's live stream.
 import { cardElement } from './cards.js';
-import { api, ask, el, fill, flash, humanize, openStream, requireRole } from './console.js';
+import {
+  api,
+  ask,
+  el,
+  fill,
+  flash,
+  humanize,
+  openStream,
+  requireRole,
+  showConnection,
+} from './console.js';
 import { formatUtc, secondsLeft } from './format.js';
 
 const user = await requireRole(['dealer', 'supervisor'], 'dealer view');
@@ -115,11 +125,7 @@ function showTable(tableId) {
 
   // view=dealer: the table-side screen shows backs for face-down cards whoever is signed in.
   openStream(`/console/api/tables/${encodeURIComponent(tableId)}/stream?view=dealer`, {
-    onStatus: (text, ok) => {
-      const pill = document.getElementById('connection');
-      pill.textContent = text;
-      pill.className = `pill ${ok ? 'ok' : 'warn'}`;
-    },
+    onStatus: showConnection,
     onDenied: (message) => flash(message, 'error'),
     onEvent: (name, data) => {
       if (name !== 'table') return;

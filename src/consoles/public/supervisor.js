@@ -1,7 +1,17 @@
 // The pit boss's screen: every table at a glance, alerts, the outbox lag, and pause / resume /
 // void / card correction / end of shoe with a reason and a confirmation, plus the action log.
 import { cardElement } from './cards.js';
-import { api, ask, el, fill, flash, humanize, openStream, requireRole } from './console.js';
+import {
+  api,
+  ask,
+  el,
+  fill,
+  flash,
+  humanize,
+  openStream,
+  requireRole,
+  showConnection,
+} from './console.js';
 import { formatAmount, formatUtc } from './format.js';
 
 const CARDS_OF = {
@@ -53,11 +63,7 @@ function start(me) {
   let actions = [];
 
   openStream('/console/api/tables/stream', {
-    onStatus: (text, ok) => {
-      const pill = document.getElementById('connection');
-      pill.textContent = text;
-      pill.className = `pill ${ok ? 'ok' : 'warn'}`;
-    },
+    onStatus: showConnection,
     onDenied: (message) => flash(message, 'error'),
     onEvent: (name, data) => {
       if (name === 'table') {
