@@ -6,6 +6,7 @@ import { CreateRoundsAndHistory1764460000000 } from './1764460000000-CreateRound
 import { CreateRoundHands1764465000000 } from './1764465000000-CreateRoundHands';
 import { AuditIndexes1764470000000 } from './1764470000000-AuditIndexes';
 import { TableStateAsJson1764480000000 } from './1764480000000-TableStateAsJson';
+import { VoidRequestsLapse1764490000000 } from './1764490000000-VoidRequestsLapse';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -17,4 +18,5 @@ export const STUDIO_MIGRATIONS = [
   CreateRoundHands1764465000000,
   AuditIndexes1764470000000,
   TableStateAsJson1764480000000,
+  VoidRequestsLapse1764490000000,
 ];

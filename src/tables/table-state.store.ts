@@ -283,6 +283,17 @@ export class TableStateStore {
         [tableId, a.roundId, a.action, a.reason, a.actor, a.details, at],
       );
     }
+    if (writes.roundStatus?.ended) {
+      // After the approval above: the request being applied is no longer pending.
+      await manager.query(
+        `UPDATE supervisor_actions
+            SET status = 'lapsed',
+                details = details || jsonb_build_object('lapsedAt', $2::timestamptz,
+                  'lapsedBecause', 'the round ended before a second supervisor approved')
+          WHERE round_id = $1 AND status = 'pending-approval'`,
+        [writes.roundStatus.id, at],
+      );
+    }
     if (writes.readingOutcome && /^\d+$/.test(writes.readingOutcome.readingId)) {
       await manager.query(
         `UPDATE scanner_readings SET outcome = $2, outcome_detail = $3 WHERE id = $1 AND table_id = $4`,

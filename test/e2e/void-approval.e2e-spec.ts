@@ -126,4 +126,43 @@ describe('void with second-supervisor approval', () => {
       approved_by: 'supervisor2',
     });
   });
+
+  it('lapses a void request still pending when its round ends, and refuses to approve it', async () => {
+    const first = await login('supervisor', 'supervisor-demo');
+    const second = await login('supervisor2', 'second-supervisor');
+    const q = (sql: string, p: unknown[] = []) => studio.database.dataSource.query(sql, p);
+    const voided = (await q(`SELECT id FROM rounds WHERE status = 'voided'`)).map(
+      (r: { id: string }) => r.id,
+    );
+    const round = await waitFor('the next round', async () => {
+      const view = (await (
+        await fetch(`${studio.url}/tables/approval-pd`, { headers: first })
+      ).json()) as { round: { id: string; bettingOpen: boolean } | null };
+      return view.round?.bettingOpen && !voided.includes(view.round.id) ? view.round : undefined;
+    });
+    const requested = await post('/tables/approval-pd/void', { reason: 'Looked odd' }, first);
+    expect(requested.body).toMatchObject({ accepted: true, reply: { pendingApproval: true } });
+    const requestId = (requested.body.reply as { requestId: string }).requestId;
+
+    // Nobody approves; the dealer closes betting and the virtual shoe deals the round to its end.
+    expect((await post('/tables/approval-pd/close-betting', {}, first)).body).toMatchObject({
+      accepted: true,
+    });
+    await waitFor('the round to complete', async () => {
+      const [r] = await q(`SELECT status FROM rounds WHERE id = $1`, [round.id]);
+      return r.status === 'completed' ? r : undefined;
+    });
+    const [action] = await q(`SELECT status, details FROM supervisor_actions WHERE id = $1`, [
+      requestId,
+    ]);
+    expect(action).toMatchObject({
+      status: 'lapsed',
+      details: { lapsedBecause: 'the round ended before a second supervisor approved' },
+    });
+    const late = await post(`/tables/approval-pd/void-requests/${requestId}/approve`, {}, second);
+    expect(late).toMatchObject({
+      status: 409,
+      body: { error: 'request-not-pending', message: `Void request ${requestId} is lapsed` },
+    });
+  });
 });
