@@ -14,7 +14,7 @@ import {
 } from '../tables/table-machine';
 import type { TransitionListener } from '../tables/table-runtime';
 import type { StoredCard } from './console-snapshot';
-import { ConsoleStreamHub, SseSink } from './console-stream.hub';
+import { ConsoleStreamHub, MAX_UNREAD_BYTES, SseSink } from './console-stream.hub';
 
 const table = {
   id: 'pd-1',
@@ -85,9 +85,13 @@ class PlayedTable {
 class RecordingSink implements SseSink {
   readonly chunks: string[] = [];
   ended = false;
+  /** Set to make the sink a client that reads nothing (every byte stays buffered). */
+  stalled = false;
+  writableLength = 0;
   write(chunk: string): boolean {
     this.chunks.push(chunk);
-    return true;
+    if (this.stalled) this.writableLength += Buffer.byteLength(chunk);
+    return !this.stalled;
   }
   end(): void {
     this.ended = true;
@@ -270,5 +274,27 @@ describe('console stream hub', () => {
     expect(overview.ended).toBe(true);
     expect(hub.accepting).toBe(false);
     expect(await hub.subscribe(new RecordingSink(), { privileged: true })).toBe(false);
+  });
+
+  it('ends the stream of a console that stops reading once 1 MiB of views is unread', async () => {
+    const { played, last } = dealtRound();
+    const { hub, announce } = hubFor(played);
+    const stalled = new RecordingSink();
+    const reading = new RecordingSink();
+    stalled.stalled = true;
+    await hub.subscribe(stalled, { tableId: 'pd-1', privileged: true });
+    await hub.subscribe(reading, { tableId: 'pd-1', privileged: true });
+    await announce(last);
+    expect(stalled.ended).toBe(false);
+    // As if it had left almost a mebibyte of views unread: the next view tips it over.
+    stalled.writableLength += MAX_UNREAD_BYTES - stalled.writableLength - 10;
+    await announce(last);
+    expect(stalled.ended).toBe(true);
+    const sent = stalled.chunks.length;
+    await announce(last);
+    expect(stalled.chunks).toHaveLength(sent);
+    // The console that reads keeps its stream.
+    expect(reading.ended).toBe(false);
+    expect(hub.connections).toBe(1);
   });
 });

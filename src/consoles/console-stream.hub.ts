@@ -14,7 +14,16 @@ import { consoleTableSnapshot, StoredCard } from './console-snapshot';
 export interface SseSink {
   write(chunk: string): boolean;
   end(): void;
+  /** Bytes written but not yet taken by the client (an HTTP response's writableLength). */
+  readonly writableLength?: number;
 }
+
+/**
+ * A console that stops reading (a frozen tab, a dead Wi-Fi link the TCP stack has not noticed)
+ * would otherwise make the service buffer its views without bound: past this it is disconnected,
+ * and the page, once it reads again, reconnects and gets the current view first.
+ */
+export const MAX_UNREAD_BYTES = 1024 * 1024;
 
 export interface ConsoleStreamSources {
   tables: readonly TableDefinition[];
@@ -226,6 +235,14 @@ export class ConsoleStreamHub {
   private send(subscriber: Subscriber, chunk: string): void {
     try {
       subscriber.sink.write(chunk);
+      const unread = subscriber.sink.writableLength ?? 0;
+      if (unread > MAX_UNREAD_BYTES) {
+        this.logger.warn(
+          `A console stopped reading (${unread} bytes unread): its stream is ended, it reconnects`,
+        );
+        this.drop(subscriber);
+        subscriber.sink.end();
+      }
     } catch (error) {
       this.logger.warn(`A console stream failed: ${oneLine(error)}`);
       this.drop(subscriber);
