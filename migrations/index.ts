@@ -7,6 +7,7 @@ import { CreateRoundHands1764465000000 } from './1764465000000-CreateRoundHands'
 import { AuditIndexes1764470000000 } from './1764470000000-AuditIndexes';
 import { TableStateAsJson1764480000000 } from './1764480000000-TableStateAsJson';
 import { VoidRequestsLapse1764490000000 } from './1764490000000-VoidRequestsLapse';
+import { RoundConfigurationSnapshot1764500000000 } from './1764500000000-RoundConfigurationSnapshot';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const STUDIO_MIGRATIONS = [
   AuditIndexes1764470000000,
   TableStateAsJson1764480000000,
   VoidRequestsLapse1764490000000,
+  RoundConfigurationSnapshot1764500000000,
 ];

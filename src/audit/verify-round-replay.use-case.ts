@@ -48,15 +48,17 @@ interface RoundRow {
 
 /**
  * Replay verification: a completed round is recomputed from its stored bets, cards (checked
- * against the raw readings they came from), decisions and the table's rules profile with the same
- * pure engines the tables run, and every settlement is compared with the stored one.
+ * against the raw readings they came from), decisions and the rules it was played under (the
+ * table configuration kept with the round) with the same pure engines the tables run, and every
+ * settlement is compared with the stored one.
  */
 export class VerifyRoundReplay {
   constructor(private readonly q: AuditQuery) {}
 
   async round(roundId: string): Promise<RoundVerdict> {
     const [row] = await this.q<RoundRow>(
-      `SELECT r.id, r.table_id, r.game, r.status, r.shoe_number, r.round_number, t.configuration, t.currency
+      `SELECT r.id, r.table_id, r.game, r.status, r.shoe_number, r.round_number,
+              COALESCE(r.configuration, t.configuration) AS configuration, t.currency
          FROM rounds r JOIN studio_tables t ON t.id = r.table_id WHERE r.id = $1`,
       [roundId],
     );
@@ -77,7 +79,8 @@ export class VerifyRoundReplay {
     let after: { startedAt: string; id: string } | undefined;
     for (;;) {
       const rows = await this.q<RoundRow & { started_key: string }>(
-        `SELECT r.id, r.table_id, r.game, r.status, r.shoe_number, r.round_number, t.configuration,
+        `SELECT r.id, r.table_id, r.game, r.status, r.shoe_number, r.round_number,
+              COALESCE(r.configuration, t.configuration) AS configuration,
                 t.currency, r.started_at::text AS started_key
            FROM rounds r JOIN studio_tables t ON t.id = r.table_id
           WHERE r.started_at >= $1 AND r.started_at < $2

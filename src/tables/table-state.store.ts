@@ -166,8 +166,9 @@ export class TableStateStore {
     if (writes.newRound) {
       const r = writes.newRound;
       await manager.query(
-        `INSERT INTO rounds (id, table_id, shoe_id, shoe_number, round_number, game, status, phase, started_at)
-         SELECT $1, $2, $3, $4, $5, game, 'in-progress', 'started', $6 FROM studio_tables WHERE id = $2`,
+        // The configuration the round is played under, kept with it for replay.
+        `INSERT INTO rounds (id, table_id, shoe_id, shoe_number, round_number, game, status, phase, started_at, configuration)
+         SELECT $1, $2, $3, $4, $5, game, 'in-progress', 'started', $6, configuration FROM studio_tables WHERE id = $2`,
         [r.id, tableId, r.shoeId, r.shoeNumber, r.roundNumber, at],
       );
     }

@@ -549,6 +549,33 @@ describe('auditor history', () => {
       });
     });
 
+    it('replays a round under the rules it was played with, after the table was reconfigured', async () => {
+      const [{ configuration }] = await q<{ configuration: Record<string, unknown> }>(
+        `SELECT configuration FROM studio_tables WHERE id = 'pokdeng-audit'`,
+      );
+      // A Player N bet now deducts 5 times its amount instead of 2: every settlement would differ.
+      await q(`UPDATE studio_tables SET configuration = $1 WHERE id = 'pokdeng-audit'`, [
+        { ...configuration, rules: { ...(configuration.rules as object), depositMultiple: 5 } },
+      ]);
+      try {
+        const kept = await get<RoundVerdict>(`/audit/rounds/${pokRound.id}/replay`);
+        expect(kept.body).toMatchObject({ verdict: 'match', settlements: 3 });
+        // Without the round's own copy, the replay takes the table's configuration of today.
+        const [{ own }] = await q<{ own: unknown }>(
+          `WITH old AS (SELECT configuration FROM rounds WHERE id = $1)
+           UPDATE rounds SET configuration = NULL WHERE id = $1 RETURNING (SELECT configuration FROM old) AS own`,
+          [pokRound.id],
+        );
+        const today = await get<RoundVerdict>(`/audit/rounds/${pokRound.id}/replay`);
+        expect(today.body).toMatchObject({ verdict: 'mismatch' });
+        await q(`UPDATE rounds SET configuration = $2 WHERE id = $1`, [pokRound.id, own]);
+      } finally {
+        await q(`UPDATE studio_tables SET configuration = $1 WHERE id = 'pokdeng-audit'`, [
+          configuration,
+        ]);
+      }
+    });
+
     it('fails precisely on a round whose stored settlement was altered, over the API and the CLI', async () => {
       const [victim] = await q<{ id: string; idx: number; returned: string; net: string }>(
         `SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS idx, returned, net
