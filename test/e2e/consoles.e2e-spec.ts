@@ -1,71 +1,18 @@
-import { wireFormat } from '@studio/scanner-protocol';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
-import { SerialPortSink } from '../../apps/shoe-simulator/shoe-writer';
-import { Emission, VirtualShoe } from '../../apps/shoe-simulator/virtual-shoe';
+import { join } from 'node:path';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
 import { ConsoleStreamHub } from '../../src/consoles/console-stream.hub';
 import { formatAmount } from '../../src/consoles/public/format.js';
 import { PtyPair } from '../../src/scanner/pty-pair';
+import { ConsoleBrowserKit, TestShoe } from '../support/console-browser';
 import { postJson, signIn, startTestStudio, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(240_000);
 
 const PLATFORM_KEY = 'consoles-platform-key';
-const SCREENSHOTS = resolve(__dirname, '..', '..', 'test-artifacts', 'screenshots');
-
-/**
- * A virtual shoe whose reader bytes the test writes, one emission at a time, into a real socat
- * pseudo-terminal that the service reads as the table's serial scanner: the test decides when the
- * shoe misreads and when the card is finally read, and watches the consoles in between.
- */
-class TestShoe {
-  private readonly shoe: VirtualShoe;
-  private readonly sink: SerialPortSink;
-  private pending: Emission[] = [];
-
-  constructor(
-    readonly pty: PtyPair,
-    seed: number,
-    misreadRate: number,
-  ) {
-    this.shoe = new VirtualShoe({
-      seed,
-      decks: 8,
-      encoder: wireFormat('line')!.createEncoder!(),
-      misreadRate,
-      maxMisreadsPerCard: 3,
-    });
-    this.sink = new SerialPortSink({ path: pty.shoePath, baudRate: 9600 });
-  }
-
-  /** The next thing the reader sends: a misread of the card in hand, or the card itself. */
-  next(): Emission {
-    if (this.pending.length === 0) this.pending = this.shoe.drawNext();
-    return this.pending.shift()!;
-  }
-
-  write(emission: Emission): Promise<void> {
-    return this.sink.write(emission.bytes);
-  }
-
-  async close(): Promise<void> {
-    await this.sink.close();
-    await this.pty.stop();
-  }
-}
-
-interface TableApiView {
-  round: { id: string; number: number; phase: string; bettingOpen: boolean } | null;
-  shoe: { cardsDrawn: number; phase: string } | null;
-  expectedCard: { slot: string; label: string } | null;
-  rescan: { attempts: number } | null;
-  paused: { reason: string } | null;
-}
 
 /**
  * The four acceptance scenarios of the consoles in a real browser (Debian's chromium driven by
@@ -75,80 +22,22 @@ interface TableApiView {
 describe('dealer, supervisor and auditor consoles in the browser', () => {
   let db: TestDatabase;
   let studio: RunningStudio;
-  let browser: Browser | undefined;
   let ptyDir: string;
   let dealerShoe: TestShoe;
   let floorShoe: TestShoe;
-  let supervisorToken: string;
-  const pageErrors: string[] = [];
-  const screenshots: string[] = [];
+  const kit = new ConsoleBrowserKit();
+  const { pageErrors } = kit;
 
   const q = <T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> =>
     studio.database.dataSource.query(sql, params);
-
-  async function tableApi(tableId: string): Promise<TableApiView> {
-    const response = await fetch(`${studio.url}/tables/${tableId}`, {
-      headers: { authorization: `Bearer ${supervisorToken}` },
-    });
-    return (await response.json()) as TableApiView;
-  }
-
-  /** Writes one card (not a misread) and waits until the table has taken it. */
-  async function dealCard(shoe: TestShoe, tableId: string, emission: Emission): Promise<void> {
-    const before = (await tableApi(tableId)).shoe?.cardsDrawn ?? 0;
-    await shoe.write(emission);
-    await waitFor(
-      `${tableId} to take card #${emission.sequence}`,
-      async () => ((await tableApi(tableId)).shoe?.cardsDrawn ?? 0) > before,
-    );
-  }
-
-  async function waitUntilCardExpected(tableId: string): Promise<TableApiView> {
-    return waitFor(`${tableId} to expect a card`, async () => {
-      const view = await tableApi(tableId);
-      return view.expectedCard ? view : undefined;
-    });
-  }
-
-  /** Feeds clean cards until the table's round is in progress and expects its next card. */
-  async function dealUntilRound(shoe: TestShoe, tableId: string): Promise<TableApiView> {
-    for (let i = 0; i < 40; i += 1) {
-      const view = await waitUntilCardExpected(tableId);
-      if (view.round) return view;
-      const emission = shoe.next();
-      if (emission.kind === 'card') await dealCard(shoe, tableId, emission);
-      else await shoe.write(emission);
-    }
-    throw new Error(`${tableId} never started a round`);
-  }
-
-  function watch(page: Page, role: string): Page {
-    page.on('pageerror', (error) => pageErrors.push(`${role}: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(`${role}: ${message.text()}`);
-    });
-    return page;
-  }
-
-  async function signedIn(username: string, password: string): Promise<Page> {
-    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = watch(await context.newPage(), username);
-    await page.goto(`${studio.url}/console/`);
-    await page.getByLabel('Username').fill(username);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/console\/(dealer|supervisor|auditor)\.html/);
-    return page;
-  }
-
-  async function screenshot(page: Page, view: string): Promise<void> {
-    const path = join(SCREENSHOTS, `${view}.png`);
-    await page.screenshot({ path, fullPage: true });
-    screenshots.push(path);
-  }
+  const tableApi = (tableId: string) => kit.tableApi(tableId);
+  const dealCard = kit.dealCard.bind(kit);
+  const waitUntilCardExpected = (tableId: string) => kit.waitUntilCardExpected(tableId);
+  const dealUntilRound = kit.dealUntilRound.bind(kit);
+  const signedIn = kit.signedIn.bind(kit);
+  const screenshot = kit.screenshot.bind(kit);
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     ptyDir = mkdtempSync(join(tmpdir(), 'studio-consoles-'));
     dealerShoe = new TestShoe(
       await PtyPair.start(ptyDir, { shoe: 'dealer.shoe', reader: 'dealer.reader' }),
@@ -181,30 +70,16 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
       ],
       env: { DEMO_USERS: 'true', PLATFORM_API_KEYS: PLATFORM_KEY },
     });
-    supervisorToken = await signIn(studio.url, 'supervisor', 'supervisor-demo');
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    await kit.start(studio.url, await signIn(studio.url, 'supervisor', 'supervisor-demo'));
   });
 
   afterAll(async () => {
-    await browser?.close().catch(() => undefined);
+    await kit.close();
     await studio?.close();
     await dealerShoe?.close().catch(() => undefined);
     await floorShoe?.close().catch(() => undefined);
     if (ptyDir) rmSync(ptyDir, { recursive: true, force: true });
     await db?.drop();
-    if (screenshots.length) console.log(`Console screenshots:\n${screenshots.join('\n')}`);
   });
 
   afterEach(() => {
@@ -501,8 +376,8 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
     await page.context().close();
 
     // The sign-in page, for the record.
-    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
-    const login = watch(await context.newPage(), 'anonymous');
+    const context = await kit.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const login = kit.watch(await context.newPage(), 'anonymous');
     await login.goto(`${studio.url}/console/supervisor.html`);
     await login.waitForURL(/\/console\/\?next=/);
     await login.getByLabel('Password').waitFor();

@@ -1,0 +1,201 @@
+import { wireFormat } from '@studio/scanner-protocol';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Browser, chromium, Page } from 'playwright-core';
+import { SerialPortSink } from '../../apps/shoe-simulator/shoe-writer';
+import { Emission, VirtualShoe } from '../../apps/shoe-simulator/virtual-shoe';
+import { PtyPair } from '../../src/scanner/pty-pair';
+import { waitFor } from './studio-harness';
+
+/** What the browser tests of the consoles share: the test shoe, chromium, sign-in, screenshots. */
+
+export const SCREENSHOTS = resolve(__dirname, '..', '..', 'test-artifacts', 'screenshots');
+
+/**
+ * A virtual shoe whose reader bytes the test writes, one emission at a time, into a real socat
+ * pseudo-terminal that the service reads as the table's serial scanner: the test decides when the
+ * shoe misreads and when the card is finally read, and watches the consoles in between.
+ */
+export class TestShoe {
+  private readonly shoe: VirtualShoe;
+  private readonly sink: SerialPortSink;
+  private pending: Emission[] = [];
+
+  constructor(
+    readonly pty: PtyPair,
+    seed: number,
+    misreadRate: number,
+    maxMisreadsPerCard = 3,
+  ) {
+    this.shoe = new VirtualShoe({
+      seed,
+      decks: 8,
+      encoder: wireFormat('line')!.createEncoder!(),
+      misreadRate,
+      maxMisreadsPerCard,
+    });
+    this.sink = new SerialPortSink({ path: pty.shoePath, baudRate: 9600 });
+  }
+
+  /** The next thing the reader sends: a misread of the card in hand, or the card itself. */
+  next(): Emission {
+    if (this.pending.length === 0) this.pending = this.shoe.drawNext();
+    return this.pending.shift()!;
+  }
+
+  /**
+   * The next emission that is not a misread: the card in hand read cleanly. Skipping frames is
+   * harmless here because the line format carries no sequence numbers.
+   */
+  nextClean(): Emission {
+    for (;;) {
+      const emission = this.next();
+      if (emission.kind !== 'misread') return emission;
+    }
+  }
+
+  write(emission: Emission): Promise<void> {
+    return this.sink.write(emission.bytes);
+  }
+
+  async close(): Promise<void> {
+    await this.sink.close();
+    await this.pty.stop();
+  }
+}
+
+export interface TableApiView {
+  round: { id: string; number: number; phase: string; bettingOpen: boolean } | null;
+  shoe: { cardsDrawn: number; phase: string } | null;
+  expectedCard: { slot: string; label: string } | null;
+  rescan: { attempts: number; escalated: boolean } | null;
+  paused: { kind: string; reason: string; by: string } | null;
+}
+
+/**
+ * One chromium (Debian's, driven by playwright-core) for a test file, with the table and page
+ * helpers the console tests use. Script errors and console errors of every page opened through it
+ * collect in `pageErrors` (a test file checks it after each test); screenshots are listed in
+ * `screenshots` and printed by `close()`.
+ */
+export class ConsoleBrowserKit {
+  readonly pageErrors: string[] = [];
+  readonly screenshots: string[] = [];
+  private browserOrNothing?: Browser;
+  private urlOrNothing?: string;
+  private tokenOrNothing?: string;
+
+  /** Launches chromium for a running service; `token` is a supervisor's, for the table API. */
+  async start(url: string, token: string): Promise<void> {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    this.urlOrNothing = url;
+    this.tokenOrNothing = token;
+    this.browserOrNothing = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  }
+
+  get browser(): Browser {
+    if (!this.browserOrNothing) throw new Error('ConsoleBrowserKit.start() was not called');
+    return this.browserOrNothing;
+  }
+
+  get url(): string {
+    if (!this.urlOrNothing) throw new Error('ConsoleBrowserKit.start() was not called');
+    return this.urlOrNothing;
+  }
+
+  async close(): Promise<void> {
+    await this.browserOrNothing?.close().catch(() => undefined);
+    if (this.screenshots.length) {
+      console.log(`Console screenshots:\n${this.screenshots.join('\n')}`);
+    }
+  }
+
+  async tableApi(tableId: string): Promise<TableApiView> {
+    const response = await fetch(`${this.url}/tables/${tableId}`, {
+      headers: { authorization: `Bearer ${this.tokenOrNothing}` },
+    });
+    return (await response.json()) as TableApiView;
+  }
+
+  /** Writes one card (not a misread) and waits until the table has taken it. */
+  async dealCard(shoe: TestShoe, tableId: string, emission: Emission): Promise<void> {
+    const before = (await this.tableApi(tableId)).shoe?.cardsDrawn ?? 0;
+    await shoe.write(emission);
+    await waitFor(
+      `${tableId} to take card #${emission.sequence}`,
+      async () => ((await this.tableApi(tableId)).shoe?.cardsDrawn ?? 0) > before,
+    );
+  }
+
+  async waitUntilCardExpected(tableId: string): Promise<TableApiView> {
+    return waitFor(`${tableId} to expect a card`, async () => {
+      const view = await this.tableApi(tableId);
+      return view.expectedCard ? view : undefined;
+    });
+  }
+
+  /** Feeds clean cards until the table's round is in progress and expects its next card. */
+  async dealUntilRound(shoe: TestShoe, tableId: string): Promise<TableApiView> {
+    for (let i = 0; i < 40; i += 1) {
+      const view = await this.waitUntilCardExpected(tableId);
+      if (view.round) return view;
+      const emission = shoe.nextClean();
+      if (emission.kind === 'card') await this.dealCard(shoe, tableId, emission);
+      else await shoe.write(emission);
+    }
+    throw new Error(`${tableId} never started a round`);
+  }
+
+  /** Deals clean cards until the round in progress expects none (every hand has its cards). */
+  async dealRestOfRound(shoe: TestShoe, tableId: string): Promise<void> {
+    for (let i = 0; i < 60; i += 1) {
+      const view = await this.tableApi(tableId);
+      if (!view.round) throw new Error(`${tableId} has no round in progress`);
+      if (!view.expectedCard) return;
+      await this.dealCard(shoe, tableId, shoe.nextClean());
+    }
+    throw new Error(`${tableId} kept expecting cards`);
+  }
+
+  /** Records the page's script errors and console errors (a CSP violation is one) in pageErrors. */
+  watch(page: Page, role: string): Page {
+    page.on('pageerror', (error) => this.pageErrors.push(`${role}: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') this.pageErrors.push(`${role}: ${message.text()}`);
+    });
+    return page;
+  }
+
+  /** A new browser context (its own sessionStorage) signed in through the sign-in page. */
+  async signedIn(username: string, password: string): Promise<Page> {
+    const context = await this.browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      acceptDownloads: true,
+    });
+    const page = this.watch(await context.newPage(), username);
+    await page.goto(`${this.url}/console/`);
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/console\/(dealer|supervisor|auditor)\.html/);
+    return page;
+  }
+
+  async screenshot(page: Page, view: string): Promise<void> {
+    const path = join(SCREENSHOTS, `${view}.png`);
+    await page.screenshot({ path, fullPage: true });
+    this.screenshots.push(path);
+  }
+}
