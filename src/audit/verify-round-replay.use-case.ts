@@ -147,8 +147,13 @@ export class VerifyRoundReplay {
         `SELECT id, player_id, bet_type, spot, amount FROM bets WHERE round_id = $1 ORDER BY placed_at, id`,
         [row.id],
       ),
+      // Dealing order: a corrected card takes the place of the card it replaced (the first row of
+      // its slot), not the place of the correction, which was stored after later cards.
       this.q<{ slot: string; card: CardCode }>(
-        `SELECT slot, card FROM round_cards WHERE round_id = $1 AND corrected_by_id IS NULL ORDER BY id`,
+        `SELECT c.slot, c.card FROM round_cards c
+          WHERE c.round_id = $1 AND c.corrected_by_id IS NULL
+          ORDER BY (SELECT min(o.id) FROM round_cards o
+                     WHERE o.round_id = c.round_id AND o.slot = c.slot), c.id`,
         [row.id],
       ),
       this.q<{ player_id: string; hand: string | null; action: string; automatic: boolean }>(
