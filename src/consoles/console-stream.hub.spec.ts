@@ -114,6 +114,7 @@ function hubFor(
   loadCards: () => Promise<StoredCard[]> = async () => played.stored.map((c) => ({ ...c })),
 ) {
   const listeners: TransitionListener[] = [];
+  const requestListeners: Array<(tableId: string) => void> = [];
   const scanner: TableScannerState = {
     tableId: 'pd-1',
     port: '/dev/ttyUSB0',
@@ -138,6 +139,7 @@ function hubFor(
       onTransition: (listener) => listeners.push(listener),
     },
     scanners: { states: () => [scanner], onStatus: () => () => undefined },
+    voidRequests: { onRequestRecorded: (listener) => requestListeners.push(listener) },
     loadCards,
     outboxLag: async () => ({ pending: 3, oldestPendingAt: null, oldestPendingAgeMs: 1200 }),
     clock,
@@ -146,7 +148,11 @@ function hubFor(
     for (const l of listeners) l('pd-1', outcome);
     await new Promise((r) => setTimeout(r, 10));
   };
-  return { hub, announce };
+  const recordVoidRequest = async () => {
+    for (const l of requestListeners) l('pd-1');
+    await new Promise((r) => setTimeout(r, 10));
+  };
+  return { hub, announce, recordVoidRequest };
 }
 
 /** Shoe burnt (3C shown, KD 4H 9S burnt), round 1: round burn 2D, then P1 TC and P2 6C face down. */
@@ -274,6 +280,22 @@ describe('console stream hub', () => {
     expect(overview.ended).toBe(true);
     expect(hub.accepting).toBe(false);
     expect(await hub.subscribe(new RecordingSink(), { privileged: true })).toBe(false);
+  });
+
+  it('tells supervisors (not dealers) of a void request waiting for approval, which no transition announces', async () => {
+    const { played } = dealtRound();
+    const { hub, recordVoidRequest } = hubFor(played);
+    const dealer = new RecordingSink();
+    const supervisor = new RecordingSink();
+    const overview = new RecordingSink();
+    await hub.subscribe(dealer, { tableId: 'pd-1', privileged: false });
+    await hub.subscribe(supervisor, { tableId: 'pd-1', privileged: true });
+    await hub.subscribe(overview, { privileged: true });
+    expect(overview.events('action')).toEqual([]);
+    await recordVoidRequest();
+    expect(supervisor.events('action')).toEqual([{ tableId: 'pd-1' }]);
+    expect(overview.events('action')).toEqual([{ tableId: 'pd-1' }]);
+    expect(dealer.events('action')).toEqual([]);
   });
 
   it('ends the stream of a console that stops reading once 1 MiB of views is unread', async () => {

@@ -35,6 +35,8 @@ export interface ConsoleStreamSources {
     states(): TableScannerState[];
     onStatus(listener: (state: TableScannerState) => void): () => void;
   };
+  /** Void requests waiting for a second supervisor, recorded outside any transition. */
+  voidRequests?: { onRequestRecorded(listener: (tableId: string) => void): void };
   loadCards(state: TableState | undefined): Promise<StoredCard[]>;
   outboxLag(): Promise<OutboxLag>;
   clock: Clock;
@@ -89,6 +91,7 @@ export class ConsoleStreamHub {
     this.sourcesOrNothing = sources;
     sources.registry.onTransition((tableId, outcome) => this.changed(tableId, outcome));
     sources.scanners.onStatus((state) => this.changed(state.tableId));
+    sources.voidRequests?.onRequestRecorded((tableId) => this.actionRecorded(tableId));
   }
 
   private get sources(): ConsoleStreamSources {
@@ -195,6 +198,15 @@ export class ConsoleStreamHub {
           this.send(subscriber, sse('news', { tableId, type: event.type, payload: event.payload }));
         }
         if (acted && privileged) this.send(subscriber, sse('action', { tableId }));
+      }
+    });
+  }
+
+  /** A supervisor action recorded without a transition: supervisors reload their action log. */
+  private actionRecorded(tableId: string): void {
+    void this.enqueue(tableId, async () => {
+      for (const subscriber of this.interested(tableId)) {
+        if (subscriber.scope.privileged) this.send(subscriber, sse('action', { tableId }));
       }
     });
   }

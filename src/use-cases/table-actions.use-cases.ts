@@ -39,6 +39,8 @@ export class ResumeRound extends TableCommand {
  * takes effect only when a different supervisor approves it (ApproveVoid).
  */
 export class VoidRound extends TableCommand {
+  private readonly requestListeners: Array<(tableId: string) => void> = [];
+
   constructor(
     tables: TableRuntimeRegistry,
     private readonly dataSource: DataSource,
@@ -46,6 +48,14 @@ export class VoidRound extends TableCommand {
     private readonly requiresApproval: boolean,
   ) {
     super(tables);
+  }
+
+  /**
+   * A pending request is recorded outside any table transition, so the transition listeners never
+   * hear of it: the supervisor consoles listen here to show it (and its Approve button) at once.
+   */
+  onRequestRecorded(listener: (tableId: string) => void): void {
+    this.requestListeners.push(listener);
   }
 
   async execute(tableId: string, by: string, reason: string): Promise<CommandResult> {
@@ -62,6 +72,7 @@ export class VoidRound extends TableCommand {
        RETURNING id`,
       [tableId, round.id, reason.trim(), by, this.clock.now()],
     );
+    for (const listener of this.requestListeners) listener(tableId);
     return {
       accepted: true,
       reply: { pendingApproval: true, requestId: String(row.id), roundId: round.id },
