@@ -69,6 +69,13 @@ function start(me) {
       if (name === 'table') {
         const first = !tables.has(data.tableId);
         tables.set(data.tableId, data);
+        // A rescan-limit alert stays listed (it happened) but no longer as if it still needed
+        // someone once its table's escalation is over (resumed, or the round voided).
+        if (!escalated(data)) {
+          for (const n of news) {
+            if (n.tableId === data.tableId && n.payload.kind === 'rescan-limit') n.resolved = true;
+          }
+        }
         if (first && actions.length) renderActions();
         renderTiles();
         renderAlerts();
@@ -157,29 +164,59 @@ function start(me) {
     );
   }
 
+  function escalated(t) {
+    return t.paused?.kind === 'escalation' || !!t.rescan?.escalated;
+  }
+
   function renderAlerts() {
     const items = [];
+    const alert = (tableId, kind, text, resolved = false) =>
+      el(
+        'li',
+        {
+          'data-table': tableId,
+          'data-alert': kind,
+          'data-resolved': resolved,
+          className: resolved ? 'resolved' : '',
+        },
+        text,
+      );
     for (const t of tables.values()) {
       if (t.paused?.kind === 'escalation')
-        items.push(`${t.name}: ${t.paused.reason}: the round is paused`);
+        items.push(
+          alert(t.tableId, 'escalation', `${t.name}: ${t.paused.reason}: the round is paused`),
+        );
       else if (t.rescan?.escalated)
-        items.push(`${t.name}: rescans escalated (${t.rescan.attempts} attempts)`);
+        items.push(
+          alert(
+            t.tableId,
+            'escalation',
+            `${t.name}: rescans escalated (${t.rescan.attempts} attempts)`,
+          ),
+        );
       if (t.scanner && t.scanner.status !== 'connected')
-        items.push(`${t.name}: scanner ${t.scanner.status} (${t.scanner.reason})`);
+        items.push(
+          alert(
+            t.tableId,
+            'scanner',
+            `${t.name}: scanner ${t.scanner.status} (${t.scanner.reason})`,
+          ),
+        );
     }
     for (const n of news) {
       const p = n.payload;
       items.push(
-        `${formatUtc(n.at)} · ${tables.get(n.tableId)?.name ?? n.tableId}: ${p.kind === 'rescan-limit' ? `card ${p.slot} not recognised after ${p.failedAttempts} attempts` : (p.message ?? humanize(p.kind))}`,
+        alert(
+          n.tableId,
+          p.kind,
+          `${formatUtc(n.at)} · ${tables.get(n.tableId)?.name ?? n.tableId}: ${p.kind === 'rescan-limit' ? `card ${p.slot} not recognised after ${p.failedAttempts} attempts` : (p.message ?? humanize(p.kind))}${n.resolved ? ' · resolved' : ''}`,
+          !!n.resolved,
+        ),
       );
     }
     document
       .getElementById('alerts')
-      .replaceChildren(
-        ...(items.length
-          ? items.map((text) => el('li', {}, text))
-          : [el('li', { className: 'hint' }, 'No alerts')]),
-      );
+      .replaceChildren(...(items.length ? items : [el('li', { className: 'hint' }, 'No alerts')]));
   }
 
   function renderDetail() {
