@@ -362,7 +362,8 @@ function start(me) {
         {
           name: 'card',
           label: 'Correct card',
-          pattern: '(?:[2-9TJQKA])[SHDC]',
+          // Lower case too (it is sent upper-cased): "qh" typed on a touchscreen is QH.
+          pattern: '[2-9TJQKAtjqka][SHDCshdc]',
           hint: 'rank then suit, e.g. QH or 7S',
         },
         { name: 'reason', label: 'Reason', kind: 'textarea' },
