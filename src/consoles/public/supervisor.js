@@ -231,8 +231,13 @@ function start(me) {
     const hiddenSlots = t.cards.filter(
       (c) => c.hidden && c.card && !c.slot.startsWith('shoe-burn'),
     );
+    // A request lapses when its round ends; until the log is reloaded, hide it with its round.
     const pending = actions.filter(
-      (a) => a.tableId === t.tableId && a.status === 'pending-approval',
+      (a) =>
+        a.tableId === t.tableId &&
+        a.status === 'pending-approval' &&
+        !!t.round &&
+        a.roundId === t.round.id,
     );
     const button = (id, label, className, disabled, handler) => {
       const b = el(
