@@ -31,8 +31,11 @@ export async function loadConsoleCards(
   const rows =
     source.of === 'round' || source.of === 'last-round'
       ? await query<CardRow>(
-          `SELECT slot, card, face_down, revealed_at FROM round_cards
-            WHERE round_id = $1 AND corrected_by_id IS NULL ORDER BY id`,
+          // A corrected card stays where the card it replaced was dealt (the slot's first row).
+          `SELECT c.slot, c.card, c.face_down, c.revealed_at FROM round_cards c
+            WHERE c.round_id = $1 AND c.corrected_by_id IS NULL
+            ORDER BY (SELECT min(o.id) FROM round_cards o
+                       WHERE o.round_id = c.round_id AND o.slot = c.slot), c.id`,
           [source.id],
         )
       : source.of === 'burn'

@@ -399,6 +399,15 @@ describe('supervisor and auditor consoles: escalation, approval, correction, rep
     expect(await page.locator('#flash').textContent()).toBe('Card player-1/1 corrected');
 
     await slotCard.and(page.locator(`[data-card="${replacement}"]`)).waitFor();
+    // The corrected card stays in its slot's place among the cards, in dealing order.
+    const slots = await page
+      .locator('#detail .card[data-slot]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-slot')));
+    const dealingOrder = await q<{ slot: string }>(
+      `SELECT slot FROM round_cards WHERE round_id = $1 GROUP BY slot ORDER BY min(id)`,
+      [correctedRoundId],
+    );
+    expect(slots).toEqual(dealingOrder.map((c) => c.slot));
     const logged = page.locator('#action-log tr[data-action="correct-card"]');
     await logged.getByText('Correct card player-1/1').waitFor();
     expect(await logged.textContent()).toContain('Scanner read the wrong card');
