@@ -298,6 +298,27 @@ describe('console stream hub', () => {
     expect(dealer.events('action')).toEqual([]);
   });
 
+  it('tells supervisors to reload the action log when a round ends (its pending void requests lapse)', async () => {
+    const { played, last } = dealtRound();
+    const { hub, announce } = hubFor(played);
+    const dealer = new RecordingSink();
+    const supervisor = new RecordingSink();
+    await hub.subscribe(dealer, { tableId: 'pd-1', privileged: false });
+    await hub.subscribe(supervisor, { tableId: 'pd-1', privileged: true });
+    await announce(last);
+    expect(supervisor.events('action')).toEqual([]);
+    const roundId = played.state.round!.id;
+    await announce({
+      ...last,
+      writes: {
+        ...last.writes,
+        roundStatus: { id: roundId, status: 'completed', phase: 'settled', ended: true },
+      },
+    });
+    expect(supervisor.events('action')).toEqual([{ tableId: 'pd-1' }]);
+    expect(dealer.events('action')).toEqual([]);
+  });
+
   it('ends the stream of a console that stops reading once 1 MiB of views is unread', async () => {
     const { played, last } = dealtRound();
     const { hub, announce } = hubFor(played);

@@ -183,7 +183,8 @@ export class ConsoleStreamHub {
     const news = (outcome?.writes.events ?? []).filter(
       (e) => e.visibility === 'public' && ANNOUNCED.has(e.type),
     );
-    const acted = !!outcome?.writes.supervisorAction;
+    // A round's end also lapses its pending void requests: the action log changes then too.
+    const acted = !!outcome?.writes.supervisorAction || !!outcome?.writes.roundStatus?.ended;
     void this.enqueue(tableId, async () => {
       if (touchesCards) this.cards.delete(tableId);
       const views = new Map<boolean, unknown>();
