@@ -15,8 +15,10 @@ const swc = [
 ];
 
 const moduleNameMapper = {
-  '^@studio/(cards|contracts|persistence|scanner-protocol|games)$': '<rootDir>/libs/$1/src',
-  '^@studio/(cards|contracts|persistence|scanner-protocol|games)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@studio/(cards|contracts|persistence|scanner-protocol|games|virtual-shoe)$':
+    '<rootDir>/libs/$1/src',
+  '^@studio/(cards|contracts|persistence|scanner-protocol|games|virtual-shoe)/(.*)$':
+    '<rootDir>/libs/$1/src/$2',
 };
 
 const common = {

@@ -15,10 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { SerialPort } from 'serialport';
-import { shuffledShoe } from '../apps/shoe-simulator/virtual-shoe';
+import { shuffledShoe } from '@studio/virtual-shoe';
 import { startStudio } from '../src/bootstrap';
 import { loadStudioConfig } from '../src/config/studio-config';
-import { PtyPair } from '../src/scanner/pty-pair';
+import { PtyPair } from '@studio/virtual-shoe';
 import { TableRuntimeRegistry } from '../src/tables/table-runtime.registry';
 
 const TABLES = Number(process.env.BENCH_TABLES ?? 20);

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SerialPort } from 'serialport';
-import { PtyPair } from '../src/scanner/pty-pair';
+import { PtyPair } from '@studio/virtual-shoe';
 import { SerialScannerAdapter } from '../src/scanner/serial-scanner-adapter';
 
 const WARM_UP = 200;

@@ -1,8 +1,8 @@
 import { WIRE_FORMAT_NAMES, wireFormat } from '@studio/scanner-protocol';
 import { parseArgs } from 'node:util';
-import { PtyPair } from '../../src/scanner/pty-pair';
-import { SerialPortSink, ShoeWriter } from './shoe-writer';
-import { VirtualShoe } from './virtual-shoe';
+import { PtyPair } from '@studio/virtual-shoe';
+import { SerialPortSink, ShoeWriter } from '@studio/virtual-shoe';
+import { VirtualShoe } from '@studio/virtual-shoe';
 
 const USAGE = `Virtual card shoe: writes scanner frames to a serial device.
 

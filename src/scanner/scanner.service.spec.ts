@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { ScannerReading } from '@studio/scanner-protocol';
 import type { DataSource } from 'typeorm';
-import { shuffledShoe } from '../../apps/shoe-simulator/virtual-shoe';
+import { shuffledShoe } from '@studio/virtual-shoe';
 import { RandomUuidGenerator, SystemClock } from '../clock/clock';
 import type { TableDefinition } from '../config/tables-config';
 import type { ReadingRecord, ScannerReadingRecorder } from './reading-recorder';

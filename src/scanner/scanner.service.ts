@@ -13,12 +13,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SerialPortMock } from 'serialport';
 import { DataSource } from 'typeorm';
-import { SerialPortSink, ShoeWriter, ByteSink } from '../../apps/shoe-simulator/shoe-writer';
-import { VirtualShoe } from '../../apps/shoe-simulator/virtual-shoe';
+import {
+  ByteSink,
+  findSocat,
+  PtyPair,
+  SerialPortSink,
+  ShoeWriter,
+  VirtualShoe,
+} from '@studio/virtual-shoe';
 import { Clock, IdGenerator } from '../clock/clock';
 import { oneLine } from '../common/one-line';
 import type { TableDefinition } from '../config/tables-config';
-import { findSocat, PtyPair } from './pty-pair';
 import { ScannerReadingRecorder } from './reading-recorder';
 import { PortFactory, ScannerStatusChange, SerialScannerAdapter } from './serial-scanner-adapter';
 import type { ScannerSettings } from './scanner-settings';

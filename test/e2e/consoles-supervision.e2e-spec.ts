@@ -6,7 +6,7 @@ import { CreateUser } from '../../src/auth/auth.use-cases';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
 import { ConsoleStreamHub } from '../../src/consoles/console-stream.hub';
-import { PtyPair } from '../../src/scanner/pty-pair';
+import { PtyPair } from '@studio/virtual-shoe';
 import { ConsoleBrowserKit, TestShoe } from '../support/console-browser';
 import { postJson, signIn, startTestStudio, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';

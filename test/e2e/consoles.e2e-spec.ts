@@ -5,7 +5,7 @@ import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
 import { ConsoleStreamHub } from '../../src/consoles/console-stream.hub';
 import { formatAmount } from '../../src/consoles/public/format.js';
-import { PtyPair } from '../../src/scanner/pty-pair';
+import { PtyPair } from '@studio/virtual-shoe';
 import { ConsoleBrowserKit, TestShoe } from '../support/console-browser';
 import { postJson, signIn, startTestStudio, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';

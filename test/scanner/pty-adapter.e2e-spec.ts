@@ -10,8 +10,8 @@ import {
   StudioFramedV1Encoder,
   studioFramedV1Frame,
 } from '@studio/scanner-protocol';
-import { SerialPortSink, ShoeWriter } from '../../apps/shoe-simulator/shoe-writer';
-import { shuffledShoe, VirtualShoe } from '../../apps/shoe-simulator/virtual-shoe';
+import { SerialPortSink, ShoeWriter } from '@studio/virtual-shoe';
+import { shuffledShoe, VirtualShoe } from '@studio/virtual-shoe';
 import { PtyReader, until } from './support/pty-reader';
 
 jest.setTimeout(60_000);

@@ -2,9 +2,9 @@ import { wireFormat } from '@studio/scanner-protocol';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
-import { SerialPortSink } from '../../apps/shoe-simulator/shoe-writer';
-import { Emission, VirtualShoe } from '../../apps/shoe-simulator/virtual-shoe';
-import { PtyPair } from '../../src/scanner/pty-pair';
+import { SerialPortSink } from '@studio/virtual-shoe';
+import { Emission, VirtualShoe } from '@studio/virtual-shoe';
+import { PtyPair } from '@studio/virtual-shoe';
 import { waitFor } from './studio-harness';
 
 /** What the browser tests of the consoles share: the test shoe, chromium, sign-in, screenshots. */

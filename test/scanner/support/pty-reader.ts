@@ -2,7 +2,7 @@ import type { ScannerReading } from '@studio/scanner-protocol';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PtyPair } from '../../../src/scanner/pty-pair';
+import { PtyPair } from '@studio/virtual-shoe';
 import {
   ScannerStatusChange,
   SerialScannerAdapter,
