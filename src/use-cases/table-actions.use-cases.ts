@@ -72,7 +72,14 @@ export class VoidRound extends TableCommand {
        RETURNING id`,
       [tableId, round.id, reason.trim(), by, this.clock.now()],
     );
-    for (const listener of this.requestListeners) listener(tableId);
+    // The request is stored: a failing listener must not turn that into an error for the caller.
+    for (const listener of this.requestListeners) {
+      try {
+        listener(tableId);
+      } catch {
+        // consoles catch up at their next reload
+      }
+    }
     return {
       accepted: true,
       reply: { pendingApproval: true, requestId: String(row.id), roundId: round.id },
