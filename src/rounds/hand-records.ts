@@ -1,6 +1,7 @@
 import type { CardCode } from '@studio/cards';
 import { handTotal, PlayerHand } from '@studio/games/blackjack';
-import type { HandRecord } from './game-adapter';
+import { publicEvent } from './adapters/pok-deng.adapter';
+import type { AdapterResult, ExpectedCard, HandRecord } from './game-adapter';
 
 /** A blackjack hand as a row: its cards, its total ("soft 17", "bust 24") and how it ended. */
 export function blackjackHandRecord(
@@ -28,4 +29,20 @@ export function playerHandRecords(
   return hands.map((h, i) =>
     blackjackHandRecord(`${prefix}/${i + 1}`, owner, h.cards, results?.[i] ?? h.status),
   );
+}
+
+/**
+ * A blackjack table's dealt card, recorded on its engine step: the slot it went to, and for the
+ * dealer's hole card the face-down flag plus the public event that says only that it was dealt.
+ */
+export function withDealtCard<S>(
+  result: AdapterResult<S>,
+  expected: ExpectedCard | null,
+  card: CardCode,
+): AdapterResult<S> {
+  if ('rejected' in result || !expected) return result;
+  const faceDown = expected.slot === 'dealer-hole';
+  result.cards = [{ slot: expected.slot, card, faceDown }];
+  if (faceDown) result.events.unshift(publicEvent('CardDealtFaceDown', { slot: expected.slot }));
+  return result;
 }

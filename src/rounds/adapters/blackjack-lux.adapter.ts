@@ -32,8 +32,7 @@ import {
   RoundStart,
   SettlementRecord,
 } from '../game-adapter';
-import { blackjackHandRecord, playerHandRecords } from '../hand-records';
-import { publicEvent } from './pok-deng.adapter';
+import { blackjackHandRecord, playerHandRecords, withDealtCard } from '../hand-records';
 
 export interface LuxTableSettings {
   bettingWindowMs: number;
@@ -146,12 +145,7 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
 
   card(state: LuxState, card: CardCode): AdapterResult<LuxState> {
     const expected = this.expectedCard(state);
-    const result = this.step(state, { type: 'card', card });
-    if ('rejected' in result || !expected) return result;
-    const faceDown = expected.slot === 'dealer-hole';
-    result.cards = [{ slot: expected.slot, card, faceDown }];
-    if (faceDown) result.events.unshift(publicEvent('CardDealtFaceDown', { slot: expected.slot }));
-    return result;
+    return withDealtCard(this.step(state, { type: 'card', card }), expected, card);
   }
 
   placeBet(state: LuxState, bet: BetCommand): AdapterResult<LuxState> {

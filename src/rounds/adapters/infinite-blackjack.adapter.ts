@@ -38,7 +38,7 @@ import {
   RoundStart,
   SettlementRecord,
 } from '../game-adapter';
-import { blackjackHandRecord, playerHandRecords } from '../hand-records';
+import { blackjackHandRecord, playerHandRecords, withDealtCard } from '../hand-records';
 import { publicEvent } from './pok-deng.adapter';
 
 export interface InfiniteTableSettings {
@@ -97,12 +97,7 @@ export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
 
   card(state: InfiniteState, card: CardCode): AdapterResult<InfiniteState> {
     const expected = this.expectedCard(state);
-    const result = this.step(state, { type: 'card', card });
-    if ('rejected' in result || !expected) return result;
-    const faceDown = expected.slot === 'dealer-hole';
-    result.cards = [{ slot: expected.slot, card, faceDown }];
-    if (faceDown) result.events.unshift(publicEvent('CardDealtFaceDown', { slot: expected.slot }));
-    return result;
+    return withDealtCard(this.step(state, { type: 'card', card }), expected, card);
   }
 
   placeBet(state: InfiniteState, bet: BetCommand): AdapterResult<InfiniteState> {
