@@ -120,13 +120,7 @@ export class TableRuntime {
   }
 
   private async run(input: TableInput, meta?: CommandMeta): Promise<SubmitResult> {
-    if (this.stopped) {
-      return {
-        accepted: false,
-        code: 'table-stopping',
-        message: 'This instance is releasing the table',
-      };
-    }
+    if (this.stopped) return { ...TABLE_STOPPING };
     if (meta?.commandId) {
       const previous = (await this.store.findCommands([meta.commandId])).get(meta.commandId);
       if (previous) return { ...(previous as SubmitResult), duplicate: true };
@@ -186,13 +180,7 @@ export class TableRuntime {
   }
 
   private async runBatch(items: readonly BatchItem[]): Promise<SubmitResult[]> {
-    if (this.stopped) {
-      return items.map(() => ({
-        accepted: false,
-        code: 'table-stopping',
-        message: 'This instance is releasing the table',
-      }));
-    }
+    if (this.stopped) return items.map(() => ({ ...TABLE_STOPPING }));
     const results: Array<SubmitResult | undefined> = new Array(items.length);
     const ids = items.flatMap((item) => (item.meta.commandId ? [item.meta.commandId] : []));
     const previous = ids.length > 0 ? await this.store.findCommands(ids) : new Map();
@@ -311,6 +299,13 @@ export class TableRuntime {
     }
   }
 }
+
+/** The answer to anything submitted while this instance lets go of the table. */
+const TABLE_STOPPING: SubmitResult = {
+  accepted: false,
+  code: 'table-stopping',
+  message: 'This instance is releasing the table',
+};
 
 function hasWrites(outcome: MachineOutcome): boolean {
   const w = outcome.writes;
