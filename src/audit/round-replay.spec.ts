@@ -1,6 +1,6 @@
 import type { CardCode } from '@studio/cards';
-import { PokDengAdapter } from '../rounds/adapters/pok-deng.adapter';
-import type { GameAdapter } from '../rounds/game-adapter';
+import { PokDengAdapter } from '../games/pok-deng/pok-deng.adapter';
+import type { GameAdapter } from '../games/game-adapter';
 import { compareReplay, replayStoredRound, StoredRound } from './round-replay';
 
 /**

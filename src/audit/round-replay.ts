@@ -6,7 +6,7 @@ import type {
   AdapterStep,
   GameAdapter,
   SettlementRecord,
-} from '../rounds/game-adapter';
+} from '../games/game-adapter';
 
 /**
  * One stored round as the replay needs it: what was bet, which cards were dealt to which slot (the

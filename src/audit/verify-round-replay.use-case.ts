@@ -1,6 +1,6 @@
 import type { CardCode } from '@studio/cards';
 import type { GameKind } from '@studio/contracts';
-import { createGameAdapter } from '../tables/game-adapters';
+import { createGameAdapter } from '../games/game-registry';
 import { tableRunSettings } from '../tables/table-settings';
 import type { AuditQuery } from './audit-query';
 import { AuditRequestError } from './audit-query';

@@ -1,4 +1,4 @@
-import type { TableState } from '../tables/table-machine';
+import type { TableState } from '../table-core/table-machine';
 import type { CardsOf, StoredCard } from './console-snapshot';
 
 /** Runs one SQL statement (a DataSource's query, bound in the module). */

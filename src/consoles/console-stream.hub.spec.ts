@@ -2,7 +2,7 @@ import { CardCode, parseCardCode } from '@studio/cards';
 import { DEFAULT_INGESTION_RULES } from '@studio/scanner-protocol';
 import type { Clock } from '../clock/clock';
 import type { TableDefinition } from '../config/tables-config';
-import { PokDengAdapter } from '../rounds/adapters/pok-deng.adapter';
+import { PokDengAdapter } from '../games/pok-deng/pok-deng.adapter';
 import type { TableScannerState } from '../scanner/scanner.service';
 import {
   initialTableState,
@@ -11,7 +11,7 @@ import {
   TableMachine,
   TableSettings,
   TableState,
-} from '../tables/table-machine';
+} from '../table-core/table-machine';
 import type { TransitionListener } from '../tables/table-runtime';
 import type { StoredCard } from './console-snapshot';
 import { ConsoleStreamHub, MAX_UNREAD_BYTES, SseSink } from './console-stream.hub';

@@ -4,7 +4,7 @@ import { oneLine } from '../common/one-line';
 import type { TableDefinition } from '../config/tables-config';
 import type { OutboxLag } from '../outbox/outbox-relay';
 import type { TableScannerState } from '../scanner/scanner.service';
-import type { MachineOutcome, TableState } from '../tables/table-machine';
+import type { MachineOutcome, TableState } from '../table-core/table-machine';
 import type { RuntimeLookup } from '../tables/table-runtime.registry';
 import type { TransitionListener } from '../tables/table-runtime';
 import { consoleCardsSource } from './console-queries';

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { Clock, IdGenerator } from '../clock/clock';
 import type { TableDefinition } from '../config/tables-config';
-import { createGameAdapter } from './game-adapters';
-import { TableMachine } from './table-machine';
+import { createGameAdapter } from '../games/game-registry';
+import { TableMachine } from '../table-core/table-machine';
 import type { TableLease } from './table-lease.repository';
 import { TableRuntime, TransitionListener } from './table-runtime';
 import { tableRunSettings } from './table-settings';

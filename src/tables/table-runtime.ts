@@ -11,7 +11,7 @@ import {
   TableInput,
   TableMachine,
   TableState,
-} from './table-machine';
+} from '../table-core/table-machine';
 import type { TableLease } from './table-lease.repository';
 import { CommandRecord, TableStateStore } from './table-state.store';
 

@@ -1,7 +1,7 @@
 import type { GameKind } from '@studio/contracts';
 import { DEFAULT_INGESTION_RULES } from '@studio/scanner-protocol';
 import { ConfigError } from '../config/config-error';
-import type { BetLimit, TableSettings } from './table-machine';
+import type { BetLimit, TableSettings } from '../table-core/table-machine';
 
 /** Bet types each game takes, and default limits in minor units. */
 export const DEFAULT_LIMITS: Record<GameKind, Record<string, BetLimit>> = {

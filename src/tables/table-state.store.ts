@@ -2,7 +2,7 @@ import { topicName } from '@studio/contracts';
 import { appendTableEvents } from '@studio/persistence';
 import { DataSource, EntityManager } from 'typeorm';
 import { eventHash, GENESIS_HASH } from './event-chain';
-import type { MachineOutcome, TableState, TableWrites } from './table-machine';
+import type { MachineOutcome, TableState, TableWrites } from '../table-core/table-machine';
 import { TableLease, TableLeaseRepository } from './table-lease.repository';
 
 export interface StoredTableState {

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { oneLine } from '../common/one-line';
-import type { MachineOutcome } from './table-machine';
+import type { MachineOutcome } from '../table-core/table-machine';
 import { TableRuntimeRegistry } from './table-runtime.registry';
 
 /** What the virtual dealer needs from the scanners: deal the next card of a table's virtual shoe. */

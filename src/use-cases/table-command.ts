@@ -1,4 +1,4 @@
-import type { TableInput } from '../tables/table-machine';
+import type { TableInput } from '../table-core/table-machine';
 import type { CommandMeta, SubmitResult } from '../tables/table-runtime';
 import { TableRuntimeRegistry } from '../tables/table-runtime.registry';
 

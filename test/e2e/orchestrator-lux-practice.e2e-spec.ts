@@ -1,17 +1,17 @@
 import type { CardCode } from '@studio/cards';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
-import { BlackjackLuxAdapter } from '../../src/rounds/adapters/blackjack-lux.adapter';
+import { BlackjackLuxAdapter } from '../../src/games/blackjack-lux/blackjack-lux.adapter';
 import {
   EuropeanPracticeAdapter,
   PracticeState,
-} from '../../src/rounds/adapters/european-practice.adapter';
+} from '../../src/games/european-practice/european-practice.adapter';
 import type {
   AdapterResult,
   AdapterStep,
   GameAdapter,
   SettlementRecord,
-} from '../../src/rounds/game-adapter';
+} from '../../src/games/game-adapter';
 import { DEFAULT_LIMITS } from '../../src/tables/table-settings';
 import { postJson, startTestStudio, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';

@@ -17,7 +17,7 @@ import {
   TableSettings,
   TableState,
   TableWrites,
-} from '../../tables/table-machine';
+} from '../../table-core/table-machine';
 import { DEFAULT_LIMITS } from '../../tables/table-settings';
 import { EuropeanPracticeAdapter, PracticeState } from './european-practice.adapter';
 

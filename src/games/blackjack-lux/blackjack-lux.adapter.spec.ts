@@ -9,7 +9,7 @@ import {
   TableSettings,
   TableState,
   TableWrites,
-} from '../../tables/table-machine';
+} from '../../table-core/table-machine';
 import { DEFAULT_LIMITS } from '../../tables/table-settings';
 import { BetCommand, SettlementRecord } from '../game-adapter';
 import { BlackjackLuxAdapter, fractionSum } from './blackjack-lux.adapter';

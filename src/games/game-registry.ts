@@ -1,9 +1,9 @@
-import type { GameAdapter } from '../rounds/game-adapter';
-import { BlackjackLuxAdapter } from '../rounds/adapters/blackjack-lux.adapter';
-import { EuropeanPracticeAdapter } from '../rounds/adapters/european-practice.adapter';
-import { InfiniteBlackjackAdapter } from '../rounds/adapters/infinite-blackjack.adapter';
-import { PokDengAdapter } from '../rounds/adapters/pok-deng.adapter';
-import type { TableRunSettings } from './table-settings';
+import type { GameAdapter } from './game-adapter';
+import { BlackjackLuxAdapter } from './blackjack-lux/blackjack-lux.adapter';
+import { EuropeanPracticeAdapter } from './european-practice/european-practice.adapter';
+import { InfiniteBlackjackAdapter } from './infinite-blackjack/infinite-blackjack.adapter';
+import { PokDengAdapter } from './pok-deng/pok-deng.adapter';
+import type { TableRunSettings } from '../tables/table-settings';
 
 /**
  * The game adapter for a table, or undefined for a game the orchestrator cannot drive yet (its

@@ -29,7 +29,7 @@ import {
   HandRecord,
   RoundEvent,
   SettlementRecord,
-} from '../rounds/game-adapter';
+} from '../games/game-adapter';
 
 /**
  * The table as a pure state machine around a game adapter: shoe lifecycle and burn, rounds one

@@ -1,8 +1,8 @@
 import { CardCode, parseCardCode } from '@studio/cards';
 import type { GameKind } from '@studio/contracts';
 import fc from 'fast-check';
-import type { BetCommand, DecisionCommand } from '../rounds/game-adapter';
-import { createGameAdapter } from './game-adapters';
+import type { BetCommand, DecisionCommand } from '../games/game-adapter';
+import { createGameAdapter } from '../games/game-registry';
 import {
   CommandInput,
   initialTableState,
@@ -12,7 +12,7 @@ import {
   TableMachine,
   TableState,
 } from './table-machine';
-import { tableRunSettings } from './table-settings';
+import { tableRunSettings } from '../tables/table-settings';
 
 /**
  * The Kafka intake applies a window's commands in batches (TableMachine.stepCommands). Whatever

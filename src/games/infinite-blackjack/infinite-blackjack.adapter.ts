@@ -39,7 +39,7 @@ import {
   SettlementRecord,
 } from '../game-adapter';
 import { blackjackHandRecord, playerHandRecords, withDealtCard } from '../hand-records';
-import { publicEvent } from './pok-deng.adapter';
+import { publicEvent } from '../pok-deng/pok-deng.adapter';
 
 export interface InfiniteTableSettings {
   bettingWindowMs: number;

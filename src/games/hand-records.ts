@@ -1,6 +1,6 @@
 import type { CardCode } from '@studio/cards';
 import { handTotal, PlayerHand } from '@studio/games/blackjack';
-import { publicEvent } from './adapters/pok-deng.adapter';
+import { publicEvent } from './pok-deng/pok-deng.adapter';
 import type { AdapterResult, ExpectedCard, HandRecord } from './game-adapter';
 
 /** A blackjack hand as a row: its cards, its total ("soft 17", "bust 24") and how it ended. */

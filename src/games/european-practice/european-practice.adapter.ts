@@ -34,8 +34,8 @@ import {
   SettlementRecord,
 } from '../game-adapter';
 import { blackjackHandRecord, playerHandRecords } from '../hand-records';
-import { fractionSum } from './blackjack-lux.adapter';
-import { publicEvent } from './pok-deng.adapter';
+import { fractionSum } from '../blackjack-lux/blackjack-lux.adapter';
+import { publicEvent } from '../pok-deng/pok-deng.adapter';
 
 export interface PracticeBot {
   seat: number;

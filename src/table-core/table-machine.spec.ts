@@ -1,7 +1,7 @@
 import { CardCode, parseCardCode } from '@studio/cards';
 import { DEFAULT_INGESTION_RULES, ScannerReading } from '@studio/scanner-protocol';
-import { PokDengAdapter } from '../rounds/adapters/pok-deng.adapter';
-import type { BetCommand } from '../rounds/game-adapter';
+import { PokDengAdapter } from '../games/pok-deng/pok-deng.adapter';
+import type { BetCommand } from '../games/game-adapter';
 import {
   initialTableState,
   MachineContext,
@@ -292,7 +292,9 @@ describe('TableMachine with Pok Deng', () => {
 
 describe('TableMachine with Infinite Blackjack', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { InfiniteBlackjackAdapter } = require('../rounds/adapters/infinite-blackjack.adapter');
+  const {
+    InfiniteBlackjackAdapter,
+  } = require('../games/infinite-blackjack/infinite-blackjack.adapter');
   const ibjSettings: TableSettings = {
     ...settings,
     tableId: 'ibj-1',
@@ -372,7 +374,9 @@ describe('TableMachine with Infinite Blackjack', () => {
 
 describe('TableMachine rejections, one per reason code', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { InfiniteBlackjackAdapter } = require('../rounds/adapters/infinite-blackjack.adapter');
+  const {
+    InfiniteBlackjackAdapter,
+  } = require('../games/infinite-blackjack/infinite-blackjack.adapter');
   const ibjSettings: TableSettings = {
     ...settings,
     tableId: 'ibj-r',
