@@ -193,3 +193,65 @@ describe('command intake', () => {
     });
   });
 });
+
+describe('command intake: a command whose commit fails', () => {
+  /** Tables whose commit fails (as PostgreSQL does, SQLSTATE 22P05) for any batch holding `poison`. */
+  function failingSetup(error: Error & { code?: string }) {
+    const calls: number[] = [];
+    const apply = {
+      execute: async (_tableId: string, items: BatchItem[]): Promise<CommandResult[]> => {
+        calls.push(items.length);
+        if (items.some((i) => i.input.type === 'bet' && i.input.bet.playerId === 'poison'))
+          throw error;
+        return items.map(() => ({ accepted: true, reply: {} }));
+      },
+    } as unknown as ApplyCommands;
+    const tables = {
+      get: () => ({ ok: false, code: 'unknown-table', message: 'not needed here' }),
+    } as unknown as TableRuntimeRegistry;
+    let n = 0;
+    const ids: IdGenerator = { newId: () => `id-${++n}` };
+    const intake = new CommandIntake(
+      new PlaceBet(tables, ids),
+      new Decide(tables),
+      apply,
+      fixedClock,
+    );
+    return { intake, calls };
+  }
+  const bet = (commandId: string, playerId: string) =>
+    raw({ ...base, commandId, playerId, type: 'PlaceBet', betType: 'main', amount: 500 });
+
+  it('dead-letters only the failing command and answers the others in order', async () => {
+    const dataError = Object.assign(new Error('unsupported Unicode escape sequence'), {
+      code: '22P05',
+    });
+    const { intake, calls } = failingSetup(dataError);
+    const raws = ['a', 'b', 'poison', 'c', 'd'].map((p, i) => bet(`c${i}`, p));
+    const outcomes = await intake.processBatch(raws);
+    expect(outcomes.map((o) => o.kind)).toEqual([
+      'answered',
+      'answered',
+      'dead-letter',
+      'answered',
+      'answered',
+    ]);
+    expect(outcomes[2]).toEqual(
+      expect.objectContaining({ code: 'command-failed', reason: expect.stringContaining('22P05') }),
+    );
+    expect(intake.counters.deadLettered).toBe(1);
+    // Split in halves until the failing command stood alone: never the whole batch one by one.
+    expect(calls.length).toBeLessThan(raws.length + 3);
+  });
+
+  it('throws on an outage so the batch is read again, instead of dead-lettering it', async () => {
+    const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+    });
+    const { intake } = failingSetup(outage);
+    await expect(intake.processBatch([bet('c1', 'a'), bet('c2', 'poison')])).rejects.toThrow(
+      'ECONNREFUSED',
+    );
+    expect(intake.counters.deadLettered).toBe(0);
+  });
+});

@@ -9,6 +9,7 @@ import {
   validate,
 } from '@studio/contracts';
 import type { Clock } from '../clock/clock';
+import { oneLine } from '../common/one-line';
 import type { BatchItem } from '../tables/table-runtime';
 import type { ApplyCommands } from '../use-cases/apply-commands.use-case';
 import type { Decide } from '../use-cases/decide.use-case';
@@ -36,6 +37,18 @@ export interface IntakeCounters {
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * True for a failure caused by the commands themselves: PostgreSQL data exceptions (class 22, e.g.
+ * a NUL in a text value) and integrity violations (class 23), or a programming error their input
+ * triggered. Connection errors, timeouts, lost leases and version conflicts are not: retrying the
+ * batch later is right for those.
+ */
+export function isCommandSpecificFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code)) return true;
+  return error instanceof TypeError || error instanceof RangeError;
+}
 
 /**
  * The transport-free core of the Kafka command intake: bytes in, either an answer for the results
@@ -87,8 +100,14 @@ export class CommandIntake {
     });
     await Promise.all(
       [...byTable].map(async ([tableId, group]) => {
-        const answers = await this.applyCommands.execute(tableId, group.items);
-        group.at.forEach((i, k) => (results[i] = answers[k]));
+        const answers = await this.applyIsolating(tableId, group.items);
+        group.at.forEach((i, k) => {
+          const answer = answers[k];
+          if ('failed' in answer) {
+            this.counters.deadLettered += 1;
+            outcomes[i] = { kind: 'dead-letter', code: 'command-failed', reason: answer.failed };
+          } else results[i] = answer;
+        });
       }),
     );
     const answeredAt = this.clock.now().toISOString();
@@ -97,6 +116,31 @@ export class CommandIntake {
       outcomes[i] = { kind: 'answered', result: this.answer(commands[i], results[i], answeredAt) };
     });
     return outcomes;
+  }
+
+  /**
+   * Applies a table's commands; when that fails because of what one command carries (a value the
+   * database refuses, a defect its input triggers) rather than an outage, the batch is split until
+   * the failing command is alone, so it alone is dead-lettered and the partition moves on. Halves
+   * are applied in order, so the answers stay those of applying the commands one by one. An outage
+   * still throws: the batch is read again once the database is back.
+   */
+  private async applyIsolating(
+    tableId: string,
+    items: readonly BatchItem[],
+  ): Promise<Array<CommandResult | { failed: string }>> {
+    try {
+      return await this.applyCommands.execute(tableId, items);
+    } catch (error) {
+      if (!isCommandSpecificFailure(error)) throw error;
+      if (items.length === 1) {
+        return [{ failed: `The command could not be applied: ${oneLine(error)}`.slice(0, 500) }];
+      }
+      const half = Math.ceil(items.length / 2);
+      const first = await this.applyIsolating(tableId, items.slice(0, half));
+      const second = await this.applyIsolating(tableId, items.slice(half));
+      return [...first, ...second];
+    }
   }
 
   private answer(

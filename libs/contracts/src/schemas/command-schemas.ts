@@ -226,5 +226,7 @@ export const DEAD_LETTER_REASON_CODES = [
   'schema-violation',
   /** The message key is not the command's tableId (per-table order would be lost). */
   'key-mismatch',
+  /** Valid, but applying it failed because of a value it carries (e.g. text the database refuses). */
+  'command-failed',
 ] as const;
 export type DeadLetterReasonCode = (typeof DEAD_LETTER_REASON_CODES)[number];
