@@ -75,7 +75,9 @@ class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.tables.start();
     this.scanners.onReading((tableId, reading, readingId) => {
       if (this.registry.get(tableId).ok) {
-        void this.recordReading.execute(tableId, readingId, reading);
+        // A reading that cannot be committed (the database is away) is logged by its table and
+        // not applied; the table still expects that card, so the next reading takes its place.
+        this.recordReading.execute(tableId, readingId, reading).catch(() => undefined);
       }
     });
     // After registration: readings and scanner events refer to registered tables.

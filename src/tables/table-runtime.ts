@@ -100,7 +100,8 @@ export class TableRuntime {
         this.state.ingestion.slot?.firstFailureAt != null &&
         !this.state.ingestion.slot.escalated
       ) {
-        void this.submit({ type: 'tick' });
+        // A tick that cannot be committed (the database is away) is simply taken again next second.
+        this.submit({ type: 'tick' }).catch(() => undefined);
       }
     }, 1000);
   }
@@ -275,6 +276,25 @@ export class TableRuntime {
   }
 
   /** Makes the scheduled callbacks match the deadlines in the committed state. */
+  /**
+   * A timer whose transition cannot be committed (the database is away) is tried again a second
+   * later while the state still holds it: a betting window must close once the database is back.
+   */
+  private fireTimer(key: string, timer: { name: string; token: number }): void {
+    this.timers.delete(key);
+    this.submit({ type: 'timer', name: timer.name, token: timer.token }).catch((error) => {
+      this.logger.error(`Timer ${timer.name} failed, retrying in 1 s: ${oneLine(error)}`);
+      const stillWanted = this.state.timers.some(
+        (t) => t.name === timer.name && t.token === timer.token,
+      );
+      if (this.stopped || this.timers.has(key) || !stillWanted) return;
+      this.timers.set(
+        key,
+        setTimeout(() => this.fireTimer(key, timer), 1_000),
+      );
+    });
+  }
+
   private reconcileTimers(): void {
     if (this.stopped) return;
     const wanted = new Map(this.state.timers.map((t) => [`${t.name}:${t.token}`, t]));
@@ -289,12 +309,7 @@ export class TableRuntime {
       const delay = Math.max(0, timer.dueAt - this.clock.now().getTime());
       this.timers.set(
         key,
-        setTimeout(() => {
-          this.timers.delete(key);
-          this.submit({ type: 'timer', name: timer.name, token: timer.token }).catch((error) =>
-            this.logger.error(`Timer ${timer.name} failed: ${oneLine(error)}`),
-          );
-        }, delay),
+        setTimeout(() => this.fireTimer(key, timer), delay),
       );
     }
   }

@@ -44,7 +44,9 @@ export class VirtualDealer {
       this.shoes.set(tableId, shoe.id);
       // A fresh shoe at the table means the physical one was reshuffled (not at service start).
       if (!first || shoe.state.cardsDrawn === 0) {
-        void this.shoes$.newVirtualShoe?.(tableId, shoe.state.shoeNumber);
+        Promise.resolve(this.shoes$.newVirtualShoe?.(tableId, shoe.state.shoeNumber)).catch(
+          () => undefined, // the scanner logs it; the old order then deals on
+        );
       }
     }
     if (
@@ -53,7 +55,8 @@ export class VirtualDealer {
       shoe.state.lastRoundNumber === null &&
       shoe.state.cardsDrawn >= shoe.state.rules.deckCount * 52 * this.cutCardAt
     ) {
-      void runtime.submit({ type: 'cut-card', by: 'virtual-dealer' });
+      // Not committed (the database is away): tried again after the next transition.
+      runtime.submit({ type: 'cut-card', by: 'virtual-dealer' }).catch(() => undefined);
     }
     // The card we scanned has been read by the table (applied or refused): the next may follow.
     const cardRead = outcome?.writes.events.some(

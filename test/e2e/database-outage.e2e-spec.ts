@@ -1,0 +1,244 @@
+import { Client } from 'pg';
+import { eventHash, GENESIS_HASH } from '../../src/tables/event-chain';
+import { VerifyRoundReplay } from '../../src/audit/verify-round-replay.use-case';
+import { TEST_ADMIN_DATABASE_URL } from '../support/environment';
+import { spawnService } from '../support/service-process';
+import { signIn, waitFor, writeTablesFile } from '../support/studio-harness';
+import { TcpProxy } from '../support/tcp-proxy';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+
+jest.setTimeout(1_200_000);
+
+const OUTAGES = Number(process.env.OUTAGE_TEST_RUNS ?? 10);
+const PLATFORM_KEY = 'outage-platform-key';
+const TABLES = ['outage-pokdeng', 'outage-ibj'];
+
+const virtualScanner = (seed: number) => ({
+  wireFormat: 'studio-framed-v1',
+  virtualShoe: { seed, intervalMs: 3_600_000, misreadRate: 0.05, heartbeatIntervalMs: 60_000 },
+});
+
+/**
+ * The service and its tables run on a PostgreSQL that goes away again and again (a TCP proxy in
+ * front of the shared server drops every connection and refuses new ones for 5–30 s at random
+ * moments). The process must live through every outage, report it (readiness 503), recover by
+ * itself (readiness 200) and play on, leaving no half-written round and an intact chain.
+ */
+describe(`database outages (${OUTAGES} outages of 5–30 s)`, () => {
+  let db: TestDatabase;
+  let client: Client;
+  let proxy: TcpProxy;
+  const q = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) =>
+    (await client.query(sql, params)).rows as T[];
+
+  beforeAll(async () => {
+    db = await createTestDatabase('outage');
+    client = new Client({ connectionString: db.url });
+    await client.connect();
+    const admin = new URL(TEST_ADMIN_DATABASE_URL);
+    proxy = new TcpProxy(admin.hostname, Number(admin.port || 5432));
+  });
+
+  afterAll(async () => {
+    await proxy?.stop();
+    await client?.end();
+    await db?.drop();
+  });
+
+  it('stays alive, reports each outage, recovers by itself and loses nothing', async () => {
+    const proxyPort = await proxy.start();
+    const viaProxy = new URL(db.url);
+    viaProxy.host = `127.0.0.1:${proxyPort}`;
+    const tablesFile = writeTablesFile([
+      {
+        id: TABLES[0],
+        name: 'Outage Pok Deng',
+        game: 'pok-deng',
+        currency: 'THB',
+        bettingWindowMs: 1_000,
+        roundIntervalMs: 100,
+        scanner: virtualScanner(11),
+      },
+      {
+        id: TABLES[1],
+        name: 'Outage IBJ',
+        game: 'infinite-blackjack',
+        currency: 'EUR',
+        bettingWindowMs: 1_000,
+        decisionWindowMs: 1_000,
+        roundIntervalMs: 100,
+        scanner: virtualScanner(12),
+      },
+    ] as never);
+    const service = spawnService({
+      DATABASE_URL: viaProxy.toString(),
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      STUDIO_INSTANCE_ID: 'outage-test-instance',
+      TABLE_LEASE_TTL_MS: '3000',
+      DEMO_USERS: 'true',
+      PLATFORM_API_KEYS: PLATFORM_KEY,
+      VIRTUAL_DEALER_PACE_MS: '20',
+      TABLES_FILE: tablesFile,
+    });
+    try {
+      const url = await service.listening(60_000);
+      const token = await signIn(url, 'supervisor', 'supervisor-demo');
+      const ready = async () => {
+        if (service.child.exitCode !== null || service.child.signalCode !== null)
+          throw new Error(
+            `the service exited (${service.child.exitCode ?? service.child.signalCode})`,
+          );
+        try {
+          return (await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(10_000) }))
+            .status;
+        } catch {
+          return 0;
+        }
+      };
+      let bets = 0;
+      /** Bets in every open window and resumes what an outage paused, until the deadline. */
+      const play = async (ms: number) => {
+        const deadline = Date.now() + ms;
+        while (Date.now() < deadline) {
+          try {
+            const tables = (await (
+              await fetch(`${url}/tables`, {
+                headers: { authorization: `Bearer ${token}` },
+                signal: AbortSignal.timeout(3_000),
+              })
+            ).json()) as Array<{
+              tableId: string;
+              game: string;
+              round: { bettingOpen: boolean } | null;
+              paused: unknown;
+            }>;
+            for (const t of tables) {
+              if (t.paused) {
+                await fetch(`${url}/tables/${t.tableId}/resume`, {
+                  method: 'POST',
+                  headers: { authorization: `Bearer ${token}` },
+                });
+              } else if (t.round?.bettingOpen) {
+                bets += 1;
+                const bet =
+                  t.game === 'pok-deng'
+                    ? { betType: 'player', spot: String((bets % 5) + 1), amount: 1_000 + bets }
+                    : { betType: 'main', amount: 100 + bets };
+                await fetch(`${url}/platform/tables/${t.tableId}/bets`, {
+                  method: 'POST',
+                  headers: { 'content-type': 'application/json', 'x-platform-key': PLATFORM_KEY },
+                  body: JSON.stringify({ ...bet, playerId: `p-${bets}`, commandId: `c-${bets}` }),
+                });
+              }
+            }
+          } catch {
+            // during an outage the API may answer errors: keep playing until the deadline
+          }
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      const completedRounds = async () =>
+        Number(
+          (
+            await q<{ n: number }>(
+              `SELECT count(*)::int AS n FROM rounds WHERE status = 'completed'`,
+            )
+          )[0].n,
+        );
+
+      let seed = Number(process.env.OUTAGE_TEST_SEED ?? 20261130);
+      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const seen: string[] = [];
+      await play(3_000);
+      for (let outage = 1; outage <= OUTAGES; outage += 1) {
+        const before = await completedRounds();
+        const lengthMs = 5_000 + Math.floor(random() * 25_000);
+        proxy.cut();
+        const cutAt = Date.now();
+        await waitFor(
+          `readiness 503 during outage ${outage}`,
+          async () => (await ready()) === 503,
+          15_000,
+          250,
+        );
+        await play(Math.max(0, lengthMs - (Date.now() - cutAt)));
+        expect(service.child.exitCode).toBeNull();
+        proxy.restore();
+        const restoredAt = Date.now();
+        await waitFor(
+          `readiness 200 after outage ${outage}`,
+          async () => (await ready()) === 200,
+          60_000,
+          250,
+        );
+        const recoveredMs = Date.now() - restoredAt;
+        // Tables play on: at least one more round completes after the outage.
+        await waitFor(
+          `a round completed after outage ${outage}`,
+          async () => {
+            await play(500);
+            return (await completedRounds()) > before;
+          },
+          90_000,
+          0,
+        );
+        seen.push(`${Math.round(lengthMs / 1000)}s→ready in ${recoveredMs} ms`);
+      }
+      expect(service.child.exitCode).toBeNull();
+      service.child.kill('SIGTERM');
+      expect(await service.exited()).toEqual({ code: 0, signal: null });
+
+      // No half-written round: every completed round replays exactly from what was stored.
+      const rounds = await q<{ id: string; status: string }>(`SELECT id, status FROM rounds`);
+      const completed = rounds.filter((r) => r.status === 'completed');
+      const verify = new VerifyRoundReplay(q);
+      for (const round of completed) {
+        expect(await verify.round(round.id)).toMatchObject({ roundId: round.id, verdict: 'match' });
+      }
+      const [{ twice }] = await q<{ twice: number }>(
+        `SELECT count(*)::int AS twice FROM (SELECT bet_id FROM settlements WHERE bet_id IS NOT NULL GROUP BY bet_id HAVING count(*) > 1) d`,
+      );
+      expect(twice).toBe(0);
+      for (const tableId of TABLES) {
+        const events = await q<{
+          event_no: string;
+          round_id: string | null;
+          type: string;
+          visibility: string;
+          payload: unknown;
+          actor: string | null;
+          occurred_at: Date;
+          prev_hash: string;
+          hash: string;
+        }>(`SELECT * FROM round_events WHERE table_id = $1 ORDER BY event_no`, [tableId]);
+        let prev = GENESIS_HASH;
+        events.forEach((e, i) => {
+          expect(Number(e.event_no)).toBe(i + 1);
+          expect(e.prev_hash).toBe(prev);
+          prev = eventHash(prev, {
+            tableId,
+            eventNo: Number(e.event_no),
+            roundId: e.round_id,
+            type: e.type,
+            visibility: e.visibility,
+            payload: e.payload,
+            actor: e.actor,
+            occurredAt: new Date(e.occurred_at).toISOString(),
+          });
+          expect(e.hash).toBe(prev);
+        });
+      }
+      console.log(
+        `database outages: ${OUTAGES} outages (${seen.join(', ')}); process alive after each; ` +
+          `${completed.length} rounds completed and replayed; ${bets} bets sent`,
+      );
+    } catch (error) {
+      console.log(`service output (last 4 kB):\n${service.stdout().slice(-4_000)}`);
+      throw error;
+    } finally {
+      if (service.child.exitCode === null) service.killGroup('SIGKILL');
+      proxy.restore();
+    }
+  });
+});
