@@ -123,6 +123,12 @@ describe('poison commands never block a partition', () => {
       expect(answer.status).toBe('accepted');
       expect(Date.now() - sentAt).toBeLessThan(2_000);
       await handled(poison.commandId, deadBefore);
+      // Never accepted: a NUL, a lone surrogate or an overlong value would be stored altered or
+      // not at all, and a platform must not be told such a bet stands.
+      const accepted = platform.results.filter(
+        (r) => r.commandId === poison.commandId && r.status === 'accepted',
+      );
+      expect(accepted).toEqual([]);
     },
   );
 
