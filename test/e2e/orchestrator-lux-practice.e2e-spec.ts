@@ -12,7 +12,7 @@ import type {
   GameAdapter,
   SettlementRecord,
 } from '../../src/games/game-adapter';
-import { DEFAULT_LIMITS } from '../../src/tables/table-settings';
+import { defaultLimits } from '../../src/games/game-registry';
 import { postJson, startTestStudio, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
@@ -454,7 +454,7 @@ describe('round orchestrator: Blackjack Lux and the European practice table', ()
       new BlackjackLuxAdapter({
         bettingWindowMs: 6_000,
         decisionWindowMs: 2_000,
-        limits: DEFAULT_LIMITS['blackjack-lux'],
+        limits: { ...defaultLimits('blackjack-lux') },
       }) as GameAdapter,
       round.id,
       stored,

@@ -10,7 +10,7 @@ import {
   TableState,
   TableWrites,
 } from '../../table-core/table-machine';
-import { DEFAULT_LIMITS } from '../../tables/table-settings';
+import { defaultLimits } from '../game-registry';
 import { BetCommand, SettlementRecord } from '../game-adapter';
 import { BlackjackLuxAdapter, fractionSum } from './blackjack-lux.adapter';
 
@@ -20,7 +20,7 @@ const settings: TableSettings = {
   currency: 'EUR',
   bettingWindowMs: 15_000,
   roundIntervalMs: 3_000,
-  limits: DEFAULT_LIMITS['blackjack-lux'],
+  limits: { ...defaultLimits('blackjack-lux') },
   ingestion: DEFAULT_INGESTION_RULES,
 };
 
