@@ -327,7 +327,8 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
     });
     return {
       state: { ...state, phase: 'voided', voidReason: reason },
-      events: [publicEvent('RoundVoided', { roundId: state.roundId, reason })],
+      // The table announces the void itself (RoundVoided): not twice.
+      events: [],
       reveals: state.dealt.some((d) => d.slot === 'dealer-hole') ? ['dealer-hole'] : [],
       cancelTimers: ['betting', 'decision'],
       settlements,
@@ -474,8 +475,6 @@ function translate(
   out: AdapterStep<PracticeState>,
 ): void {
   if (effect.type === 'set-timer') return; // the adapter runs its own decision windows
-  // The table publishes one RoundStarted per round; the engine's own start record stays inside.
-  if (effect.name === 'round-started') return;
   const payload = (effect.payload ?? {}) as Record<string, unknown>;
   // The public twin of the hidden card (card: null) is replaced by CardDealtFaceDown.
   if (effect.name === 'card-dealt' && payload.card === null) return;
