@@ -571,5 +571,14 @@ describe('round orchestrator: Blackjack Lux and the European practice table', ()
       `SELECT count(*)::int AS leaked FROM round_events WHERE type = 'VirtualShoeShuffled' AND visibility = 'public'`,
     );
     expect(leaked).toBe(0);
+    // One public RoundStarted per round: the table's, not a second one from the engine.
+    for (const id of [botRound.id, round.id]) {
+      const started = await q<{ payload: Record<string, unknown> }>(
+        `SELECT payload FROM round_events WHERE round_id = $1 AND type = 'RoundStarted' AND visibility = 'public'`,
+        [id],
+      );
+      expect(started).toHaveLength(1);
+      expect(started[0].payload).toMatchObject({ game: 'european-blackjack-practice' });
+    }
   });
 });
