@@ -1,7 +1,6 @@
 import type { CardCode } from '@studio/cards';
 import {
   BlackjackRules,
-  BOT_DIFFICULTIES,
   BotDifficulty,
   botDecision,
   botView,
@@ -10,7 +9,6 @@ import {
   EuropeanEffect,
   europeanExpectedCard,
   EuropeanRoundInput,
-  EuropeanSlot,
   EuropeanState,
   isPlayerAction,
   isRejection,
@@ -20,7 +18,6 @@ import {
   stepEuropeanRound,
 } from '@studio/games/blackjack';
 import { BLACKJACK_BURN_VALUES, ShoeRules } from '@studio/games/shoe';
-import { ConfigError } from '../../config/config-error';
 import {
   AdapterResult,
   AdapterStep,
@@ -36,13 +33,9 @@ import {
   SettlementRecord,
 } from '../game-adapter';
 import { blackjackHandRecord, playerHandRecords } from '../hand-records';
-import { fractionSum } from '../blackjack-lux/blackjack-lux.adapter';
+import { BOT_STAKE, parseBots, PracticeBot } from './european-practice.bots';
+import { handOf, practiceBetIdOf, settlementsFrom, slotName } from './european-practice.records';
 import { publicEvent } from '../pok-deng/pok-deng.adapter';
-
-export interface PracticeBot {
-  seat: number;
-  level: BotDifficulty;
-}
 
 export interface PracticeTableSettings {
   bettingWindowMs: number;
@@ -50,14 +43,6 @@ export interface PracticeTableSettings {
   /** `bots: [{seat, level}]` (Default: seat 1 easy, seat 2 hard) and rule overrides. */
   rules?: Record<string, unknown>;
 }
-
-export const DEFAULT_PRACTICE_BOTS: readonly PracticeBot[] = [
-  { seat: 1, level: 'easy' },
-  { seat: 2, level: 'hard' },
-];
-
-/** A bot stakes one virtual unit (100 minor units of XPT) a round. */
-export const BOT_STAKE = 100;
 
 export type PracticePhase = 'betting' | 'dealing' | 'playing' | 'settled' | 'voided';
 
@@ -411,7 +396,7 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
     };
     for (const effect of result.effects) translate(effect, decision, out);
     if (phase === 'settled') {
-      out.settlements = settlementsFrom(out.state);
+      out.settlements = settlementsFrom(engine, state.bets, state.roundId);
       out.cancelTimers = ['decision'];
       return out;
     }
@@ -430,35 +415,6 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
     }
     return out;
   }
-}
-
-/** The slot of the engine's next card: seat slots count the seat's cards (`seat-4/2/5`). */
-function slotName(dealt: ReadonlyArray<{ slot: string }>, slot: EuropeanSlot): ExpectedCard {
-  switch (slot.to) {
-    case 'seat':
-      return seatSlot(dealt, slot.seat, slot.hand);
-    case 'dealer-up':
-      return { slot: 'dealer-up', label: 'Dealer up card, face up' };
-    case 'dealer-hidden':
-      return { slot: 'dealer-hole', label: 'Dealer hidden card, face down' };
-    case 'dealer': {
-      const n = dealt.filter((d) => d.slot.startsWith('dealer')).length + 1;
-      return { slot: `dealer/${n}`, label: `Dealer card ${n}` };
-    }
-  }
-}
-
-/** Slots count the seat's cards (`seat-4/2/5`: the seat's fifth card, into hand 2): unique. */
-function seatSlot(
-  dealt: ReadonlyArray<{ slot: string }>,
-  seat: number,
-  hand: number,
-): ExpectedCard {
-  const n = dealt.filter((d) => d.slot.startsWith(`seat-${seat}/`)).length + 1;
-  return {
-    slot: `seat-${seat}/${hand + 1}/${n}`,
-    label: `Seat ${seat}${hand > 0 ? ` hand ${hand + 1}` : ''}, the seat's card ${n}`,
-  };
 }
 
 function engineBets(bets: readonly PracticeSeatBet[]): EuropeanBet[] {
@@ -489,60 +445,7 @@ function translate(
   }
 }
 
-function settlementsFrom(state: PracticeState): SettlementRecord[] {
-  return state.engine!.round!.seats.map((s) => {
-    const bet = state.bets.find((b) => b.seat === s.seat)!;
-    const hands = s.settlements ?? [];
-    const stake = hands.reduce((sum, h) => sum + h.staked, 0);
-    const returned = hands.reduce((sum, h) => sum + h.refunded + h.paid, 0);
-    return {
-      betId: practiceBetIdOf(state.roundId, bet.playerId, s.seat),
-      playerId: bet.playerId,
-      betType: 'main',
-      spot: String(s.seat),
-      stake,
-      returned,
-      net: returned - stake,
-      outcome: hands.map((h) => h.outcome).join(','),
-      roundedDown: fractionSum(hands.map((h) => h.rounding)),
-    };
-  });
-}
-
-function handOf(engine: EuropeanState, seat: number): string {
-  const s = engine.round?.seats.find((x) => x.seat === seat);
-  const i = s ? s.player.hands.findIndex((h) => h.status !== 'closed') : -1;
-  return `${seat}/${i + 1}`;
-}
-
-export function practiceBetIdOf(roundId: string, playerId: string, seat: number): string {
-  return `${roundId}/${playerId}/seat-${seat}/main`;
-}
-
 const botId = (seat: number) => `bot:${seat}`;
-
-function parseBots(raw: unknown): PracticeBot[] {
-  if (raw === undefined) return DEFAULT_PRACTICE_BOTS.map((b) => ({ ...b }));
-  const problem = (why: string) =>
-    new ConfigError(
-      `practice table "rules.bots" ${why}; expected e.g. [{"seat": 1, "level": "hard"}] (levels: ${BOT_DIFFICULTIES.join(', ')})`,
-    );
-  if (!Array.isArray(raw)) throw problem('must be a list');
-  const seen = new Set<number>();
-  return raw.map((entry: unknown) => {
-    const b = (entry ?? {}) as Record<string, unknown>;
-    const seat = b.seat;
-    if (typeof seat !== 'number' || !Number.isInteger(seat) || seat < 1 || seat > 7) {
-      throw problem(`has a seat ${JSON.stringify(seat)} outside 1-7`);
-    }
-    if (seen.has(seat)) throw problem(`names seat ${seat} twice`);
-    seen.add(seat);
-    if (!(BOT_DIFFICULTIES as readonly unknown[]).includes(b.level)) {
-      throw problem(`has an unknown level ${JSON.stringify(b.level)}`);
-    }
-    return { seat, level: b.level as BotDifficulty };
-  });
-}
 
 function rejection(code: string, message: string): { rejected: { code: string; message: string } } {
   return { rejected: { code, message } };
