@@ -2,11 +2,8 @@ import { cardIndex, parseCardCode } from '@studio/cards';
 import { isRejected } from '../../libs/games/src/blackjack/core/engine';
 import { BlackjackRules, rulesFor } from '../../libs/games/src/blackjack/core/rules';
 import { playBotTurns } from '../../libs/games/src/blackjack/european/bot-runner';
-import {
-  EuropeanState,
-  newEuropeanTable,
-  stepEuropean,
-} from '../../libs/games/src/blackjack/european/engine';
+import { EuropeanState, newEuropeanTable } from '../../libs/games/src/blackjack/european/engine';
+import { stepEuropean } from '../../libs/games/src/blackjack/european/shoe-driver';
 import { seededRandomSource, shuffledShoe } from '../../libs/games/src/blackjack/european/random';
 import { rulesLabel, strategyRulesOf } from '../../libs/games/src/blackjack/strategy/rules';
 import { exactSideBetReturns } from '../../libs/games/src/blackjack/strategy/side-bet-returns';

@@ -1,10 +1,10 @@
 import type { CardCode } from '@studio/cards';
-import type { GameKind } from '@studio/contracts';
+import { isGameKind } from '@studio/contracts';
 import { createGameAdapter } from '../games/game-registry';
 import { tableRunSettings } from '../tables/table-settings';
 import type { AuditQuery } from './audit-query';
 import { AuditRequestError } from './audit-query';
-import { compareReplay, ReplayMismatch, replayStoredRound, StoredRound } from './round-replay';
+import { compareReplay, ReplayMismatch, replayStoredRound, StoredRound } from '../games/replay';
 
 export type RoundVerdict =
   | { roundId: string; tableId: string; game: string; verdict: 'match'; settlements: number }
@@ -108,15 +108,17 @@ export class VerifyRoundReplay {
     if (row.status !== 'completed') {
       return { ...base, verdict: 'skipped', reason: `round is ${row.status}` };
     }
+    if (!isGameKind(row.game)) {
+      return { ...base, verdict: 'skipped', reason: `no engine for ${row.game}` };
+    }
     const adapter = createGameAdapter(
       tableRunSettings({
         ...row.configuration,
         id: row.table_id,
-        game: row.game as GameKind,
+        game: row.game,
         currency: row.currency,
       }),
     );
-    if (!adapter) return { ...base, verdict: 'skipped', reason: `no engine for ${row.game}` };
     const stored = await this.load(row);
     const readingMismatches = await this.readingMismatches(row.id);
     const result = replayStoredRound(adapter, stored);

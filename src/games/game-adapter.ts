@@ -165,6 +165,12 @@ export interface GameAdapter<S = unknown> {
   placeBet(state: S, bet: BetCommand, roundOfShoe: number): AdapterResult<S>;
   decide(state: S, decision: DecisionCommand): AdapterResult<S>;
   /**
+   * A bet the table refused before the game saw it (e.g. below the table minimum) may still count
+   * in the round: in Blackjack Lux a seated player whose seat bet is refused loses the seat when
+   * betting closes. Null (or absent): the refusal changes nothing.
+   */
+  betRefused?(state: S, bet: BetCommand): AdapterResult<S> | null;
+  /**
    * Optional batch forms of placeBet / decide for games with many players per round: one step
    * (one copy of the round's columns) for a whole window's worth of commands. Betting (for bets)
    * or a decision window (for decisions) must be open; the table checks that first.

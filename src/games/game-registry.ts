@@ -1,41 +1,32 @@
+import type { GameKind } from '@studio/contracts';
 import type { GameAdapter } from './game-adapter';
-import { BlackjackLuxAdapter } from './blackjack-lux/blackjack-lux.adapter';
-import { EuropeanPracticeAdapter } from './european-practice/european-practice.adapter';
-import { InfiniteBlackjackAdapter } from './infinite-blackjack/infinite-blackjack.adapter';
-import { PokDengAdapter } from './pok-deng/pok-deng.adapter';
-import type { TableRunSettings } from '../tables/table-settings';
+import type { BetLimitRange, GameDefinition, GameTableSettings } from './game-definition';
+import { BLACKJACK_LUX } from './blackjack-lux/blackjack-lux.game';
+import { EUROPEAN_PRACTICE } from './european-practice/european-practice.game';
+import { INFINITE_BLACKJACK } from './infinite-blackjack/infinite-blackjack.game';
+import { POK_DENG } from './pok-deng/pok-deng.game';
 
 /**
- * The game adapter for a table, or undefined for a game the orchestrator cannot drive yet (its
- * table is registered and its scanner records readings, but no rounds run).
+ * The one registry of games. A Record over GameKind is total: a new game kind does not compile
+ * until it is registered, so every configured table has an engine that runs its rounds.
  */
-export function createGameAdapter(settings: TableRunSettings): GameAdapter | undefined {
-  switch (settings.game) {
-    case 'pok-deng':
-      return new PokDengAdapter({
-        bettingWindowMs: settings.bettingWindowMs,
-        rules: settings.rules,
-      }) as GameAdapter;
-    case 'infinite-blackjack':
-      return new InfiniteBlackjackAdapter({
-        bettingWindowMs: settings.bettingWindowMs,
-        decisionWindowMs: settings.decisionWindowMs,
-        rules: settings.rules,
-      }) as GameAdapter;
-    case 'blackjack-lux':
-      return new BlackjackLuxAdapter({
-        bettingWindowMs: settings.bettingWindowMs,
-        decisionWindowMs: settings.decisionWindowMs,
-        limits: settings.limits,
-        rules: settings.rules,
-      }) as GameAdapter;
-    case 'european-blackjack-practice':
-      return new EuropeanPracticeAdapter({
-        bettingWindowMs: settings.bettingWindowMs,
-        decisionWindowMs: settings.decisionWindowMs,
-        rules: settings.rules,
-      }) as GameAdapter;
-    default:
-      return undefined;
-  }
+export const GAMES: Readonly<Record<GameKind, GameDefinition>> = {
+  'infinite-blackjack': INFINITE_BLACKJACK,
+  'blackjack-lux': BLACKJACK_LUX,
+  'european-blackjack-practice': EUROPEAN_PRACTICE,
+  'pok-deng': POK_DENG,
+};
+
+export function gameDefinition(game: GameKind): GameDefinition {
+  return GAMES[game];
+}
+
+/** The game adapter for a table with these settings. */
+export function createGameAdapter(settings: GameTableSettings & { game: GameKind }): GameAdapter {
+  return GAMES[settings.game].createAdapter(settings);
+}
+
+/** The bet types a game takes, with their default limits in minor units. */
+export function defaultLimits(game: GameKind): Readonly<Record<string, BetLimitRange>> {
+  return GAMES[game].defaultLimits;
 }

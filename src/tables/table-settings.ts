@@ -1,25 +1,8 @@
 import type { GameKind } from '@studio/contracts';
 import { DEFAULT_INGESTION_RULES } from '@studio/scanner-protocol';
 import { ConfigError } from '../config/config-error';
+import { defaultLimits } from '../games/game-registry';
 import type { BetLimit, TableSettings } from '../table-core/table-machine';
-
-/** Bet types each game takes, and default limits in minor units. */
-export const DEFAULT_LIMITS: Record<GameKind, Record<string, BetLimit>> = {
-  'infinite-blackjack': {
-    main: { min: 100, max: 500_000 },
-    pairs: { min: 100, max: 50_000 },
-    'bust-bonus': { min: 100, max: 50_000 },
-    'lucky-trio': { min: 100, max: 50_000 },
-    'poker-trio': { min: 100, max: 50_000 },
-  },
-  'blackjack-lux': {
-    main: { min: 500, max: 1_000_000 },
-    'bet-behind': { min: 100, max: 500_000 },
-    pairs: { min: 100, max: 50_000 },
-  },
-  'european-blackjack-practice': { main: { min: 1, max: 1_000 } },
-  'pok-deng': { player: { min: 1_000, max: 1_000_000 }, pair: { min: 1_000, max: 100_000 } },
-};
 
 export interface TableRunSettings extends TableSettings {
   decisionWindowMs: number;
@@ -58,7 +41,8 @@ export function tableRunSettings(
   if (typeof rescan !== 'object' || Array.isArray(rescan)) {
     throw new ConfigError(`${where}: "rescan" must be an object`);
   }
-  const limits: Record<string, BetLimit> = { ...DEFAULT_LIMITS[table.game] };
+  const defaults = defaultLimits(table.game);
+  const limits: Record<string, BetLimit> = { ...defaults };
   const rawLimits = table.limits;
   if (rawLimits !== undefined) {
     if (typeof rawLimits !== 'object' || rawLimits === null || Array.isArray(rawLimits)) {
@@ -67,9 +51,9 @@ export function tableRunSettings(
       );
     }
     for (const [betType, limit] of Object.entries(rawLimits as Raw)) {
-      if (!(betType in DEFAULT_LIMITS[table.game])) {
+      if (!(betType in defaults)) {
         throw new ConfigError(
-          `${where}: "limits.${betType}" is not a bet of ${table.game} (bets: ${Object.keys(DEFAULT_LIMITS[table.game]).join(', ')})`,
+          `${where}: "limits.${betType}" is not a bet of ${table.game} (bets: ${Object.keys(defaults).join(', ')})`,
         );
       }
       const l = (limit ?? {}) as Raw;

@@ -12,7 +12,7 @@ import type {
   GameAdapter,
   SettlementRecord,
 } from '../../src/games/game-adapter';
-import { DEFAULT_LIMITS } from '../../src/tables/table-settings';
+import { defaultLimits } from '../../src/games/game-registry';
 import { postJson, startTestStudio, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
@@ -454,7 +454,7 @@ describe('round orchestrator: Blackjack Lux and the European practice table', ()
       new BlackjackLuxAdapter({
         bettingWindowMs: 6_000,
         decisionWindowMs: 2_000,
-        limits: DEFAULT_LIMITS['blackjack-lux'],
+        limits: { ...defaultLimits('blackjack-lux') },
       }) as GameAdapter,
       round.id,
       stored,
@@ -571,5 +571,14 @@ describe('round orchestrator: Blackjack Lux and the European practice table', ()
       `SELECT count(*)::int AS leaked FROM round_events WHERE type = 'VirtualShoeShuffled' AND visibility = 'public'`,
     );
     expect(leaked).toBe(0);
+    // One public RoundStarted per round: the table's, not a second one from the engine.
+    for (const id of [botRound.id, round.id]) {
+      const started = await q<{ payload: Record<string, unknown> }>(
+        `SELECT payload FROM round_events WHERE round_id = $1 AND type = 'RoundStarted' AND visibility = 'public'`,
+        [id],
+      );
+      expect(started).toHaveLength(1);
+      expect(started[0].payload).toMatchObject({ game: 'european-blackjack-practice' });
+    }
   });
 });

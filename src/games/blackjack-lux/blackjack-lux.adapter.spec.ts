@@ -1,4 +1,5 @@
 import { CardCode, parseCardCode } from '@studio/cards';
+import type { LuxState } from '@studio/games/blackjack';
 import { DEFAULT_INGESTION_RULES, ScannerReading } from '@studio/scanner-protocol';
 import {
   initialTableState,
@@ -10,7 +11,7 @@ import {
   TableState,
   TableWrites,
 } from '../../table-core/table-machine';
-import { DEFAULT_LIMITS } from '../../tables/table-settings';
+import { defaultLimits } from '../game-registry';
 import { BetCommand, SettlementRecord } from '../game-adapter';
 import { BlackjackLuxAdapter, fractionSum } from './blackjack-lux.adapter';
 
@@ -20,7 +21,7 @@ const settings: TableSettings = {
   currency: 'EUR',
   bettingWindowMs: 15_000,
   roundIntervalMs: 3_000,
-  limits: DEFAULT_LIMITS['blackjack-lux'],
+  limits: { ...defaultLimits('blackjack-lux') },
   ingestion: DEFAULT_INGESTION_RULES,
 };
 
@@ -372,7 +373,9 @@ describe('Lux seats outlive a round', () => {
     t.fire('next-round');
   }
 
-  it('keeps a seated player seated for the next round and frees the seat after the round of grace', () => {
+  it('keeps a seated player seated for the next round and frees the seat in the round after the round of grace', () => {
+    // games.md §3: "A player who held a seat in one round and places no seat bet in the next may
+    // stay for that round but is removed in the round after."
     const t = roundOpen();
     expect(
       t.bet({ playerId: 'alice', betType: 'main', spot: '1', amount: 1_000 }).rejection,
@@ -387,12 +390,48 @@ describe('Lux seats outlive a round', () => {
       t.bet({ playerId: 'bob', betType: 'main', spot: '3', amount: 1_000 }).rejection,
     ).toBeUndefined();
     playOut(t, ['bob']);
-    // Round 3: still seated (one round of grace); removed when betting closes without a bet.
-    expect(seated(t)).toEqual({ 1: 'alice', 3: 'bob' });
+    // Round 3 (rule change): alice is removed as it opens, whether or not she would bet in it.
+    expect(seated(t)).toEqual({ 3: 'bob' });
     expect(
       t.bet({ playerId: 'bob', betType: 'main', spot: '3', amount: 1_000 }).rejection,
     ).toBeUndefined();
     t.fire('betting');
     expect(seated(t)).toEqual({ 3: 'bob' });
+  });
+
+  it('removes a seated player whose seat bet the table refused when the countdown ends', () => {
+    // games.md §3: "If, when the betting countdown ends, a seated player has no valid seat bet
+    // (too small, or it failed), the player is removed from the seat, and every bet-behind and
+    // pair bet on that seat is returned."
+    const t = roundOpen();
+    t.bet({ playerId: 'alice', betType: 'main', spot: '1', amount: 1_000 });
+    t.bet({ playerId: 'bob', betType: 'main', spot: '3', amount: 1_000 });
+    playOut(t, ['alice', 'bob']);
+    // Round 2: alice's seat bet is below the table minimum; carol bets behind her seat.
+    const tooSmall = { betId: 'x', playerId: 'alice', betType: 'main', spot: '1', amount: 10 };
+    expect(t.bet(tooSmall).rejection?.code).toBeDefined();
+    expect(
+      t.bet({ playerId: 'carol', betType: 'bet-behind', spot: '1', amount: 500 }).rejection,
+    ).toBeUndefined();
+    t.bet({ playerId: 'bob', betType: 'main', spot: '3', amount: 1_000 });
+    // The table machine hands the refusal to the adapter (GameAdapter.betRefused).
+    const engine = t.state.round!.engine as LuxState;
+    const refused = t.adapter.betRefused(engine, tooSmall);
+    expect(refused && !('rejected' in refused)).toBe(true);
+    const next = refused as { state: LuxState; events: Array<{ type: string }> };
+    expect(next.events.map((e) => e.type)).toEqual(['SeatBetFailed']);
+    const closed = t.adapter.closeBetting(next.state);
+    if ('rejected' in closed) throw new Error(closed.rejected.message);
+    expect(closed.state.seats[0].playerId).toBeNull();
+    expect(closed.events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['SeatRemoved', 'BetsReturned']),
+    );
+    // A player with a valid seat bet, or not holding the seat, loses nothing by a refusal.
+    expect(
+      t.adapter.betRefused(next.state, { ...tooSmall, playerId: 'bob', spot: '3' }),
+    ).toBeNull();
+    expect(
+      t.adapter.betRefused(next.state, { ...tooSmall, playerId: 'erin', spot: '5' }),
+    ).toBeNull();
   });
 });

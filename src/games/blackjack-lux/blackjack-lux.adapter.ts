@@ -2,7 +2,6 @@ import { cardCode, CardCode, parseCardCode } from '@studio/cards';
 import {
   BlackjackRules,
   dealerPeeks,
-  isPlayerAction,
   LUX_SEAT_COUNT,
   LuxConfig,
   LuxEffect,
@@ -13,7 +12,10 @@ import {
   LuxSettlementRecord,
   LuxState,
   newLuxTable,
-  PlayerAction,
+  luxDecisionInput,
+  luxHandIndexOf,
+  placeLuxBet,
+  refuseLuxSeatBet,
   rulesFor,
   stepLux,
   TimerName,
@@ -50,15 +52,6 @@ const TIMER_PHASE: Record<string, LuxState['phase']> = {
   decision: 'playing',
 };
 
-const FOLLOW_CHOICES: Record<string, { followDouble?: boolean; followSplit?: boolean }> = {
-  'follow-double': { followDouble: true },
-  'no-follow-double': { followDouble: false },
-  'follow-split': { followSplit: true },
-  'no-follow-split': { followSplit: false },
-};
-
-const PRE_PREFIX = 'pre:';
-
 /**
  * Blackjack Lux (games.md section 3) for the table runtime.
  *
@@ -81,8 +74,9 @@ const PRE_PREFIX = 'pre:';
  *
  * Decision rows carry the seat in `hand` (`"3"`, or `"3/2"` for the seat's second hand), so a
  * stored round can be replayed. Automatic plays after a missed decision are recorded with
- * `automatic: true`. Seats last one round: the adapter gets no previous round's state, so the
- * engine's seat-keeping rules (grace round, removal) never come into play here.
+ * `automatic: true`. Seats outlive the round (`keepsStateBetweenRounds`): the seat rules (who may
+ * bet on which seat, removal of a refused seat bet, the one round of grace) are the engine's
+ * (libs/games/src/blackjack/lux/seat-commands.ts and engine.ts).
  */
 export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
   readonly game = 'blackjack-lux' as const;
@@ -160,87 +154,16 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
         `${extra.join(', ')} is not a side bet of Blackjack Lux`,
       );
     }
-    const sidePairs = bet.sideBets?.pairs ?? 0;
-    const seat = state.seats[seatNo - 1];
-    const behind = seat.behind.find((b) => b.playerId === bet.playerId);
-    const duplicate = () =>
-      rejection(
-        'duplicate-bet',
-        `${bet.playerId} already has a ${bet.betType} bet on seat ${seatNo}`,
-      );
-    let result: AdapterResult<LuxState>;
-    let rows: Array<[string, number]>;
-    switch (bet.betType) {
-      case 'main': {
-        if (seat.playerId === bet.playerId && seat.bet) return duplicate();
-        // A player still seated from the last round just bets; anyone else takes the seat first.
-        // Platform accounts reaching this table play for money: demo checks are the platform's.
-        const seated: AdapterResult<LuxState> =
-          seat.playerId === bet.playerId
-            ? { state, events: [] }
-            : this.step(state, {
-                type: 'take-seat',
-                seat: seatNo,
-                account: { playerId: bet.playerId, demo: false, funCurrency: false },
-              });
-        if ('rejected' in seated) return seated;
-        const placed = this.step(seated.state, {
-          type: 'seat-bet',
-          seat: seatNo,
-          playerId: bet.playerId,
-          main: bet.amount,
-          pairs: sidePairs,
-        });
-        if ('rejected' in placed) return placed;
-        result = { ...placed, events: [...seated.events, ...placed.events] };
-        rows = [['main', bet.amount]];
-        break;
-      }
-      case 'bet-behind':
-        if (behind && behind.main > 0) return duplicate();
-        if (sidePairs > 0 && behind && behind.pairs > 0) return duplicate();
-        result = this.step(state, {
-          type: 'behind-bet',
-          seat: seatNo,
-          playerId: bet.playerId,
-          main: bet.amount,
-          pairs: sidePairs || (behind?.pairs ?? 0),
-        });
-        rows = [['bet-behind', bet.amount]];
-        break;
-      case 'pairs':
-        if (sidePairs > 0) return rejection('unknown-bet-type', 'A pairs bet has no side bets');
-        if (seat.playerId === bet.playerId) {
-          if (!seat.bet || seat.bet.pairs > 0) return duplicate();
-          result = this.step(state, {
-            type: 'seat-bet',
-            seat: seatNo,
-            playerId: bet.playerId,
-            main: seat.bet.main,
-            pairs: bet.amount,
-          });
-        } else {
-          if (behind && behind.pairs > 0) return duplicate();
-          result = this.step(state, {
-            type: 'behind-bet',
-            seat: seatNo,
-            playerId: bet.playerId,
-            main: behind?.main ?? 0,
-            pairs: bet.amount,
-          });
-        }
-        rows = [];
-        break;
-      default:
-        return rejection(
-          'unknown-bet-type',
-          `Blackjack Lux bets are "main" (seat bet), "bet-behind" and "pairs" (got "${bet.betType}")`,
-        );
-    }
-    if ('rejected' in result) return result;
-    if (bet.betType === 'pairs') rows.push(['pairs', bet.amount]);
-    else if (sidePairs > 0) rows.push(['pairs', sidePairs]);
-    result.bets = rows.map(([betType, amount]) => ({
+    const placed = placeLuxBet(state, {
+      playerId: bet.playerId,
+      betType: bet.betType,
+      seat: seatNo,
+      amount: bet.amount,
+      sidePairs: bet.sideBets?.pairs ?? 0,
+    });
+    if ('rejected' in placed) return { rejected: { ...placed.rejected } };
+    const result = this.translateStep(state, placed);
+    result.bets = placed.placed.map(([betType, amount]) => ({
       betId: luxBetIdOf(state.roundId!, bet.playerId, seatNo, betType),
       playerId: bet.playerId,
       commandId: bet.commandId,
@@ -252,45 +175,24 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
     return result;
   }
 
+  /**
+   * A seat bet the table refused (e.g. below the table minimum) from the seat's holder: the
+   * engine records it, and the player loses the seat when the betting countdown ends.
+   */
+  betRefused(state: LuxState, bet: BetCommand): AdapterResult<LuxState> | null {
+    if (bet.betType !== 'main') return null;
+    const input = refuseLuxSeatBet(state, bet.playerId, Number(bet.spot), 'below-minimum');
+    return input ? this.step(state, input) : null;
+  }
+
   decide(state: LuxState, decision: DecisionCommand): AdapterResult<LuxState> {
     const { playerId, action } = decision;
-    const kind = decisionKind(action);
-    if (!kind) return rejection('illegal-action', `"${action}" is not a Blackjack Lux decision`);
-    const seatNo =
-      decision.seat !== undefined ? Number(decision.seat) : this.inferSeat(state, playerId, kind);
-    if (seatNo === null || !Number.isInteger(seatNo)) {
-      return rejection(
-        'seat-required',
-        `Name the seat for "${action}" (the player has several or none)`,
-      );
-    }
-    let input: LuxInput;
-    switch (kind) {
-      case 'play':
-        input = { type: 'decision', seat: seatNo, playerId, action: action as PlayerAction };
-        break;
-      case 'insurance':
-        input = { type: 'insurance', seat: seatNo, playerId, take: action === 'insurance' };
-        break;
-      case 'follow':
-        input = { type: 'follow-choice', seat: seatNo, playerId, ...FOLLOW_CHOICES[action] };
-        break;
-      case 'pre': {
-        const pre = action.slice(PRE_PREFIX.length);
-        input = {
-          type: 'pre-decision',
-          seat: seatNo,
-          playerId,
-          action: pre === 'none' ? null : (pre as PlayerAction),
-        };
-        break;
-      }
-      case 'leave':
-        input = { type: 'leave-seat', seat: seatNo, playerId };
-        break;
-    }
-    const hand = kind === 'play' ? handIndexOf(state, seatNo) : -1;
-    const result = this.step(state, input);
+    const seat = decision.seat !== undefined ? Number(decision.seat) : undefined;
+    const mapped = luxDecisionInput(state, playerId, action, seat);
+    if ('rejected' in mapped) return { rejected: { ...mapped.rejected } };
+    const seatNo = (mapped.input as { seat: number }).seat;
+    const hand = mapped.kind === 'play' ? luxHandIndexOf(state, seatNo) : -1;
+    const result = this.step(state, mapped.input);
     if ('rejected' in result) return result;
     result.decisions = [
       {
@@ -383,20 +285,16 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
     return luxPublicView(state);
   }
 
-  /** The one seat a decision can be meant for, when the command does not name it. */
-  private inferSeat(state: LuxState, playerId: string, kind: DecisionKind): number | null {
-    const seated = state.seats.filter((s) => s.playerId === playerId).map((s) => s.seat);
-    const behind = state.seats
-      .filter((s) => s.behind.some((b) => b.playerId === playerId))
-      .map((s) => s.seat);
-    const candidates =
-      kind === 'follow' ? behind : kind === 'insurance' ? [...seated, ...behind] : seated;
-    return candidates.length === 1 ? candidates[0] : null;
-  }
-
   private step(state: LuxState, input: LuxInput): AdapterResult<LuxState> {
     const result = stepLux(state, input);
     if ('rejected' in result) return { rejected: { ...result.rejected } };
+    return this.translateStep(state, result);
+  }
+
+  private translateStep(
+    state: LuxState,
+    result: { state: LuxState; effects: readonly LuxEffect[] },
+  ): AdapterStep<LuxState> {
     const out: AdapterStep<LuxState> = { state: result.state, events: [], timers: [] };
     for (const effect of result.effects) this.translate(effect, state, result.state, out);
     if (this.isRoundOver(result.state) && result.state.settlement) {
@@ -418,6 +316,8 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
       return;
     }
     if (effect.type === 'prompt') return;
+    // The table announces a void itself (RoundVoided, with who approved it): not twice.
+    if (effect.name === 'round-voided') return;
     const payload = (effect.payload ?? {}) as Record<string, unknown>;
     out.events.push({
       type: pascal(effect.name),
@@ -431,33 +331,13 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
       const p = payload as { seat: number; playerId: string; action: string };
       const decision: DecisionRecord = {
         playerId: p.playerId,
-        hand: `${p.seat}/${handIndexOf(before, p.seat) + 1}`,
+        hand: `${p.seat}/${luxHandIndexOf(before, p.seat) + 1}`,
         action: p.action,
         automatic: true,
       };
       out.decisions = [...(out.decisions ?? []), decision];
     }
   }
-}
-
-type DecisionKind = 'play' | 'insurance' | 'follow' | 'pre' | 'leave';
-
-function decisionKind(action: string): DecisionKind | null {
-  if (isPlayerAction(action)) return 'play';
-  if (action === 'insurance' || action === 'no-insurance') return 'insurance';
-  if (action in FOLLOW_CHOICES) return 'follow';
-  if (action === 'leave-seat') return 'leave';
-  if (action.startsWith(PRE_PREFIX)) {
-    const pre = action.slice(PRE_PREFIX.length);
-    return pre === 'none' || isPlayerAction(pre) ? 'pre' : null;
-  }
-  return null;
-}
-
-/** The seat's hand that acts now (-1: none). */
-function handIndexOf(state: LuxState, seatNo: number): number {
-  const seat = state.seats[seatNo - 1];
-  return seat ? seat.hands.findIndex((h) => h.status !== 'closed') : -1;
 }
 
 /** Insurance stakes become bets when the window closes (half the main stake, rounded down). */

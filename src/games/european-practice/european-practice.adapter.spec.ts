@@ -18,7 +18,7 @@ import {
   TableState,
   TableWrites,
 } from '../../table-core/table-machine';
-import { DEFAULT_LIMITS } from '../../tables/table-settings';
+import { defaultLimits } from '../game-registry';
 import { EuropeanPracticeAdapter, PracticeState } from './european-practice.adapter';
 
 const settings: TableSettings = {
@@ -27,7 +27,7 @@ const settings: TableSettings = {
   currency: 'XPT',
   bettingWindowMs: 5_000,
   roundIntervalMs: 1_000,
-  limits: DEFAULT_LIMITS['european-blackjack-practice'],
+  limits: { ...defaultLimits('european-blackjack-practice') },
   ingestion: DEFAULT_INGESTION_RULES,
 };
 

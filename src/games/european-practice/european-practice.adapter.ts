@@ -1,24 +1,23 @@
 import type { CardCode } from '@studio/cards';
 import {
   BlackjackRules,
-  BOT_DIFFICULTIES,
   BotDifficulty,
   botDecision,
   botView,
   DEFAULT_EUROPEAN_CONFIG,
   EuropeanBet,
   EuropeanEffect,
-  EuropeanInput,
+  europeanExpectedCard,
+  EuropeanRoundInput,
   EuropeanState,
   isPlayerAction,
   isRejection,
   newEuropeanTable,
   rulesFor,
   seatToAct,
-  stepEuropean,
+  stepEuropeanRound,
 } from '@studio/games/blackjack';
 import { BLACKJACK_BURN_VALUES, ShoeRules } from '@studio/games/shoe';
-import { ConfigError } from '../../config/config-error';
 import {
   AdapterResult,
   AdapterStep,
@@ -34,13 +33,9 @@ import {
   SettlementRecord,
 } from '../game-adapter';
 import { blackjackHandRecord, playerHandRecords } from '../hand-records';
-import { fractionSum } from '../blackjack-lux/blackjack-lux.adapter';
+import { BOT_STAKE, parseBots, PracticeBot } from './european-practice.bots';
+import { handOf, practiceBetIdOf, settlementsFrom, slotName } from './european-practice.records';
 import { publicEvent } from '../pok-deng/pok-deng.adapter';
-
-export interface PracticeBot {
-  seat: number;
-  level: BotDifficulty;
-}
 
 export interface PracticeTableSettings {
   bettingWindowMs: number;
@@ -48,14 +43,6 @@ export interface PracticeTableSettings {
   /** `bots: [{seat, level}]` (Default: seat 1 easy, seat 2 hard) and rule overrides. */
   rules?: Record<string, unknown>;
 }
-
-export const DEFAULT_PRACTICE_BOTS: readonly PracticeBot[] = [
-  { seat: 1, level: 'easy' },
-  { seat: 2, level: 'hard' },
-];
-
-/** A bot stakes one virtual unit (100 minor units of XPT) a round. */
-export const BOT_STAKE = 100;
 
 export type PracticePhase = 'betting' | 'dealing' | 'playing' | 'settled' | 'voided';
 
@@ -67,13 +54,6 @@ export interface PracticeSeatBet {
   stake: number;
 }
 
-/** An engine input that needs more cards than the table has dealt so far. */
-export interface PendingInput {
-  input: EuropeanInput;
-  /** The decision row to write once the input went through. */
-  decision: DecisionRecord | null;
-}
-
 export interface PracticeState {
   roundId: string;
   roundOfShoe: number;
@@ -83,26 +63,19 @@ export interface PracticeState {
   bets: PracticeSeatBet[];
   /** The round's cards as the table dealt them, with their slots. */
   dealt: Array<{ slot: string; card: CardCode }>;
-  /** Where the next card goes; null when no card is needed. */
-  next: ExpectedCard | null;
   engine: EuropeanState | null;
-  pending: PendingInput | null;
   voidReason: string | null;
 }
-
-const PROBE: CardCode = '2C';
 
 /**
  * European Blackjack practice table (games.md section 4) for the table runtime. The service deals
  * (`dealsOwnCards`): the table machine shuffles the shoe with a CSPRNG, records the order and
  * hands the adapter one card at a time for the slot `expectedCard` names.
  *
- * The engine draws the cards a step needs from its own loaded shoe. Here that shoe holds exactly
- * the round's cards dealt so far: when a step would draw past them the engine reports the shoe
- * exhausted; the adapter then keeps the input pending, asks for one more card (the slot is found
- * by running the step with a stand-in card, since where the next card goes never depends on the
- * card itself) and runs the step again when it arrives. The result equals the engine run over
- * the whole recorded order.
+ * The engine takes cards as inputs like the other engines: `europeanExpectedCard` names where the
+ * next card goes (a seat's hand, the dealer's up, hidden or drawn card), the adapter turns that
+ * into a slot and feeds the card the table deals. The engine's own `round-started` record is not
+ * published: the table announces each round once (`RoundStarted`).
  *
  * Bots sit on the seats of `rules.bots`, stake 1 unit a round and play in `autoStep`, each from
  * its player view only. A human bets `main` (any amount within the limits) on a free seat ("1"..
@@ -143,9 +116,7 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
         stake: BOT_STAKE,
       })),
       dealt: [],
-      next: null,
       engine: null,
-      pending: null,
       voidReason: null,
     };
     return {
@@ -169,7 +140,9 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
   }
 
   expectedCard(state: PracticeState): ExpectedCard | null {
-    return state.phase === 'dealing' || state.phase === 'playing' ? state.next : null;
+    if ((state.phase !== 'dealing' && state.phase !== 'playing') || !state.engine) return null;
+    const slot = europeanExpectedCard(state.engine);
+    return slot ? slotName(state.dealt, slot) : null;
   }
 
   card(state: PracticeState, card: CardCode): AdapterResult<PracticeState> {
@@ -181,24 +154,7 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
     const events: RoundEvent[] = faceDown
       ? [publicEvent('CardDealtFaceDown', { slot: slot.slot })]
       : [];
-    let result: AdapterResult<PracticeState>;
-    if (state.phase === 'dealing') {
-      const initial = initialSlots(state.bets);
-      if (dealt.length < initial.length) {
-        result = { state: { ...state, dealt, next: initial[dealt.length] }, events: [] };
-      } else {
-        const table = newEuropeanTable({ ...DEFAULT_EUROPEAN_CONFIG, rules: this.rules });
-        result = this.run(
-          { ...state, dealt, engine: table },
-          {
-            input: { type: 'start-round', bets: engineBets(state.bets) },
-            decision: null,
-          },
-        );
-      }
-    } else {
-      result = this.run({ ...state, dealt }, state.pending!);
-    }
+    const result = this.run({ ...state, dealt }, { type: 'card', card }, null);
     if ('rejected' in result) return result;
     return {
       ...result,
@@ -252,7 +208,7 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
   }
 
   decide(state: PracticeState, decision: DecisionCommand): AdapterResult<PracticeState> {
-    if (state.phase !== 'playing' || !state.engine || state.pending) {
+    if (state.phase !== 'playing' || !state.engine || seatToAct(state.engine) === null) {
       return rejection('no-decision-window', 'No decision is expected now');
     }
     const seat = seatToAct(state.engine);
@@ -269,16 +225,17 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
     if (!isPlayerAction(decision.action)) {
       return rejection('illegal-action', `"${decision.action}" is not a blackjack action`);
     }
-    return this.run(state, {
-      input: { type: 'decide', seat, action: decision.action },
-      decision: {
+    return this.run(
+      state,
+      { type: 'decide', seat, action: decision.action },
+      {
         playerId: decision.playerId,
         hand: handOf(state.engine, seat),
         action: decision.action,
         automatic: false,
         commandId: decision.commandId,
       },
-    });
+    );
   }
 
   closeBetting(state: PracticeState): AdapterResult<PracticeState> {
@@ -287,8 +244,16 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
     if (state.bets.length === 0) {
       return { state: { ...state, phase: 'settled' }, events, cancelTimers: ['betting'] };
     }
+    const table = newEuropeanTable({ ...DEFAULT_EUROPEAN_CONFIG, rules: this.rules });
+    const started = stepEuropeanRound(table, {
+      type: 'start-round',
+      bets: engineBets(state.bets),
+      shoeNumber: 1,
+    });
+    if ('rejected' in started) return { rejected: { ...started.rejected } };
+    // The engine's round-started record is dropped: the table announced the round already.
     return {
-      state: { ...state, phase: 'dealing', next: initialSlots(state.bets)[0] },
+      state: { ...state, phase: 'dealing', engine: started.state },
       events,
       cancelTimers: ['betting'],
     };
@@ -299,39 +264,31 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
     if (name !== 'decision' || token !== state.window || state.phase !== 'playing') {
       return { state, events: [] };
     }
-    if (!state.engine || state.pending) return { state, events: [] };
+    if (!state.engine) return { state, events: [] };
     const seat = seatToAct(state.engine);
     const bet = state.bets.find((b) => b.seat === seat);
     if (seat === null || !bet || bet.bot) return { state, events: [] };
-    return this.run(state, {
-      input: { type: 'timeout', seat },
-      decision: {
-        playerId: bet.playerId,
-        hand: handOf(state.engine, seat),
-        action: '',
-        automatic: true,
-      },
-    });
+    return this.run(
+      state,
+      { type: 'timeout', seat },
+      { playerId: bet.playerId, hand: handOf(state.engine, seat), action: '', automatic: true },
+    );
   }
 
   /** A bot's turn: it decides from its player view (never the hidden card or the shoe). */
   autoStep(state: PracticeState): AdapterResult<PracticeState> | null {
-    if (state.phase !== 'playing' || !state.engine || state.pending) return null;
+    if (state.phase !== 'playing' || !state.engine) return null;
     const seat = seatToAct(state.engine);
     const bet = state.bets.find((b) => b.seat === seat);
     if (seat === null || !bet?.bot) return null;
     const view = botView(state.engine, seat);
     if (isRejection(view)) return null;
     const action = botDecision(bet.bot, view);
-    return this.run(state, {
-      input: { type: 'decide', seat, action },
-      decision: {
-        playerId: bet.playerId,
-        hand: handOf(state.engine, seat),
-        action,
-        automatic: true,
-      },
-    });
+    return this.run(
+      state,
+      { type: 'decide', seat, action },
+      { playerId: bet.playerId, hand: handOf(state.engine, seat), action, automatic: true },
+    );
   }
 
   voidRound(state: PracticeState, reason: string): AdapterResult<PracticeState> {
@@ -354,8 +311,9 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
       };
     });
     return {
-      state: { ...state, phase: 'voided', next: null, pending: null, voidReason: reason },
-      events: [publicEvent('RoundVoided', { roundId: state.roundId, reason })],
+      state: { ...state, phase: 'voided', voidReason: reason },
+      // The table announces the void itself (RoundVoided): not twice.
+      events: [],
       reveals: state.dealt.some((d) => d.slot === 'dealer-hole') ? ['dealer-hole'] : [],
       cancelTimers: ['betting', 'decision'],
       settlements,
@@ -366,7 +324,9 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
   hands(state: PracticeState): HandRecord[] {
     const round = state.engine?.round;
     if (!round) return [];
-    const dealerCards = [round.dealer.up, round.dealer.hidden, ...round.dealer.draws];
+    const dealerCards = [round.dealer.up, round.dealer.hidden, ...round.dealer.draws].filter(
+      (c): c is CardCode => c !== null,
+    );
     const rows: HandRecord[] = [blackjackHandRecord('dealer', null, dealerCards, null)];
     for (const seat of round.seats) {
       const owner = seat.occupant.kind === 'player' ? seat.occupant.playerId : botId(seat.seat);
@@ -395,9 +355,10 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
       phase: state.phase,
       turn: state.engine ? seatToAct(state.engine) : null,
       dealer: round
-        ? round.dealer.revealed
-          ? [round.dealer.up, round.dealer.hidden, ...round.dealer.draws]
-          : [round.dealer.up]
+        ? (round.dealer.revealed
+            ? [round.dealer.up, round.dealer.hidden, ...round.dealer.draws]
+            : [round.dealer.up]
+          ).filter((c) => c !== null)
         : [],
       seats: state.bets.map((b) => ({
         seat: b.seat,
@@ -413,36 +374,35 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
   }
 
   /**
-   * Runs an engine input over the cards dealt so far. Too few: the input waits for the next card
-   * (whose slot a run with a stand-in card reveals). Enough: the step is taken.
+   * One engine step. A decision row is written once the engine took it; a human's turn opens a
+   * decision window, a bot's turn ends the last human's window (a bot decides at once in
+   * autoStep); while a card is awaited the window stays as it is.
    */
-  private run(state: PracticeState, pending: PendingInput): AdapterResult<PracticeState> {
-    const engine = state.engine!;
-    const order = state.dealt.map((d) => d.card);
-    const attempt = stepWithCards(engine, pending.input, order);
-    if ('rejected' in attempt) return { rejected: { ...attempt.rejected } };
-    if (exhausted(attempt.effects)) {
-      const probe = stepWithCards(engine, pending.input, [...order, PROBE]);
-      const slot = 'rejected' in probe ? null : nextSlot(state, probe.effects, engine);
-      return { state: { ...state, phase: 'playing', pending, next: slot }, events: [] };
-    }
+  private run(
+    state: PracticeState,
+    input: EuropeanRoundInput,
+    decision: DecisionRecord | null,
+  ): AdapterResult<PracticeState> {
+    const result = stepEuropeanRound(state.engine!, input);
+    if ('rejected' in result) return { rejected: { ...result.rejected } };
+    const engine = result.state;
+    const round = engine.round!;
+    const phase: PracticePhase =
+      round.phase === 'settled' ? 'settled' : round.phase === 'dealing' ? 'dealing' : 'playing';
     const out: AdapterStep<PracticeState> = {
-      state: { ...state, phase: 'playing', engine: attempt.state, pending: null, next: null },
+      state: { ...state, phase, engine },
       events: [],
       timers: [],
     };
-    for (const effect of attempt.effects) translate(effect, pending, out);
-    const round = attempt.state.round!;
-    if (round.phase === 'settled') {
-      out.state = { ...out.state, phase: 'settled' };
-      out.settlements = settlementsFrom(out.state);
+    for (const effect of result.effects) translate(effect, decision, out);
+    if (phase === 'settled') {
+      out.settlements = settlementsFrom(engine, state.bets, state.roundId);
       out.cancelTimers = ['decision'];
       return out;
     }
-    const seat = seatToAct(attempt.state);
+    const seat = seatToAct(engine);
     const bet = state.bets.find((b) => b.seat === seat);
-    if (bet && !bet.bot) {
-      // A human's turn: the decision window opens (a bot decides at once in autoStep).
+    if (bet && !bet.bot && out.events.some((e) => e.type === 'DecisionRequested')) {
       const window = state.window + 1;
       out.state = { ...out.state, window };
       out.timers!.push({
@@ -450,77 +410,11 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
         durationMs: this.settings.decisionWindowMs,
         token: window,
       });
-    } else {
-      out.cancelTimers = ['decision']; // a bot's turn: the last human's window is over
+    } else if (bet?.bot) {
+      out.cancelTimers = ['decision'];
     }
     return out;
   }
-}
-
-/** The engine over exactly the given cards (the round's cards so far, in dealing order). */
-function stepWithCards(engine: EuropeanState, input: EuropeanInput, order: CardCode[]) {
-  const shoe = engine.shoe ?? {
-    shoeNumber: 1,
-    next: 0,
-    shuffle: { method: 'fisher-yates', source: 'crypto' } as const,
-  };
-  return stepEuropean({ ...engine, shoe: { ...shoe, order } }, input);
-}
-
-/** The engine drew past the cards it was given: the step needs another card. */
-function exhausted(effects: readonly EuropeanEffect[]): boolean {
-  return effects.some(
-    (e) =>
-      e.type === 'event' &&
-      e.name === 'round-voided' &&
-      (e.payload as { reason?: string }).reason === 'virtual shoe exhausted',
-  );
-}
-
-/**
- * Where the stand-in card went: the card-dealt events of the probing run, in draw order, name the
- * seat and hand (or the dealer) of each drawn card.
- */
-function nextSlot(
-  state: PracticeState,
-  effects: readonly EuropeanEffect[],
-  before: EuropeanState,
-): ExpectedCard | null {
-  const drawsBefore = before.shoe?.next ?? 0;
-  const draws = effects.filter(
-    (e) => e.type === 'event' && e.name === 'card-dealt' && !e.hidden,
-  ) as Array<{ payload: { to: string; seat?: number; hand?: number } }>;
-  const draw = draws[state.dealt.length - drawsBefore];
-  if (!draw) return null;
-  if (draw.payload.to === 'dealer') {
-    const n = state.dealt.filter((d) => d.slot.startsWith('dealer')).length + 1;
-    return { slot: `dealer/${n}`, label: `Dealer card ${n}` };
-  }
-  return seatSlot(state.dealt, draw.payload.seat!, draw.payload.hand!);
-}
-
-/** Slots count the seat's cards (`seat-4/2/5`: the seat's fifth card, into hand 2): unique. */
-function seatSlot(
-  dealt: ReadonlyArray<{ slot: string }>,
-  seat: number,
-  hand: number,
-): ExpectedCard {
-  const n = dealt.filter((d) => d.slot.startsWith(`seat-${seat}/`)).length + 1;
-  return {
-    slot: `seat-${seat}/${hand + 1}/${n}`,
-    label: `Seat ${seat}${hand > 0 ? ` hand ${hand + 1}` : ''}, the seat's card ${n}`,
-  };
-}
-
-/** One card to each seat, the dealer's up card, a second to each seat, the hidden card. */
-function initialSlots(bets: readonly PracticeSeatBet[]): ExpectedCard[] {
-  const seats = bets.map((b) => b.seat).sort((a, b) => a - b);
-  return [
-    ...seats.map((s) => ({ slot: `seat-${s}/1/1`, label: `Seat ${s}, card 1` })),
-    { slot: 'dealer-up', label: 'Dealer up card, face up' },
-    ...seats.map((s) => ({ slot: `seat-${s}/1/2`, label: `Seat ${s}, card 2` })),
-    { slot: 'dealer-hole', label: 'Dealer hidden card, face down' },
-  ];
 }
 
 function engineBets(bets: readonly PracticeSeatBet[]): EuropeanBet[] {
@@ -533,7 +427,7 @@ function engineBets(bets: readonly PracticeSeatBet[]): EuropeanBet[] {
 
 function translate(
   effect: EuropeanEffect,
-  pending: PendingInput,
+  decision: DecisionRecord | null,
   out: AdapterStep<PracticeState>,
 ): void {
   if (effect.type === 'set-timer') return; // the adapter runs its own decision windows
@@ -546,68 +440,12 @@ function translate(
     payload,
   });
   if (effect.name === 'hidden-card-revealed') out.reveals = ['dealer-hole'];
-  if (effect.name === 'decision' && pending.decision) {
-    out.decisions = [
-      ...(out.decisions ?? []),
-      { ...pending.decision, action: String(payload.action) },
-    ];
+  if (effect.name === 'decision' && decision) {
+    out.decisions = [...(out.decisions ?? []), { ...decision, action: String(payload.action) }];
   }
 }
 
-function settlementsFrom(state: PracticeState): SettlementRecord[] {
-  return state.engine!.round!.seats.map((s) => {
-    const bet = state.bets.find((b) => b.seat === s.seat)!;
-    const hands = s.settlements ?? [];
-    const stake = hands.reduce((sum, h) => sum + h.staked, 0);
-    const returned = hands.reduce((sum, h) => sum + h.refunded + h.paid, 0);
-    return {
-      betId: practiceBetIdOf(state.roundId, bet.playerId, s.seat),
-      playerId: bet.playerId,
-      betType: 'main',
-      spot: String(s.seat),
-      stake,
-      returned,
-      net: returned - stake,
-      outcome: hands.map((h) => h.outcome).join(','),
-      roundedDown: fractionSum(hands.map((h) => h.rounding)),
-    };
-  });
-}
-
-function handOf(engine: EuropeanState, seat: number): string {
-  const s = engine.round?.seats.find((x) => x.seat === seat);
-  const i = s ? s.player.hands.findIndex((h) => h.status !== 'closed') : -1;
-  return `${seat}/${i + 1}`;
-}
-
-export function practiceBetIdOf(roundId: string, playerId: string, seat: number): string {
-  return `${roundId}/${playerId}/seat-${seat}/main`;
-}
-
 const botId = (seat: number) => `bot:${seat}`;
-
-function parseBots(raw: unknown): PracticeBot[] {
-  if (raw === undefined) return DEFAULT_PRACTICE_BOTS.map((b) => ({ ...b }));
-  const problem = (why: string) =>
-    new ConfigError(
-      `practice table "rules.bots" ${why}; expected e.g. [{"seat": 1, "level": "hard"}] (levels: ${BOT_DIFFICULTIES.join(', ')})`,
-    );
-  if (!Array.isArray(raw)) throw problem('must be a list');
-  const seen = new Set<number>();
-  return raw.map((entry: unknown) => {
-    const b = (entry ?? {}) as Record<string, unknown>;
-    const seat = b.seat;
-    if (typeof seat !== 'number' || !Number.isInteger(seat) || seat < 1 || seat > 7) {
-      throw problem(`has a seat ${JSON.stringify(seat)} outside 1-7`);
-    }
-    if (seen.has(seat)) throw problem(`names seat ${seat} twice`);
-    seen.add(seat);
-    if (!(BOT_DIFFICULTIES as readonly unknown[]).includes(b.level)) {
-      throw problem(`has an unknown level ${JSON.stringify(b.level)}`);
-    }
-    return { seat, level: b.level as BotDifficulty };
-  });
-}
 
 function rejection(code: string, message: string): { rejected: { code: string; message: string } } {
   return { rejected: { code, message } };

@@ -333,6 +333,8 @@ export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
       return;
     }
     if (effect.type === 'prompt') return;
+    // The table announces a void itself (RoundVoided, with who approved it): not twice.
+    if (effect.name === 'round-voided') return;
     const payload = (effect.payload ?? {}) as Record<string, unknown>;
     out.events.push({
       type: pascal(effect.name),

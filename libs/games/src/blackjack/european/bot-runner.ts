@@ -1,13 +1,7 @@
 import { botDecision } from '../bots/bots';
 import { isRejected } from '../core/engine';
-import {
-  botView,
-  EuropeanEffect,
-  EuropeanState,
-  isRejection,
-  seatToAct,
-  stepEuropean,
-} from './engine';
+import { botView, EuropeanEffect, EuropeanState, isRejection, seatToAct } from './engine';
+import { stepEuropean } from './shoe-driver';
 
 /**
  * Lets the bots take their turns: while the seat to act holds a bot, the bot decides from its

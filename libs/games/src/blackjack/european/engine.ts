@@ -1,4 +1,4 @@
-import { CardCode, cardCode, parseCardCode, ShoeComposition } from '@studio/cards';
+import { CardCode, cardCode, parseCardCode } from '@studio/cards';
 import { dealerMustHit } from '../core/dealer';
 import { EventEffect, event, reject, Rejection, StepResult, TimerEffect } from '../core/engine';
 import { handTotal } from '../core/hand';
@@ -24,7 +24,10 @@ import { BotDifficulty, BotView } from '../bots/view';
  * virtual points, a 6-deck virtual shoe shuffled outside the engine (the order is an input and is
  * recorded), no peek, no insurance, surrender or side bets.
  *
- * A pure state machine: `stepEuropean(state, input) -> { state, effects } | { rejected }`.
+ * A pure state machine over card inputs like the other engines:
+ * `stepEuropeanRound(state, input) -> { state, effects } | { rejected }`, with
+ * `europeanExpectedCard` naming the slot of the next card. `stepEuropean` (shoe-driver.ts) is a thin
+ * driver that deals those cards from a loaded virtual shoe, for bots, simulations and tests.
  */
 
 export interface EuropeanConfig {
@@ -71,7 +74,11 @@ export interface SeatRound {
   readonly score: number | null;
 }
 
-export type EuropeanPhase = 'playing' | 'settled' | 'void';
+/**
+ * `dealing`: the initial deal is under way; `playing`: the seats act (a seat's hand may wait for a
+ * card); `dealer`: the hidden card is revealed and the dealer draws to 17; then settled or void.
+ */
+export type EuropeanPhase = 'dealing' | 'playing' | 'dealer' | 'settled' | 'void';
 
 export interface EuropeanRound {
   readonly number: number;
@@ -80,19 +87,23 @@ export interface EuropeanRound {
   readonly firstCardIndex: number;
   readonly phase: EuropeanPhase;
   readonly seats: readonly SeatRound[];
+  /** Cards of the initial deal given so far (two per seat and two for the dealer). */
+  readonly initialDealt: number;
   readonly dealer: {
-    readonly up: CardCode;
+    /** Null until dealt. */
+    readonly up: CardCode | null;
     /** Face down until `revealed`; never part of a player or bot view before. */
-    readonly hidden: CardCode;
+    readonly hidden: CardCode | null;
     readonly draws: readonly CardCode[];
     readonly revealed: boolean;
   };
-  /** Index in `seats` of the seat to act, or -1. */
+  /** Index in `seats` of the seat to act (or whose hand waits for a card), or -1. */
   readonly turn: number;
 }
 
 export interface EuropeanState {
   readonly config: EuropeanConfig;
+  /** The driver's virtual shoe (`stepEuropean`); the card-input engine never reads it. */
   readonly shoe: VirtualShoe | null;
   readonly roundsPlayed: number;
   readonly round: EuropeanRound | null;
@@ -106,19 +117,30 @@ export interface EuropeanBet {
   readonly stake: number;
 }
 
-export type EuropeanInput =
+/** The inputs of the card-input engine: the caller deals each card the engine expects. */
+export type EuropeanRoundInput =
   | {
-      readonly type: 'load-shoe';
-      readonly order: readonly CardCode[];
-      readonly shuffle: ShuffleRecord;
+      readonly type: 'start-round';
+      readonly bets: readonly EuropeanBet[];
+      /** Where the round starts in the caller's shoe, recorded for replay (Default 0). */
+      readonly firstCardIndex?: number;
+      readonly shoeNumber?: number;
     }
-  | { readonly type: 'start-round'; readonly bets: readonly EuropeanBet[] }
+  /** The card for the slot `europeanExpectedCard` names. */
+  | { readonly type: 'card'; readonly card: CardCode }
   | { readonly type: 'decide'; readonly seat: number; readonly action: PlayerAction }
   /** The seat's decision window ran out: auto-play (games.md §0). */
   | { readonly type: 'timeout'; readonly seat: number };
 
 export type EuropeanEffect = EventEffect | TimerEffect;
 export type EuropeanStep = StepResult<EuropeanState, EuropeanEffect>;
+
+/** Where the next card goes. */
+export type EuropeanSlot =
+  | { readonly to: 'seat'; readonly seat: number; readonly hand: number }
+  | { readonly to: 'dealer-up' }
+  | { readonly to: 'dealer-hidden' }
+  | { readonly to: 'dealer' };
 
 export function newEuropeanTable(config: Partial<EuropeanConfig> = {}): EuropeanState {
   return {
@@ -130,22 +152,18 @@ export function newEuropeanTable(config: Partial<EuropeanConfig> = {}): European
   };
 }
 
-/** A new shoe is needed before the next round (none loaded, or the cut card was passed). */
-export function needsShoe(state: EuropeanState): boolean {
-  return !state.shoe || state.shoe.next >= state.config.cutCardAt;
-}
-
-export function stepEuropean(state: EuropeanState, input: EuropeanInput): EuropeanStep {
+/** The card-input engine: one step of the round. */
+export function stepEuropeanRound(state: EuropeanState, input: EuropeanRoundInput): EuropeanStep {
   switch (input.type) {
-    case 'load-shoe':
-      return loadShoe(state, input.order, input.shuffle);
     case 'start-round':
-      return startRound(state, input.bets);
+      return startRound(state, input);
+    case 'card':
+      return applyCard(state, input.card);
     case 'decide':
       return decide(state, input.seat, input.action);
     case 'timeout': {
       const seat = state.round?.seats[state.round.turn];
-      if (!state.round || state.round.phase !== 'playing' || !seat || seat.seat !== input.seat) {
+      if (seatToAct(state) !== input.seat || !seat) {
         return reject('not-your-turn', `seat ${input.seat} has no open decision`);
       }
       const hand = seat.player.hands[currentHandIndex(seat.player)];
@@ -154,51 +172,52 @@ export function stepEuropean(state: EuropeanState, input: EuropeanInput): Europe
   }
 }
 
-function roundInProgress(state: EuropeanState): boolean {
-  return state.round !== null && state.round.phase === 'playing';
+export function roundInProgress(state: EuropeanState): boolean {
+  const phase = state.round?.phase;
+  return phase === 'dealing' || phase === 'playing' || phase === 'dealer';
 }
 
-function loadShoe(
+/** One card to each seat, the dealer's up card, a second card to each seat, the hidden card. */
+function initialSlot(round: EuropeanRound): EuropeanSlot | null {
+  const n = round.seats.length;
+  const i = round.initialDealt;
+  if (i < n) return { to: 'seat', seat: round.seats[i].seat, hand: 0 };
+  if (i === n) return { to: 'dealer-up' };
+  if (i < 2 * n + 1) return { to: 'seat', seat: round.seats[i - n - 1].seat, hand: 0 };
+  if (i === 2 * n + 1) return { to: 'dealer-hidden' };
+  return null;
+}
+
+/** Where the next card goes, or null when the engine waits for a decision or the round is over. */
+export function europeanExpectedCard(state: EuropeanState): EuropeanSlot | null {
+  const round = state.round;
+  if (!round) return null;
+  switch (round.phase) {
+    case 'dealing':
+      return initialSlot(round);
+    case 'playing': {
+      const seat = round.seats[round.turn];
+      const hand = seat ? handAwaitingCard(seat.player) : -1;
+      return hand >= 0 ? { to: 'seat', seat: seat.seat, hand } : null;
+    }
+    case 'dealer':
+      return dealerMustHit(dealerCards(round), state.config.rules) ? { to: 'dealer' } : null;
+    default:
+      return null;
+  }
+}
+
+function dealerCards(round: EuropeanRound): CardCode[] {
+  const { up, hidden, draws } = round.dealer;
+  return [...(up ? [up] : []), ...(hidden ? [hidden] : []), ...draws];
+}
+
+function startRound(
   state: EuropeanState,
-  order: readonly CardCode[],
-  shuffle: ShuffleRecord,
+  input: Extract<EuropeanRoundInput, { type: 'start-round' }>,
 ): EuropeanStep {
   if (roundInProgress(state)) return reject('wrong-phase', 'a round is in progress');
-  const decks = state.config.rules.decks;
-  if (order.length !== decks * 52) {
-    return reject(
-      'invalid-card',
-      `a ${decks}-deck shoe has ${decks * 52} cards, got ${order.length}`,
-    );
-  }
-  let comp = ShoeComposition.empty(decks);
-  for (const code of order) {
-    const card = typeof code === 'string' && code.length === 2 ? parseCardCode(code) : undefined;
-    if (!card || cardCode(card) !== code) {
-      return reject('invalid-card', `not a card code: ${String(code)}`);
-    }
-    const added = comp.add(card);
-    if (!added.ok)
-      return reject('composition-exceeded', `${code} appears more than ${decks} times`);
-    comp = added.composition;
-  }
-  const shoeNumber = (state.shoe?.shoeNumber ?? 0) + 1;
-  const shoe: VirtualShoe = { shoeNumber, order: [...order], next: 0, shuffle };
-  return {
-    state: { ...state, shoe },
-    effects: [event('shoe-loaded', { shoeNumber, cards: order.length, shuffle }, false)],
-  };
-}
-
-/** Draws the next card; undefined when the shoe is exhausted (the round is then voided). */
-function draw(shoe: VirtualShoe): { card: CardCode; shoe: VirtualShoe } | undefined {
-  if (shoe.next >= shoe.order.length) return undefined;
-  return { card: shoe.order[shoe.next], shoe: { ...shoe, next: shoe.next + 1 } };
-}
-
-function startRound(state: EuropeanState, bets: readonly EuropeanBet[]): EuropeanStep {
-  if (roundInProgress(state)) return reject('wrong-phase', 'a round is in progress');
-  if (needsShoe(state)) return reject('wrong-phase', 'the shoe must be (re)shuffled first');
+  const { bets } = input;
   if (bets.length === 0) return reject('no-main-bet', 'a round needs at least one bet');
   const seen = new Set<number>();
   for (const b of bets) {
@@ -211,68 +230,79 @@ function startRound(state: EuropeanState, bets: readonly EuropeanBet[]): Europea
       return reject('invalid-amount', `stake ${b.stake} is not a positive whole amount`);
     }
   }
-  const rules = state.config.rules;
   const ordered = [...bets].sort((a, b) => a.seat - b.seat);
-  let shoe = state.shoe!;
-  const firstCardIndex = shoe.next;
-  const effects: EuropeanEffect[] = [];
   const number = state.roundsPlayed + 1;
-  effects.push(
-    event('round-started', {
-      round: number,
-      shoeNumber: shoe.shoeNumber,
-      firstCardIndex,
-      seats: ordered.map((b) => ({ seat: b.seat, occupant: b.occupant, stake: b.stake })),
-    }),
-  );
-  let seats: SeatRound[] = ordered.map((b) => ({
-    seat: b.seat,
-    occupant: b.occupant,
-    stake: b.stake,
-    player: newPlayerHands(b.stake),
-    settlements: null,
-    score: null,
-  }));
-  // Deal order: one card to each seat, dealer up, a second card to each seat, dealer hidden.
-  const take = (): CardCode => {
-    const d = draw(shoe)!; // a fresh round starts before the cut card: 78+ cards remain
-    shoe = d.shoe;
-    return d.card;
-  };
-  const dealSeats = (): void => {
-    seats = seats.map((s) => {
-      const card = take();
-      effects.push(event('card-dealt', { to: 'seat', seat: s.seat, hand: 0, card }));
-      return { ...s, player: dealToPlayer(s.player, card, rules) };
-    });
-  };
-  dealSeats();
-  const up = take();
-  effects.push(event('card-dealt', { to: 'dealer-up', card: up }));
-  dealSeats();
-  const hidden = take();
-  // The hidden card is recorded but travels only in a hidden event until it is revealed.
-  effects.push(event('card-dealt', { to: 'dealer-hidden', card: hidden }, true));
-  effects.push(event('card-dealt', { to: 'dealer-hidden', card: null }));
+  const firstCardIndex = input.firstCardIndex ?? 0;
+  const shoeNumber = input.shoeNumber ?? state.shoe?.shoeNumber ?? 1;
   const round: EuropeanRound = {
     number,
-    shoeNumber: shoe.shoeNumber,
+    shoeNumber,
     firstCardIndex,
-    phase: 'playing',
-    seats,
-    dealer: { up, hidden, draws: [], revealed: false },
+    phase: 'dealing',
+    seats: ordered.map((b) => ({
+      seat: b.seat,
+      occupant: b.occupant,
+      stake: b.stake,
+      player: newPlayerHands(b.stake),
+      settlements: null,
+      score: null,
+    })),
+    initialDealt: 0,
+    dealer: { up: null, hidden: null, draws: [], revealed: false },
     turn: -1,
   };
-  return advance({ ...state, shoe, roundsPlayed: number, round }, effects);
+  // The engine's own record of the start (for its drivers); the service's table announces rounds.
+  const started = event('round-started', {
+    round: number,
+    shoeNumber,
+    firstCardIndex,
+    seats: ordered.map((b) => ({ seat: b.seat, occupant: b.occupant, stake: b.stake })),
+  });
+  return { state: { ...state, roundsPlayed: number, round }, effects: [started] };
+}
+
+function applyCard(state: EuropeanState, card: CardCode): EuropeanStep {
+  const slot = europeanExpectedCard(state);
+  if (!slot) return reject('no-card-expected', 'no card is expected now');
+  const parsed = typeof card === 'string' ? parseCardCode(card) : undefined;
+  if (!parsed || cardCode(parsed) !== card)
+    return reject('invalid-card', `not a card code: ${card}`);
+  const rules = state.config.rules;
+  let round = state.round!;
+  const effects: EuropeanEffect[] = [];
+  if (slot.to === 'seat') {
+    const seats = round.seats.map((s) =>
+      s.seat === slot.seat ? { ...s, player: dealToPlayer(s.player, card, rules) } : s,
+    );
+    round = { ...round, seats };
+    effects.push(event('card-dealt', { to: 'seat', seat: slot.seat, hand: slot.hand, card }));
+  } else if (slot.to === 'dealer-up') {
+    round = { ...round, dealer: { ...round.dealer, up: card } };
+    effects.push(event('card-dealt', { to: 'dealer-up', card }));
+  } else if (slot.to === 'dealer-hidden') {
+    round = { ...round, dealer: { ...round.dealer, hidden: card } };
+    // The hidden card is recorded but travels only in a hidden event until it is revealed.
+    effects.push(event('card-dealt', { to: 'dealer-hidden', card }, true));
+    effects.push(event('card-dealt', { to: 'dealer-hidden', card: null }));
+  } else {
+    round = { ...round, dealer: { ...round.dealer, draws: [...round.dealer.draws, card] } };
+    effects.push(event('card-dealt', { to: 'dealer', card }));
+  }
+  if (round.phase === 'dealing') {
+    round = { ...round, initialDealt: round.initialDealt + 1 };
+    if (initialSlot(round)) return { state: { ...state, round }, effects };
+    round = { ...round, phase: 'playing' };
+  }
+  return advance({ ...state, round }, effects);
 }
 
 function decide(state: EuropeanState, seatNumber: number, action: PlayerAction): EuropeanStep {
   const round = state.round;
   if (!round || round.phase !== 'playing') return reject('wrong-phase', 'no round in progress');
-  const seat = round.seats[round.turn];
-  if (!seat || seat.seat !== seatNumber) {
+  if (seatToAct(state) !== seatNumber) {
     return reject('not-your-turn', `it is not seat ${seatNumber}'s turn`);
   }
+  const seat = round.seats[round.turn];
   const applied = applyAction(seat.player, action, state.config.rules);
   if (!applied.ok) return reject('illegal-action', applied.reason);
   const seats = [...round.seats];
@@ -284,43 +314,36 @@ function decide(state: EuropeanState, seatNumber: number, action: PlayerAction):
 }
 
 /**
- * Deals the cards the current seat's hands wait for, moves the turn to the next seat that must
- * decide, and finishes the round (dealer, settlement) when nobody has to act any more.
+ * Moves the turn to the first seat that waits for a card or must decide; when nobody has to act
+ * any more, reveals the hidden card and lets the dealer draw (or settles at once).
  */
 function advance(state: EuropeanState, effects: EuropeanEffect[]): EuropeanStep {
-  const rules = state.config.rules;
   let round = state.round!;
-  let shoe = state.shoe!;
-  const seats = [...round.seats];
+  if (round.phase === 'dealer') return dealerOrSettle(state, effects);
   let turn = round.turn < 0 ? 0 : round.turn;
-  while (turn < seats.length) {
-    let player = seats[turn].player;
-    for (let i = handAwaitingCard(player); i >= 0; i = handAwaitingCard(player)) {
-      const d = draw(shoe);
-      if (!d) return voidRound({ ...state, shoe, round: { ...round, seats } }, effects);
-      shoe = d.shoe;
-      player = dealToPlayer(player, d.card, rules);
+  while (turn < round.seats.length && playerStatus(round.seats[turn].player) === 'done') turn += 1;
+  if (turn < round.seats.length) {
+    round = { ...round, turn };
+    const s = round.seats[turn];
+    if (playerStatus(s.player) === 'acting') {
       effects.push(
-        event('card-dealt', { to: 'seat', seat: seats[turn].seat, hand: i, card: d.card }),
+        event('decision-requested', {
+          seat: s.seat,
+          hand: currentHandIndex(s.player),
+          legalActions: currentLegalActions(round, state.config.rules),
+        }),
       );
     }
-    seats[turn] = { ...seats[turn], player };
-    if (playerStatus(player) === 'acting') break;
-    turn += 1;
+    return { state: { ...state, round }, effects };
   }
-  round = { ...round, seats, turn: turn < seats.length ? turn : -1 };
-  if (round.turn >= 0) {
-    const s = seats[round.turn];
-    effects.push(
-      event('decision-requested', {
-        seat: s.seat,
-        hand: currentHandIndex(s.player),
-        legalActions: currentLegalActions(round, rules),
-      }),
-    );
-    return { state: { ...state, shoe, round }, effects };
-  }
-  return finishRound({ ...state, shoe, round }, effects);
+  round = { ...round, turn: -1, phase: 'dealer', dealer: { ...round.dealer, revealed: true } };
+  effects.push(event('hidden-card-revealed', { card: round.dealer.hidden }));
+  return dealerOrSettle({ ...state, round }, effects);
+}
+
+function dealerOrSettle(state: EuropeanState, effects: EuropeanEffect[]): EuropeanStep {
+  if (europeanExpectedCard(state)) return { state, effects };
+  return finishRound(state, effects);
 }
 
 function currentLegalActions(round: EuropeanRound, rules: BlackjackRules): PlayerAction[] {
@@ -330,40 +353,25 @@ function currentLegalActions(round: EuropeanRound, rules: BlackjackRules): Playe
   return i < 0 ? [] : legalActions(s.player.hands[i], { handCount: s.player.hands.length }, rules);
 }
 
-/** Reveals the hidden card, draws to 17 (soft 17 stands), settles every hand separately. */
+/** Settles every hand separately against the dealer's final hand (soft 17 stands). */
 function finishRound(state: EuropeanState, effects: EuropeanEffect[]): EuropeanStep {
   const rules = state.config.rules;
-  let shoe = state.shoe!;
   const round = state.round!;
-  const dealerCards: CardCode[] = [round.dealer.up, round.dealer.hidden];
-  effects.push(event('hidden-card-revealed', { card: round.dealer.hidden }));
-  while (dealerMustHit(dealerCards, rules)) {
-    const d = draw(shoe);
-    if (!d) return voidRound({ ...state, shoe }, effects);
-    shoe = d.shoe;
-    dealerCards.push(d.card);
-    effects.push(event('card-dealt', { to: 'dealer', card: d.card }));
-  }
+  const cards = dealerCards(round);
   const scores = { ...state.scores };
   const seats = round.seats.map((s) => {
-    const settlements = s.player.hands.map((h) => settleHand(h, dealerCards, rules));
+    const settlements = s.player.hands.map((h) => settleHand(h, cards, rules));
     const net = settlements.reduce((sum, x) => sum + x.paid + x.refunded - x.staked, 0);
     const score = net / s.stake;
     const key = scoreKey(s);
     scores[key] = (scores[key] ?? 0) + score;
     return { ...s, settlements, score };
   });
-  const settledRound: EuropeanRound = {
-    ...round,
-    phase: 'settled',
-    seats,
-    turn: -1,
-    dealer: { ...round.dealer, draws: dealerCards.slice(2), revealed: true },
-  };
+  const settledRound: EuropeanRound = { ...round, phase: 'settled', seats, turn: -1 };
   effects.push(
     event('round-settled', {
       round: round.number,
-      dealer: { cards: dealerCards, total: handTotal(dealerCards).total },
+      dealer: { cards, total: handTotal(cards).total },
       seats: seats.map((s) => ({
         seat: s.seat,
         score: s.score,
@@ -378,19 +386,19 @@ function finishRound(state: EuropeanState, effects: EuropeanEffect[]): EuropeanS
       })),
     }),
   );
-  return { state: { ...state, shoe, round: settledRound, scores }, effects };
+  return { state: { ...state, round: settledRound, scores }, effects };
 }
 
-/** Shoe exhausted mid-round (practically impossible before the cut card): void and refund. */
-function voidRound(state: EuropeanState, effects: EuropeanEffect[]): EuropeanStep {
-  const round = state.round!;
-  effects.push(event('round-voided', { round: round.number, reason: 'virtual shoe exhausted' }));
+/** Ends the round without a result (the caller ran out of cards): every stake is refunded. */
+export function voidEuropeanRound(state: EuropeanState, reason: string): EuropeanStep {
+  const round = state.round;
+  if (!round || !roundInProgress(state)) return reject('round-over', 'no round in progress');
   return {
     state: {
       ...state,
       round: { ...round, phase: 'void', turn: -1, dealer: { ...round.dealer, revealed: true } },
     },
-    effects,
+    effects: [event('round-voided', { round: round.number, reason })],
   };
 }
 
@@ -402,7 +410,8 @@ export function scoreKey(s: Pick<SeatRound, 'seat' | 'occupant'>): string {
 export function seatToAct(state: EuropeanState): number | null {
   const r = state.round;
   if (!r || r.phase !== 'playing' || r.turn < 0) return null;
-  return r.seats[r.turn].seat;
+  const seat = r.seats[r.turn];
+  return playerStatus(seat.player) === 'acting' ? seat.seat : null;
 }
 
 /**
@@ -412,12 +421,12 @@ export function seatToAct(state: EuropeanState): number | null {
  */
 export function botView(state: EuropeanState, seatNumber: number): BotView | Rejection {
   const round = state.round;
-  if (!round || round.phase !== 'playing') {
+  if (!round || round.phase !== 'playing' || !round.dealer.up) {
     return { code: 'wrong-phase', message: 'no round in progress' };
   }
   const seat = round.seats.find((s) => s.seat === seatNumber);
   if (!seat) return { code: 'unknown-seat', message: `seat ${seatNumber} has no bet` };
-  const isTurn = round.seats[round.turn]?.seat === seatNumber;
+  const isTurn = seatToAct(state) === seatNumber;
   return {
     rules: state.config.rules,
     seat: seatNumber,

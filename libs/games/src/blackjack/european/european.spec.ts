@@ -12,13 +12,12 @@ import {
   botView,
   EuropeanBet,
   EuropeanConfig,
-  EuropeanInput,
   EuropeanState,
   isRejection,
   newEuropeanTable,
   seatToAct,
-  stepEuropean,
 } from './engine';
+import { EuropeanInput, stepEuropean } from './shoe-driver';
 import { fisherYates, seededRandomSource, shuffledShoe } from './random';
 
 /** A 6-deck shoe whose first cards are `prefix`, the rest in deck order. */

@@ -1,6 +1,7 @@
 export * from './bot-runner';
 export * from './engine';
 export * from './random';
+export * from './shoe-driver';
 // The practice table's bots and the strategy/verification library travel with it.
 export * from '../bots';
 export * from '../strategy';

@@ -45,7 +45,9 @@ import {
 /**
  * Blackjack Lux (games.md §3): seats 1–7 called in order, bet behind with its own insurance and
  * follow-double / follow-split choices, pre-decisions, early end on a dealer BJ or when every
- * seated player has BJ. Seat rules (who may sit, removals, one round of grace) are pure too.
+ * seated player has BJ. Seat rules (who may sit, removals, one round of grace) are pure too; the
+ * commands a platform sends (a bet on a seat, a decision naming or not naming its seat) become
+ * engine inputs in seat-commands.ts.
  */
 
 export interface LuxAccount {
@@ -79,8 +81,16 @@ export type LuxInput =
       readonly main: number;
       readonly pairs?: number;
     }
-  /** The wallet could not take a seat bet: the seat has no valid seat bet. */
-  | { readonly type: 'seat-bet-failed'; readonly seat: number; readonly playerId: string }
+  /**
+   * The seated player's seat bet was refused (below the minimum, or the wallet could not take it):
+   * the seat has no valid seat bet, and the player loses the seat when betting closes.
+   */
+  | {
+      readonly type: 'seat-bet-failed';
+      readonly seat: number;
+      readonly playerId: string;
+      readonly reason?: LuxSeatBetRefusal;
+    }
   | { readonly type: 'close-betting' }
   | { readonly type: 'card'; readonly card: string }
   | {
@@ -111,6 +121,9 @@ export type LuxInput =
   | { readonly type: 'close-window' }
   | { readonly type: 'timeout'; readonly timer: TimerName; readonly window: number }
   | { readonly type: 'void'; readonly reason: string };
+
+/** Why a seat bet was refused. */
+export type LuxSeatBetRefusal = 'below-minimum' | 'failed';
 
 export type LuxEffect = EventEffect | TimerEffect | PromptEffect;
 export type LuxStep = StepResult<LuxState, LuxEffect>;
@@ -202,17 +215,30 @@ export function luxSeatsShortOfBalance(
     .map((s) => s.seat);
 }
 
-export type LuxSeatVerdict = 'plays' | 'grace' | 'removed-no-valid-bet' | 'removed-no-bet-twice';
+export type LuxSeatVerdict = 'plays' | 'grace' | 'removed-no-valid-bet';
 
 /**
- * What happens to an occupied seat when betting closes: a valid seat bet plays; a failed seat bet
- * removes the player at once; no seat bet at all is allowed for one round, removed the next.
+ * What happens to an occupied seat when betting closes (games.md §3, seats): a valid seat bet
+ * plays; a refused seat bet (below the minimum, or failed) removes the player at once, with no
+ * grace; no seat bet at all sits the round out (the grace round: the player is removed when the
+ * next round opens, see `luxSeatsOutOfGrace`).
  */
 export function luxSeatVerdict(seat: LuxSeat): LuxSeatVerdict | null {
   if (seat.playerId === null) return null;
   if (seat.bet?.status === 'placed') return 'plays';
   if (seat.bet?.status === 'failed') return 'removed-no-valid-bet';
-  return seat.roundsWithoutBet >= 1 ? 'removed-no-bet-twice' : 'grace';
+  return 'grace';
+}
+
+/**
+ * Seats whose occupant sat the last round out without a seat bet: "may stay for that round but is
+ * removed in the round after" (games.md §3), so they are removed as the next round opens, whether
+ * or not the player would bet again in it.
+ */
+export function luxSeatsOutOfGrace(state: LuxState): number[] {
+  return state.seats
+    .filter((s) => s.playerId !== null && s.roundsWithoutBet >= 1)
+    .map((s) => s.seat);
 }
 
 // ---- step ----------------------------------------------------------------------------------------
@@ -230,7 +256,7 @@ export function stepLux(state: LuxState, input: LuxInput): LuxStep {
     case 'behind-bet':
       return behindBet(state, input.seat, input.playerId, input.main, input.pairs ?? 0);
     case 'seat-bet-failed':
-      return seatBetFailed(state, input.seat, input.playerId);
+      return seatBetFailed(state, input.seat, input.playerId, input.reason ?? 'failed');
     case 'close-betting':
       return closeBetting(state);
     case 'card':
@@ -276,16 +302,16 @@ function openBetting(
 ): LuxStep {
   if (!roundOver(state)) return reject('wrong-phase', `a round is in progress (${state.phase})`);
   const short = new Set(luxSeatsShortOfBalance(state, balances));
+  const outOfGrace = new Set(luxSeatsOutOfGrace(state));
   const effects: LuxEffect[] = [];
   const seats = state.seats.map((s) => {
-    if (short.has(s.seat)) {
-      effects.push(
-        event('seat-removed', {
-          seat: s.seat,
-          playerId: s.playerId,
-          reason: 'balance-below-minimum',
-        }),
-      );
+    const reason = short.has(s.seat)
+      ? 'balance-below-minimum'
+      : outOfGrace.has(s.seat)
+        ? 'no-seat-bet-last-round'
+        : null;
+    if (reason) {
+      effects.push(event('seat-removed', { seat: s.seat, playerId: s.playerId, reason }));
       return emptySeat(s.seat);
     }
     return clearRound(s);
@@ -368,7 +394,12 @@ function seatBet(
   };
 }
 
-function seatBetFailed(state: LuxState, seat: number, playerId: string): LuxStep {
+function seatBetFailed(
+  state: LuxState,
+  seat: number,
+  playerId: string,
+  reason: LuxSeatBetRefusal,
+): LuxStep {
   if (state.phase !== 'betting') return reject('betting-closed', 'betting is not open');
   const s = seatAt(state, seat);
   if (!s) return reject('unknown-seat', `no seat ${seat}`);
@@ -376,7 +407,7 @@ function seatBetFailed(state: LuxState, seat: number, playerId: string): LuxStep
     return reject('not-your-turn', `${playerId} does not hold seat ${seat}`);
   return {
     state: withSeat(state, { ...s, bet: { main: 0, pairs: 0, status: 'failed' } }),
-    effects: [event('seat-bet-failed', { seat, playerId })],
+    effects: [event('seat-bet-failed', { seat, playerId, reason })],
   };
 }
 

@@ -1,7 +1,7 @@
 import type { CardCode } from '@studio/cards';
-import { PokDengAdapter } from '../games/pok-deng/pok-deng.adapter';
-import type { GameAdapter } from '../games/game-adapter';
-import { compareReplay, replayStoredRound, StoredRound } from './round-replay';
+import { PokDengAdapter } from './pok-deng/pok-deng.adapter';
+import type { GameAdapter } from './game-adapter';
+import { compareReplay, replayStoredRound, StoredRound } from './replay';
 
 /**
  * games.md section 5, worked example 1: Banker 4H 8C (2), Player 1 6C 7S (3), Player 1 bet of 100:

@@ -1,0 +1,18 @@
+import type { GameAdapter } from '../game-adapter';
+import type { GameDefinition } from '../game-definition';
+import { EuropeanPracticeAdapter } from './european-practice.adapter';
+import { replayPractice } from './european-practice.replay';
+
+export const EUROPEAN_PRACTICE: GameDefinition = {
+  game: 'european-blackjack-practice',
+  defaultLimits: { main: { min: 1, max: 1_000 } },
+  createAdapter: (settings) =>
+    new EuropeanPracticeAdapter({
+      bettingWindowMs: settings.bettingWindowMs,
+      decisionWindowMs: settings.decisionWindowMs,
+      rules: settings.rules,
+    }) as GameAdapter,
+  replay: replayPractice,
+  // Bots decide inside the engine: their decisions on record must be the ones replayed.
+  comparesEngineDecisions: true,
+};

@@ -1,0 +1,33 @@
+import type { GameKind } from '@studio/contracts';
+import type { GameAdapter } from './game-adapter';
+import type { ReplayedRound, StoredRound } from './replay-kit';
+
+export interface BetLimitRange {
+  min: number;
+  max: number;
+}
+
+/** What a game's adapter needs from a table's configured settings. */
+export interface GameTableSettings {
+  bettingWindowMs: number;
+  decisionWindowMs: number;
+  /** Table limits by bet type, in minor units. */
+  limits: Record<string, BetLimitRange>;
+  /** Game-specific rule overrides. */
+  rules: Record<string, unknown>;
+}
+
+/**
+ * Everything the service knows about one game, in one place (`src/games/<game>/<game>.game.ts`):
+ * how to build its adapter for a table, how to replay a stored round, and which bets it takes.
+ */
+export interface GameDefinition {
+  readonly game: GameKind;
+  /** The bet types the game takes, each with its default limits in minor units. */
+  readonly defaultLimits: Readonly<Record<string, BetLimitRange>>;
+  createAdapter(settings: GameTableSettings): GameAdapter;
+  /** Recomputes a stored round; throws ReplayRefused at the first step the engine refuses. */
+  replay(adapter: GameAdapter, round: StoredRound): ReplayedRound;
+  /** The engine makes decisions itself (bots, auto-play): the replay compares them too. */
+  readonly comparesEngineDecisions?: boolean;
+}
