@@ -787,6 +787,71 @@ describe('auditor history', () => {
       for (const e of afterEvents) expect(e.hash).toMatch(/^[0-9a-f]{64}$/);
       expect(after.body.hands.length).toBeGreaterThan(0);
     });
+
+    it("withholds the practice dealer's hidden card while a player decides, and shows it after the end", async () => {
+      let caught: { roundId: string; hidden: StoredCardRow[]; body: Timeline } | undefined;
+      for (let attempt = 0; attempt < 10 && !caught; attempt += 1) {
+        // With a human seated, the dealer's hidden card lies face down for the decision window.
+        const deciding = await tableRound('practice-audit');
+        const bet = await post(
+          '/platform/tables/practice-audit/bets',
+          {
+            commandId: `audit-practice-${attempt}`,
+            playerId: `hana-${attempt}`,
+            betType: 'main',
+            spot: '4',
+            amount: 200,
+            currency: 'XPT',
+          },
+          { 'x-platform-key': PLATFORM_KEY },
+        );
+        if (!(bet.body as { accepted?: boolean }).accepted) continue;
+        await waitFor(
+          "the dealer's hidden card",
+          async () =>
+            (await cardRows(deciding.id)).some((c) => c.face_down && c.revealed_at === null) ||
+            (await roundStatus(deciding.id)) !== 'in-progress' ||
+            undefined,
+          30_000,
+          10,
+        );
+        const answer = await get<Timeline>(`/audit/rounds/${deciding.id}/timeline`);
+        expect(answer.status).toBe(200);
+        const hidden = (await cardRows(deciding.id)).filter(
+          (c) => c.face_down && c.revealed_at === null,
+        );
+        if ((await roundStatus(deciding.id)) === 'in-progress' && hidden.length > 0) {
+          caught = { roundId: deciding.id, hidden, body: answer.body };
+        }
+      }
+      expect(caught).toBeDefined();
+      const { roundId, hidden, body } = caught!;
+      const shown = body.timeline.filter((e) => e.kind === 'card');
+      const dealerHidden = hidden.filter((c) => shown.some((e) => e.cardRowId === c.id));
+      expect(dealerHidden.map((c) => c.id).length).toBeGreaterThan(0);
+      for (const c of dealerHidden) {
+        expect(shown.find((e) => e.cardRowId === c.id)).toMatchObject({
+          card: null,
+          withheld: true,
+        });
+      }
+      expect(body.timeline.some((e) => e.kind === 'event' && e.visibility !== 'public')).toBe(
+        false,
+      );
+
+      await waitFor(
+        'the practice round to end',
+        async () => (await roundStatus(roundId)) === 'completed',
+        60_000,
+      );
+      const after = await get<Timeline>(`/audit/rounds/${roundId}/timeline`);
+      const stored = new Map((await cardRows(roundId)).map((c) => [c.id, c.card]));
+      for (const c of dealerHidden) {
+        expect(
+          after.body.timeline.find((e) => e.kind === 'card' && e.cardRowId === c.id),
+        ).toMatchObject({ card: stored.get(c.id) });
+      }
+    });
   });
 
   describe('bad input', () => {
