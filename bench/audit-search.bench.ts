@@ -12,11 +12,12 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client, Pool } from 'pg';
-import type { AuditQuery } from '../src/audit/audit-query';
 import { ExportRounds } from '../src/audit/export-rounds.use-case';
 import { PlayerBetHistory } from '../src/audit/player-bet-history.use-case';
 import { RoundTimeline } from '../src/audit/round-timeline.use-case';
 import { SearchRounds } from '../src/audit/search-rounds.use-case';
+import { HistoryReader } from '../src/history/reader/history-reader';
+import type { HistoryQuery } from '../src/history/reader/history-query';
 import { createStudioDataSource } from '../src/database/data-source.factory';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1_000_000);
@@ -172,11 +173,13 @@ async function main(): Promise<void> {
       `history: ${rounds} rounds in ${size}, loaded in ${((performance.now() - loadStart) / 1000).toFixed(0)} s\n\n`,
     );
 
-    const q: AuditQuery = async (sql, params) => (await pool.query(sql, params as unknown[])).rows;
-    const search = new SearchRounds(q);
-    const timeline = new RoundTimeline(q);
-    const history = new PlayerBetHistory(q);
-    const exporter = new ExportRounds(q);
+    const q: HistoryQuery = async (sql, params) =>
+      (await pool.query(sql, params as unknown[])).rows;
+    const reader = new HistoryReader(q);
+    const search = new SearchRounds(reader);
+    const timeline = new RoundTimeline(reader);
+    const history = new PlayerBetHistory(reader);
+    const exporter = new ExportRounds(reader);
     const random = rng(42);
     const perTable = Math.ceil(ROUNDS / TABLES);
     const span = perTable * ROUND_SECONDS * 1000;

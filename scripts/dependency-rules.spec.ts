@@ -37,3 +37,50 @@ describe('dependency rule: rules and protocol libraries import no framework code
     expect(cruise(FIXTURES, 'libs/cards').code).toBe(0);
   });
 });
+
+describe('dependency rule: the table core and the games are pure', () => {
+  it('rejects a table-core file that imports @nestjs/* or does file I/O', () => {
+    const { code, output } = cruise(FIXTURES, 'src/table-core/imports-nest-and-fs.ts');
+    expect(code).not.toBe(0);
+    expect(output).toContain('table-core-and-games-import-no-framework');
+    expect(output).toContain('@nestjs/common');
+    expect(output).toContain('table-core-and-games-do-no-io');
+  });
+
+  it('rejects a game that imports a broker or service code outside the core', () => {
+    const { code, output } = cruise(FIXTURES, 'src/games/pok-deng/reaches-into-tables.ts');
+    expect(code).not.toBe(0);
+    expect(output).toContain('table-core-and-games-import-no-framework');
+    expect(output).toContain('kafkajs');
+    expect(output).toMatch(
+      /table-core-and-games-import-only-the-core: .*src\/tables\/table-settings/,
+    );
+  });
+
+  it('accepts a core file that uses src/common and the games', () => {
+    const { code, output } = cruise(FIXTURES, 'src/table-core/clean.ts');
+    expect(output).not.toContain('error');
+    expect(code).toBe(0);
+  });
+});
+
+describe('dependency rule: SQL only behind the history, database, outbox and auth', () => {
+  it('rejects a use case that imports typeorm', () => {
+    const { code, output } = cruise(FIXTURES, 'src/use-cases');
+    expect(code).not.toBe(0);
+    expect(output).toContain('use-cases-import-no-database');
+    expect(output).toContain('database-only-in-history-database-outbox-auth');
+  });
+
+  it('rejects pg in service code outside those folders', () => {
+    const { code, output } = cruise(FIXTURES, 'src/consoles');
+    expect(code).not.toBe(0);
+    expect(output).toMatch(
+      /database-only-in-history-database-outbox-auth: src\/consoles\/imports-pg/,
+    );
+  });
+
+  it('accepts typeorm in the history', () => {
+    expect(cruise(FIXTURES, 'src/history').code).toBe(0);
+  });
+});

@@ -1,6 +1,7 @@
-import type { AuditQuery } from '../../src/audit/audit-query';
 import { VerifyEventChain } from '../../src/audit/verify-event-chain.use-case';
 import { RoundVerdict, VerifyRoundReplay } from '../../src/audit/verify-round-replay.use-case';
+import { historyReader } from '../../src/history/reader/history-reader';
+import type { HistoryQuery } from '../../src/history/reader/history-query';
 
 export const USAGE = `Usage:
   npm run audit:verify-replay -- --round <roundId>
@@ -56,13 +57,13 @@ function describe(v: RoundVerdict): string {
 export async function runAuditCli(
   command: string,
   argv: readonly string[],
-  q: AuditQuery,
+  q: HistoryQuery,
   write: (line: string) => void,
 ): Promise<number> {
   const opts = options(argv);
   const json = opts.json === true;
   if (command === 'verify-replay') {
-    const replay = new VerifyRoundReplay(q);
+    const replay = new VerifyRoundReplay(historyReader(q));
     if (typeof opts.round === 'string') {
       const verdict = await replay.round(opts.round);
       write(json ? JSON.stringify(verdict) : describe(verdict));
@@ -80,7 +81,7 @@ export async function runAuditCli(
     return result.failed.length === 0 ? 0 : 1;
   }
   if (command === 'verify-chain') {
-    const chain = new VerifyEventChain(q);
+    const chain = new VerifyEventChain(historyReader(q));
     const verdicts =
       typeof opts.table === 'string' ? [await chain.table(opts.table)] : await chain.all();
     for (const v of verdicts) {

@@ -41,7 +41,8 @@ const roundFilters = [
   textParam('playerId', 'Only rounds in which this player placed a bet.'),
 ];
 const error = {
-  description: 'Bad request ({ error, message })',
+  description:
+    'Bad request ({ error, message }); error is invalid-text (NUL, lone surrogate, over 200 characters, repeated key), invalid-time, invalid-cursor, range-too-large or bad-request',
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 };
 const secured = { security: [{ bearer: [] }] };
@@ -101,7 +102,7 @@ export const AUDIT_OPENAPI = {
       TimelineEntry: {
         type: 'object',
         description:
-          'kind is reading (rawHex: the bytes received, outcome, rescan), card (slot, card, readingId, faceDown, correction), bet, decision (automatic marks auto-play), settlement, supervisor-action or event (eventNo, prevHash, hash).',
+          'kind is reading (rawHex: the bytes received, outcome, rescan), card (slot, card, readingId, faceDown, correction), bet, decision (automatic marks auto-play), settlement, supervisor-action or event (eventNo, prevHash, hash). Until the round has ended (completed or voided), a face-down card has card null, a reading not of a face-up card has rawHex, decoded and outcomeDetail null (both with withheld: true), and events are the public ones without hashes.',
         properties: {
           at: { type: 'string', format: 'date-time' },
           kind: {
@@ -252,7 +253,8 @@ export const AUDIT_OPENAPI = {
     '/audit/replay': {
       get: {
         ...secured,
-        summary: 'Replay every round started in a time range',
+        summary:
+          'Replay every round started in a time range (at most 7 days and 2,000 rounds per call)',
         parameters: [
           { ...timeParam('from', 'Range start (inclusive)'), required: true },
           { ...timeParam('to', 'Range end (exclusive)'), required: true },

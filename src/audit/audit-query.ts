@@ -1,13 +1,25 @@
-/** A parameterised read on the database (DataSource.query or a pg client adapted to it). */
-export type AuditQuery = <T = Record<string, unknown>>(
-  sql: string,
-  params?: unknown[],
-) => Promise<T[]>;
+import type { HistoryQuery } from '../history/reader/history-query';
+
+/** A parameterised read on the database; the audit use cases hand it to the history reader. */
+export type AuditQuery = HistoryQuery;
+
+/** Why an auditor's request is refused: the `error` of the 400 / 404 answer. */
+export type AuditErrorCode =
+  | 'bad-request'
+  | 'not-found'
+  /** A text parameter holding NUL, a lone surrogate, too many characters, or several values. */
+  | 'invalid-text'
+  /** A time that is not ISO 8601, not a real date, or outside the years the history can hold. */
+  | 'invalid-time'
+  /** A cursor this API did not hand out (garbled, edited, or from another listing). */
+  | 'invalid-cursor'
+  /** A replay asked for more days or rounds than one call verifies. */
+  | 'range-too-large';
 
 /** The auditor asked for something that does not exist or cannot be read as asked. */
 export class AuditRequestError extends Error {
   constructor(
-    readonly code: 'bad-request' | 'not-found',
+    readonly code: AuditErrorCode,
     message: string,
   ) {
     super(message);

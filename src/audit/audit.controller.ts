@@ -9,10 +9,10 @@ import {
 } from '@nestjs/common';
 import type { Response } from 'express';
 import { Roles } from '../auth/roles.guard';
+import { MAX_REPLAY_ROUNDS, replayRange, textParam } from './audit-params';
 import { AuditRequestError } from './audit-query';
 import { AUDIT_OPENAPI } from './audit-openapi';
 import { ExportRounds } from './export-rounds.use-case';
-import { parseTime } from './keyset-cursor';
 import { PlayerBetHistory } from './player-bet-history.use-case';
 import { RoundTimeline } from './round-timeline.use-case';
 import { RoundSearchQuery, SearchRounds } from './search-rounds.use-case';
@@ -68,7 +68,10 @@ export class AuditController {
   @Roles('auditor')
   verifyRound(@Param('roundId') roundId: string) {
     return answer(async () => {
-      if (!/^[0-9a-f-]{36}$/i.test(roundId)) {
+      if (
+        typeof roundId !== 'string' ||
+        !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(roundId)
+      ) {
         throw new AuditRequestError('bad-request', 'roundId must be a uuid');
       }
       return this.replay.round(roundId);
@@ -79,10 +82,9 @@ export class AuditController {
   @Roles('auditor')
   verifyRange(@Query() query: { from?: string; to?: string; tableId?: string }) {
     return answer(async () => {
-      const from = parseTime('from', query.from);
-      const to = parseTime('to', query.to);
-      if (!from || !to) throw new AuditRequestError('bad-request', 'from and to are required');
-      return this.replay.range(from, to, query.tableId || undefined);
+      const { from, to } = replayRange(query);
+      const tableId = textParam('tableId', query.tableId);
+      return this.replay.range(from, to, tableId, MAX_REPLAY_ROUNDS);
     });
   }
 
@@ -98,7 +100,11 @@ export class AuditController {
   @Get('chain')
   @Roles('auditor')
   verifyChain(@Query('tableId') tableId?: string) {
-    return answer(async () => (tableId ? [await this.chain.table(tableId)] : this.chain.all()));
+    return answer(async () =>
+      tableId === undefined || tableId === ''
+        ? this.chain.all()
+        : [await this.chain.table(tableId)],
+    );
   }
 
   /**

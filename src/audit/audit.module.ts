@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
-import type { AuditQuery } from './audit-query';
+import { HistoryModule } from '../history/history.module';
+import { HistoryReader } from '../history/reader/history-reader';
 import { AuditController } from './audit.controller';
 import { ExportRounds } from './export-rounds.use-case';
 import { PlayerBetHistory } from './player-bet-history.use-case';
@@ -9,22 +9,29 @@ import { SearchRounds } from './search-rounds.use-case';
 import { VerifyEventChain } from './verify-event-chain.use-case';
 import { VerifyRoundReplay } from './verify-round-replay.use-case';
 
-/** The auditor's read-only history API; the use cases are plain classes over one query function. */
+const USE_CASES = [
+  SearchRounds,
+  RoundTimeline,
+  PlayerBetHistory,
+  ExportRounds,
+  VerifyRoundReplay,
+  VerifyEventChain,
+] as const;
+
+/** The auditor's read-only history API: plain use cases over the history reader. */
 @Module({})
 export class AuditModule {
-  static forRoot(deps: { dataSource: DataSource }): DynamicModule {
-    const q: AuditQuery = (sql, params) => deps.dataSource.query(sql, params);
+  /** `deps` is what the history module needs (the database); the audit itself never sees it. */
+  static forRoot(deps: Parameters<typeof HistoryModule.forRoot>[0]): DynamicModule {
     return {
       module: AuditModule,
+      imports: [HistoryModule.forRoot(deps)],
       controllers: [AuditController],
-      providers: [
-        { provide: SearchRounds, useValue: new SearchRounds(q) },
-        { provide: RoundTimeline, useValue: new RoundTimeline(q) },
-        { provide: PlayerBetHistory, useValue: new PlayerBetHistory(q) },
-        { provide: ExportRounds, useValue: new ExportRounds(q) },
-        { provide: VerifyRoundReplay, useValue: new VerifyRoundReplay(q) },
-        { provide: VerifyEventChain, useValue: new VerifyEventChain(q) },
-      ],
+      providers: USE_CASES.map((useCase) => ({
+        provide: useCase,
+        inject: [HistoryReader],
+        useFactory: (reader: HistoryReader) => new useCase(reader),
+      })),
     };
   }
 }

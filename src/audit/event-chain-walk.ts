@@ -1,19 +1,7 @@
+import type { StoredChainEvent } from '../history/reader/round-events.reader';
 import { eventHash, GENESIS_HASH } from '../tables/event-chain';
 
-/** One stored round event as read back from round_events. */
-export interface StoredChainEvent {
-  id: string;
-  tableId: string;
-  eventNo: number;
-  roundId: string | null;
-  type: string;
-  visibility: string;
-  payload: unknown;
-  actor: string | null;
-  occurredAt: string;
-  prevHash: string;
-  hash: string;
-}
+export type { StoredChainEvent };
 
 export type BrokenLinkReason =
   /** The event numbers skip (a row deleted) or repeat/go backwards (rows reordered). */

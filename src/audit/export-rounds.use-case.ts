@@ -1,6 +1,8 @@
-import type { AuditQuery } from './audit-query';
+import { historyReader, HistorySource } from '../history/reader/history-reader';
+import type { Keyset } from '../history/reader/rounds.reader';
+import { textParam } from './audit-params';
 import { AuditRequestError } from './audit-query';
-import { parseRoundFilter, roundWhere, RoundSearchQuery } from './search-rounds.use-case';
+import { parseRoundFilter, RoundSearchQuery } from './search-rounds.use-case';
 
 export type ExportFormat = 'csv' | 'ndjson';
 
@@ -42,10 +44,11 @@ export function csvLine(row: ExportRow): string {
  * batch in memory and the first bytes leave at once.
  */
 export class ExportRounds {
-  constructor(private readonly q: AuditQuery) {}
+  constructor(private readonly source: HistorySource) {}
 
+  /** Every parameter checked before the answer starts streaming (a 400 cannot follow a 200). */
   validate(query: RoundSearchQuery & { format?: string }): ExportFormat {
-    const format = query.format ?? 'ndjson';
+    const format = textParam('format', query.format) ?? 'ndjson';
     if (format !== 'csv' && format !== 'ndjson') {
       throw new AuditRequestError('bad-request', 'format must be csv or ndjson');
     }
@@ -68,57 +71,28 @@ export class ExportRounds {
 
   async *batches(query: RoundSearchQuery): AsyncGenerator<ExportRow[]> {
     const filter = parseRoundFilter(query);
-    let after: { at: string; id: string } | undefined;
+    let after: Keyset | undefined;
     for (;;) {
-      const where = roundWhere(filter, after, 'asc');
-      const rows = await this.q<{
-        id: string;
-        table_id: string;
-        game: string;
-        shoe_id: string | null;
-        shoe_number: number;
-        round_number: number;
-        status: string;
-        started_at: Date;
-        ended_at: Date | null;
-        void_reason: string | null;
-        started_key: string;
-        bets: number;
-        staked: string | null;
-        returned: string | null;
-        net: string | null;
-      }>(
-        `SELECT r.id, r.table_id, r.game, r.shoe_id, r.shoe_number, r.round_number, r.status,
-                r.started_at, r.ended_at, r.void_reason, r.started_at::text AS started_key,
-                s.bets, s.staked, s.returned, s.net
-           FROM rounds r
-           LEFT JOIN LATERAL (
-             SELECT count(*)::int AS bets, sum(stake) AS staked, sum(returned) AS returned, sum(net) AS net
-               FROM settlements WHERE round_id = r.id) s ON true
-           ${where.sql}
-          ORDER BY r.started_at, r.id LIMIT ${BATCH}`,
-        where.params,
-      );
+      const rows = await historyReader(this.source).rounds.withTotals(filter, after, BATCH);
       if (rows.length === 0) return;
       yield rows.map((r) => ({
         roundId: r.id,
-        tableId: r.table_id,
+        tableId: r.tableId,
         game: r.game,
-        shoeId: r.shoe_id,
-        shoeNumber: r.shoe_number,
-        roundNumber: r.round_number,
+        shoeId: r.shoeId,
+        shoeNumber: r.shoeNumber,
+        roundNumber: r.roundNumber,
         status: r.status,
-        startedAt: new Date(r.started_at).toISOString(),
-        endedAt: r.ended_at ? new Date(r.ended_at).toISOString() : null,
-        voidReason: r.void_reason,
+        startedAt: r.startedAt,
+        endedAt: r.endedAt,
+        voidReason: r.voidReason,
         bets: r.bets,
-        staked: Number(r.staked ?? 0),
-        returned: Number(r.returned ?? 0),
-        net: Number(r.net ?? 0),
+        staked: r.staked,
+        returned: r.returned,
+        net: r.net,
       }));
       if (rows.length < BATCH) return;
-      const last = rows[rows.length - 1];
-      after = { at: last.started_key, id: last.id };
+      after = rows[rows.length - 1].key;
     }
   }
 }

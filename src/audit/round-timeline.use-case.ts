@@ -1,6 +1,8 @@
-import type { AuditQuery } from './audit-query';
+import type { HandRecord } from '../history/reader/round-cards.reader';
+import { historyReader, HistorySource } from '../history/reader/history-reader';
+import { roundSummary, RoundSummary } from '../history/reader/rounds.reader';
 import { AuditRequestError } from './audit-query';
-import { ROUND_COLUMNS, RoundRow, roundSummary, RoundSummary } from './search-rounds.use-case';
+import { hiddenUntilRoundEnd, ShownRecords } from './hidden-until-round-end';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -15,231 +17,50 @@ export interface RoundTimelineView {
    */
   timeline: TimelineEntry[];
   /** Every hand of the finished round with its cards, total and result (round_hands). */
-  hands: Array<{
-    hand: string;
-    owner: string | null;
-    cards: string[];
-    total: string;
-    result: string | null;
-  }>;
+  hands: HandRecord[];
   counts: Record<string, number>;
 }
-
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-const int = (v: string | null) => (v === null ? null : Number(v));
 
 /**
  * One round's full record for an auditor. Readings are those of the round's table between its
  * start and its end, so rescans and garbage the reader sent mid-round are there too, each with the
- * exact bytes received. Face-down cards are shown: auditors see everything, after the fact.
+ * exact bytes received. Face-down cards are shown once the round has ended (hiddenUntilRoundEnd).
  */
 export class RoundTimeline {
-  constructor(private readonly q: AuditQuery) {}
+  constructor(private readonly source: HistorySource) {}
 
   async execute(roundId: string): Promise<RoundTimelineView> {
-    if (!UUID.test(roundId)) throw new AuditRequestError('bad-request', 'roundId must be a uuid');
-    const [round] = await this.q<RoundRow>(
-      `SELECT ${ROUND_COLUMNS} FROM rounds r WHERE r.id = $1`,
-      [roundId],
-    );
+    if (typeof roundId !== 'string' || !UUID.test(roundId)) {
+      throw new AuditRequestError('bad-request', 'roundId must be a uuid');
+    }
+    const h = historyReader(this.source);
+    const round = await h.rounds.byId(roundId);
     if (!round) throw new AuditRequestError('not-found', `No round ${roundId}`);
     const [readings, cards, bets, decisions, settlements, actions, events, hands] =
       await Promise.all([
-        this.q<{
-          id: string;
-          port: string;
-          wire_format: string;
-          kind: string;
-          raw: Buffer;
-          decoded: Record<string, unknown>;
-          device_seq: number | null;
-          received_at: Date;
-          outcome: string;
-          outcome_detail: unknown;
-        }>(
-          `SELECT id, port, wire_format, kind, raw, decoded, device_seq, received_at, outcome, outcome_detail
-           FROM scanner_readings
-          WHERE table_id = $1 AND received_at >= $2 AND received_at <= COALESCE($3, now())
-            AND kind IN ('card', 'unrecognised', 'invalid')
-          ORDER BY received_at, id`,
-          [round.table_id, round.started_at, round.ended_at],
-        ),
-        this.q<{
-          id: string;
-          slot: string;
-          card: string;
-          reading_id: string | null;
-          face_down: boolean;
-          dealt_at: Date;
-          revealed_at: Date | null;
-          corrected_by_id: string | null;
-          correction_reason: string | null;
-        }>(
-          `SELECT id, slot, card, reading_id, face_down, dealt_at, revealed_at, corrected_by_id, correction_reason
-           FROM round_cards WHERE round_id = $1 ORDER BY id`,
-          [roundId],
-        ),
-        this.q<{
-          id: string;
-          player_id: string;
-          command_id: string | null;
-          bet_type: string;
-          spot: string | null;
-          amount: string;
-          deducted: string;
-          currency: string;
-          status: string;
-          placed_at: Date;
-        }>(
-          `SELECT id, player_id, command_id, bet_type, spot, amount, deducted, currency, status, placed_at
-           FROM bets WHERE round_id = $1 ORDER BY placed_at, id`,
-          [roundId],
-        ),
-        this.q<{
-          id: string;
-          player_id: string;
-          hand: string | null;
-          action: string;
-          automatic: boolean;
-          command_id: string | null;
-          decided_at: Date;
-        }>(
-          `SELECT id, player_id, hand, action, automatic, command_id, decided_at
-           FROM decisions WHERE round_id = $1 ORDER BY id`,
-          [roundId],
-        ),
-        this.q<{
-          id: string;
-          bet_id: string | null;
-          player_id: string;
-          bet_type: string;
-          spot: string | null;
-          stake: string;
-          returned: string;
-          net: string;
-          outcome: string;
-          rounded_down: string;
-          settled_at: Date;
-        }>(
-          `SELECT id, bet_id, player_id, bet_type, spot, stake, returned, net, outcome, rounded_down, settled_at
-           FROM settlements WHERE round_id = $1 ORDER BY id`,
-          [roundId],
-        ),
-        this.q<{
-          id: string;
-          action: string;
-          reason: string | null;
-          actor_name: string;
-          status: string;
-          details: unknown;
-          created_at: Date;
-        }>(
-          `SELECT id, action, reason, actor_name, status, details, created_at
-           FROM supervisor_actions WHERE round_id = $1 ORDER BY id`,
-          [roundId],
-        ),
-        this.q<{
-          event_no: string;
-          type: string;
-          visibility: string;
-          payload: unknown;
-          actor: string | null;
-          occurred_at: Date;
-          prev_hash: string;
-          hash: string;
-        }>(
-          `SELECT event_no, type, visibility, payload, actor, occurred_at, prev_hash, hash
-           FROM round_events WHERE round_id = $1 ORDER BY event_no`,
-          [roundId],
-        ),
-        this.q<RoundTimelineView['hands'][number]>(
-          `SELECT hand, owner, cards, total, result FROM round_hands WHERE round_id = $1 ORDER BY id`,
-          [roundId],
-        ),
+        h.readings.ofTableBetween(round.tableId, round.startedAtValue, round.endedAtValue),
+        h.cards.rowsOfRound(roundId),
+        h.bets.ofRound(roundId),
+        h.bets.decisionsOfRound(roundId),
+        h.bets.settlementsOfRound(roundId),
+        h.supervisorActions.ofRound(roundId),
+        h.events.ofRound(roundId),
+        h.cards.handsOfRound(roundId),
       ]);
+    const shown = hiddenUntilRoundEnd(round.status, { readings, cards, events, hands });
     // Stable merge: entries at the same instant keep the order of the kinds listed here.
     const entries: TimelineEntry[] = [
-      ...readings.map((r) => ({
-        at: iso(r.received_at)!,
-        kind: 'reading',
-        readingId: String(r.id),
-        port: r.port,
-        wireFormat: r.wire_format,
-        readingKind: r.kind,
-        rawHex: Buffer.from(r.raw).toString('hex'),
-        decoded: r.decoded,
-        deviceSeq: r.device_seq,
-        outcome: r.outcome,
-        outcomeDetail: r.outcome_detail,
-        rescan: r.outcome.startsWith('rescan') || r.kind !== 'card',
-      })),
-      ...bets.map((b) => ({
-        at: iso(b.placed_at)!,
-        kind: 'bet',
-        betId: b.id,
-        playerId: b.player_id,
-        commandId: b.command_id,
-        betType: b.bet_type,
-        spot: b.spot,
-        amount: Number(b.amount),
-        deducted: Number(b.deducted),
-        currency: b.currency,
-        status: b.status,
-      })),
-      ...cards.map((c) => ({
-        at: iso(c.dealt_at)!,
-        kind: 'card',
-        cardRowId: String(c.id),
-        slot: c.slot,
-        card: c.card,
-        readingId: c.reading_id === null ? null : String(c.reading_id),
-        faceDown: c.face_down,
-        revealedAt: iso(c.revealed_at),
-        correctedByCardRowId: c.corrected_by_id === null ? null : String(c.corrected_by_id),
-        correctionReason: c.correction_reason,
-      })),
-      ...decisions.map((d) => ({
-        at: iso(d.decided_at)!,
-        kind: 'decision',
-        playerId: d.player_id,
-        hand: d.hand,
-        action: d.action,
-        automatic: d.automatic,
-        commandId: d.command_id,
-      })),
-      ...settlements.map((s) => ({
-        at: iso(s.settled_at)!,
+      ...readingEntries(shown),
+      ...bets.map(({ placedAt, ...b }) => ({ at: placedAt, kind: 'bet', ...b })),
+      ...cardEntries(shown),
+      ...decisions.map(({ decidedAt, ...d }) => ({ at: decidedAt, kind: 'decision', ...d })),
+      ...settlements.map(({ settledAt, roundId: _round, ...s }) => ({
+        at: settledAt,
         kind: 'settlement',
-        betId: s.bet_id,
-        playerId: s.player_id,
-        betType: s.bet_type,
-        spot: s.spot,
-        stake: int(s.stake),
-        returned: int(s.returned),
-        net: int(s.net),
-        outcome: s.outcome,
-        roundedDown: s.rounded_down,
+        ...s,
       })),
-      ...actions.map((a) => ({
-        at: iso(a.created_at)!,
-        kind: 'supervisor-action',
-        action: a.action,
-        reason: a.reason,
-        actor: a.actor_name,
-        status: a.status,
-        details: a.details,
-      })),
-      ...events.map((e) => ({
-        at: iso(e.occurred_at)!,
-        kind: 'event',
-        eventNo: Number(e.event_no),
-        type: e.type,
-        visibility: e.visibility,
-        payload: e.payload,
-        actor: e.actor,
-        prevHash: e.prev_hash,
-        hash: e.hash,
-      })),
+      ...actions.map(({ createdAt, ...a }) => ({ at: createdAt, kind: 'supervisor-action', ...a })),
+      ...eventEntries(shown),
     ];
     const timeline = entries
       .map((e, i) => ({ e, i }))
@@ -247,6 +68,53 @@ export class RoundTimeline {
       .map(({ e }) => e);
     const counts: Record<string, number> = {};
     for (const e of timeline) counts[e.kind] = (counts[e.kind] ?? 0) + 1;
-    return { round: roundSummary(round), timeline, hands, counts };
+    return { round: roundSummary(round), timeline, hands: shown.hands, counts };
   }
+}
+
+function readingEntries(shown: ShownRecords): TimelineEntry[] {
+  return shown.readings.map(({ receivedAt, raw, withheld, ...r }) => ({
+    at: receivedAt,
+    kind: 'reading',
+    readingId: r.readingId,
+    port: r.port,
+    wireFormat: r.wireFormat,
+    readingKind: r.readingKind,
+    rawHex: raw === null ? null : raw.toString('hex'),
+    decoded: r.decoded,
+    deviceSeq: r.deviceSeq,
+    outcome: r.outcome,
+    outcomeDetail: r.outcomeDetail,
+    rescan: r.outcome.startsWith('rescan') || r.readingKind !== 'card',
+    ...(withheld ? { withheld } : {}),
+  }));
+}
+
+function cardEntries(shown: ShownRecords): TimelineEntry[] {
+  return shown.cards.map(({ dealtAt, ...c }) => ({
+    at: dealtAt,
+    kind: 'card',
+    cardRowId: c.cardRowId,
+    slot: c.slot,
+    card: c.card,
+    readingId: c.readingId,
+    faceDown: c.faceDown,
+    revealedAt: c.revealedAt,
+    correctedByCardRowId: c.correctedByCardRowId,
+    correctionReason: c.correctionReason,
+    ...(c.withheld ? { withheld: c.withheld } : {}),
+  }));
+}
+
+function eventEntries(shown: ShownRecords): TimelineEntry[] {
+  return shown.events.map((e) => ({
+    at: e.occurredAt,
+    kind: 'event',
+    eventNo: e.eventNo,
+    type: e.type,
+    visibility: e.visibility,
+    payload: e.payload,
+    actor: e.actor,
+    ...(e.hash === undefined ? {} : { prevHash: e.prevHash, hash: e.hash }),
+  }));
 }

@@ -1,5 +1,7 @@
-import type { AuditQuery } from './audit-query';
-import { BrokenLink, ChainWalker, StoredChainEvent } from './event-chain-walk';
+import { historyReader, HistorySource } from '../history/reader/history-reader';
+import { textParam } from './audit-params';
+import { AuditRequestError } from './audit-query';
+import { BrokenLink, ChainWalker } from './event-chain-walk';
 
 export interface TableChainVerdict {
   tableId: string;
@@ -16,54 +18,30 @@ const PAGE = 5_000;
  * order is by event_no, not by id, so rows renumbered to reorder them break the prev_hash links.
  */
 export class VerifyEventChain {
-  constructor(private readonly q: AuditQuery) {}
+  constructor(private readonly source: HistorySource) {}
 
   async all(): Promise<TableChainVerdict[]> {
-    const tables = await this.q<{ id: string }>(`SELECT id FROM studio_tables ORDER BY id`);
     const out: TableChainVerdict[] = [];
-    for (const t of tables) out.push(await this.table(t.id));
+    for (const id of await historyReader(this.source).events.tableIds()) {
+      out.push(await this.table(id));
+    }
     return out;
   }
 
-  async table(tableId: string): Promise<TableChainVerdict> {
+  async table(tableIdParam: string): Promise<TableChainVerdict> {
+    const tableId = textParam('tableId', tableIdParam);
+    if (tableId === undefined) throw new AuditRequestError('bad-request', 'tableId is required');
+    const events = historyReader(this.source).events;
     const walker = new ChainWalker(tableId);
     let afterNo = -1;
     for (;;) {
-      const rows = await this.q<{
-        id: string;
-        event_no: string;
-        round_id: string | null;
-        type: string;
-        visibility: string;
-        payload: unknown;
-        actor: string | null;
-        occurred_at: Date;
-        prev_hash: string;
-        hash: string;
-      }>(
-        `SELECT id, event_no, round_id, type, visibility, payload, actor, occurred_at, prev_hash, hash
-           FROM round_events WHERE table_id = $1 AND event_no > $2 ORDER BY event_no LIMIT ${PAGE}`,
-        [tableId, afterNo],
-      );
-      if (rows.length === 0) break;
-      const events: StoredChainEvent[] = rows.map((r) => ({
-        id: String(r.id),
-        tableId,
-        eventNo: Number(r.event_no),
-        roundId: r.round_id,
-        type: r.type,
-        visibility: r.visibility,
-        payload: r.payload,
-        actor: r.actor,
-        occurredAt: new Date(r.occurred_at).toISOString(),
-        prevHash: r.prev_hash,
-        hash: r.hash,
-      }));
-      const broken = walker.walk(events);
+      const page = await events.chainPage(tableId, afterNo, PAGE);
+      if (page.length === 0) break;
+      const broken = walker.walk(page);
       if (broken) {
         return { tableId, events: walker.checked, intact: false, firstBrokenLink: broken };
       }
-      afterNo = events[events.length - 1].eventNo;
+      afterNo = page[page.length - 1].eventNo;
     }
     return { tableId, events: walker.checked, intact: true };
   }

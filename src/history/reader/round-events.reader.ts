@@ -1,0 +1,76 @@
+import type { HistoryQuery } from './history-query';
+import { iso } from './history-query';
+
+/** One stored round event as read back from round_events (the hash chain's link). */
+export interface StoredChainEvent {
+  id: string;
+  tableId: string;
+  eventNo: number;
+  roundId: string | null;
+  type: string;
+  visibility: string;
+  payload: unknown;
+  actor: string | null;
+  occurredAt: string;
+  prevHash: string;
+  hash: string;
+}
+
+interface EventRow {
+  id: string;
+  table_id: string;
+  event_no: string;
+  round_id: string | null;
+  type: string;
+  visibility: string;
+  payload: unknown;
+  actor: string | null;
+  occurred_at: Date;
+  prev_hash: string;
+  hash: string;
+}
+
+const EVENT_COLUMNS = `id, table_id, event_no, round_id, type, visibility, payload, actor,
+  occurred_at, prev_hash, hash`;
+
+const chainEvent = (r: EventRow): StoredChainEvent => ({
+  id: String(r.id),
+  tableId: r.table_id,
+  eventNo: Number(r.event_no),
+  roundId: r.round_id,
+  type: r.type,
+  visibility: r.visibility,
+  payload: r.payload,
+  actor: r.actor,
+  occurredAt: iso(r.occurred_at)!,
+  prevHash: r.prev_hash,
+  hash: r.hash,
+});
+
+/** round_events, the hash-chained event log, and the tables that have one. */
+export class RoundEventsReader {
+  constructor(private readonly q: HistoryQuery) {}
+
+  async ofRound(roundId: string): Promise<StoredChainEvent[]> {
+    const rows = await this.q<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM round_events WHERE round_id = $1 ORDER BY event_no`,
+      [roundId],
+    );
+    return rows.map(chainEvent);
+  }
+
+  /** Up to `limit` events of a table after event number `afterNo`, in chain order. */
+  async chainPage(tableId: string, afterNo: number, limit: number): Promise<StoredChainEvent[]> {
+    const rows = await this.q<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM round_events
+        WHERE table_id = $1 AND event_no > $2 ORDER BY event_no LIMIT ${Math.trunc(limit)}`,
+      [tableId, afterNo],
+    );
+    return rows.map(chainEvent);
+  }
+
+  async tableIds(): Promise<string[]> {
+    const rows = await this.q<{ id: string }>(`SELECT id FROM studio_tables ORDER BY id`);
+    return rows.map((r) => r.id);
+  }
+}

@@ -1,0 +1,271 @@
+import type { HistoryQuery } from './history-query';
+import { iso } from './history-query';
+
+/** Filters of a round search, already validated. */
+export interface RoundFilter {
+  tableId?: string;
+  game?: string;
+  from?: Date;
+  to?: Date;
+  status?: string;
+  shoeId?: string;
+  playerId?: string;
+}
+
+/** Keyset position: PostgreSQL's own text of the timestamptz (no precision lost) and the id. */
+export interface Keyset {
+  at: string;
+  id: string;
+}
+
+export interface RoundSummary {
+  id: string;
+  tableId: string;
+  game: string;
+  shoeId: string | null;
+  shoeNumber: number;
+  roundNumber: number;
+  status: string;
+  phase: string;
+  startedAt: string;
+  endedAt: string | null;
+  voidReason: string | null;
+}
+
+/** A round with where its time window is, for reads that follow it (readings of the table). */
+export interface RoundRecord extends RoundSummary {
+  /** Keyset position of the round. */
+  key: Keyset;
+  /** Exact bounds of the round, as Dates, for the readings of its table. */
+  startedAtValue: Date;
+  endedAtValue: Date | null;
+}
+
+/** What replay needs of a round: the rules it was played under. */
+export interface ReplayRound {
+  id: string;
+  tableId: string;
+  game: string;
+  status: string;
+  shoeNumber: number;
+  roundNumber: number;
+  configuration: Record<string, unknown>;
+  currency: string;
+  key: Keyset;
+}
+
+/** A round with its settlement totals, one line of an export. */
+export interface RoundTotals extends RoundSummary {
+  key: Keyset;
+  bets: number;
+  staked: number;
+  returned: number;
+  net: number;
+}
+
+const ROUND_COLUMNS = `r.id, r.table_id, r.game, r.shoe_id, r.shoe_number, r.round_number,
+  r.status, r.phase, r.started_at, r.ended_at, r.void_reason, r.started_at::text AS started_key`;
+
+interface RoundRow {
+  id: string;
+  table_id: string;
+  game: string;
+  shoe_id: string | null;
+  shoe_number: number;
+  round_number: number;
+  status: string;
+  phase: string;
+  started_at: Date;
+  ended_at: Date | null;
+  void_reason: string | null;
+  started_key: string;
+}
+
+function roundRecord(r: RoundRow): RoundRecord {
+  return {
+    id: r.id,
+    tableId: r.table_id,
+    game: r.game,
+    shoeId: r.shoe_id,
+    shoeNumber: r.shoe_number,
+    roundNumber: r.round_number,
+    status: r.status,
+    phase: r.phase,
+    startedAt: iso(r.started_at)!,
+    endedAt: iso(r.ended_at),
+    voidReason: r.void_reason,
+    key: { at: r.started_key, id: r.id },
+    startedAtValue: r.started_at,
+    endedAtValue: r.ended_at,
+  };
+}
+
+/** The WHERE clause of a round filter plus a keyset bound, with its parameters. */
+export function roundWhere(
+  filter: RoundFilter,
+  after: Keyset | undefined,
+  direction: 'desc' | 'asc',
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const clauses: string[] = [];
+  const p = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  if (filter.tableId) clauses.push(`r.table_id = ${p(filter.tableId)}`);
+  if (filter.game) clauses.push(`r.game = ${p(filter.game)}`);
+  if (filter.status) clauses.push(`r.status = ${p(filter.status)}`);
+  if (filter.shoeId) clauses.push(`r.shoe_id = ${p(filter.shoeId)}::uuid`);
+  if (filter.from) clauses.push(`r.started_at >= ${p(filter.from)}`);
+  if (filter.to) clauses.push(`r.started_at < ${p(filter.to)}`);
+  if (filter.playerId) {
+    clauses.push(
+      `r.id IN (SELECT b.round_id FROM bets b WHERE b.player_id = ${p(filter.playerId)})`,
+    );
+  }
+  if (after) {
+    const op = direction === 'desc' ? '<' : '>';
+    clauses.push(`(r.started_at, r.id) ${op} (${p(after.at)}::timestamptz, ${p(after.id)}::uuid)`);
+  }
+  return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
+/** Rounds: search, one round, the rounds replay walks through and the export's lines. */
+export class RoundsReader {
+  constructor(private readonly q: HistoryQuery) {}
+
+  /** Up to `limit` rounds of the filter after the keyset, newest first. */
+  async search(filter: RoundFilter, after: Keyset | undefined, limit: number) {
+    const where = roundWhere(filter, after, 'desc');
+    const rows = await this.q<RoundRow>(
+      `SELECT ${ROUND_COLUMNS} FROM rounds r ${where.sql}
+        ORDER BY r.started_at DESC, r.id DESC LIMIT ${Math.trunc(limit)}`,
+      where.params,
+    );
+    return rows.map(roundRecord);
+  }
+
+  async byId(roundId: string): Promise<RoundRecord | undefined> {
+    const [row] = await this.q<RoundRow>(`SELECT ${ROUND_COLUMNS} FROM rounds r WHERE r.id = $1`, [
+      roundId,
+    ]);
+    return row && roundRecord(row);
+  }
+
+  /** One round with the table configuration it was played under (kept with the round). */
+  async forReplay(roundId: string): Promise<ReplayRound | undefined> {
+    const [row] = await this.q<ReplayRow>(
+      `SELECT ${REPLAY_COLUMNS} FROM rounds r JOIN studio_tables t ON t.id = r.table_id
+        WHERE r.id = $1`,
+      [roundId],
+    );
+    return row && replayRound(row);
+  }
+
+  /** Up to `limit` rounds started in [from, to) after the keyset, oldest first, for replay. */
+  async forReplayBetween(
+    range: { from: Date; to: Date; tableId?: string },
+    after: Keyset | undefined,
+    limit: number,
+  ): Promise<ReplayRound[]> {
+    const rows = await this.q<ReplayRow>(
+      `SELECT ${REPLAY_COLUMNS} FROM rounds r JOIN studio_tables t ON t.id = r.table_id
+          WHERE r.started_at >= $1 AND r.started_at < $2
+            AND ($3::text IS NULL OR r.table_id = $3)
+            AND ($4::timestamptz IS NULL OR (r.started_at, r.id) > ($4::timestamptz, $5::uuid))
+          ORDER BY r.started_at, r.id LIMIT ${Math.trunc(limit)}`,
+      [range.from, range.to, range.tableId ?? null, after?.at ?? null, after?.id ?? null],
+    );
+    return rows.map(replayRound);
+  }
+
+  /** How many rounds started in [from, to) (on one table), to cap what one call replays. */
+  async countBetween(range: { from: Date; to: Date; tableId?: string }): Promise<number> {
+    const [row] = await this.q<{ n: number }>(
+      `SELECT count(*)::int AS n FROM rounds
+        WHERE started_at >= $1 AND started_at < $2 AND ($3::text IS NULL OR table_id = $3)`,
+      [range.from, range.to, range.tableId ?? null],
+    );
+    return row?.n ?? 0;
+  }
+
+  /** Up to `limit` rounds of the filter after the keyset, oldest first, with settlement totals. */
+  async withTotals(
+    filter: RoundFilter,
+    after: Keyset | undefined,
+    limit: number,
+  ): Promise<RoundTotals[]> {
+    const where = roundWhere(filter, after, 'asc');
+    const rows = await this.q<
+      RoundRow & {
+        bets: number;
+        staked: string | null;
+        returned: string | null;
+        net: string | null;
+      }
+    >(
+      `SELECT ${ROUND_COLUMNS}, s.bets, s.staked, s.returned, s.net
+           FROM rounds r
+           LEFT JOIN LATERAL (
+             SELECT count(*)::int AS bets, sum(stake) AS staked, sum(returned) AS returned, sum(net) AS net
+               FROM settlements WHERE round_id = r.id) s ON true
+           ${where.sql}
+          ORDER BY r.started_at, r.id LIMIT ${Math.trunc(limit)}`,
+      where.params,
+    );
+    return rows.map((r) => ({
+      ...roundRecord(r),
+      bets: r.bets,
+      staked: Number(r.staked ?? 0),
+      returned: Number(r.returned ?? 0),
+      net: Number(r.net ?? 0),
+    }));
+  }
+}
+
+const REPLAY_COLUMNS = `r.id, r.table_id, r.game, r.status, r.shoe_number, r.round_number,
+  COALESCE(r.configuration, t.configuration) AS configuration, t.currency,
+  r.started_at::text AS started_key`;
+
+interface ReplayRow {
+  id: string;
+  table_id: string;
+  game: string;
+  status: string;
+  shoe_number: number;
+  round_number: number;
+  configuration: Record<string, unknown>;
+  currency: string;
+  started_key: string;
+}
+
+function replayRound(r: ReplayRow): ReplayRound {
+  return {
+    id: r.id,
+    tableId: r.table_id,
+    game: r.game,
+    status: r.status,
+    shoeNumber: r.shoe_number,
+    roundNumber: r.round_number,
+    configuration: r.configuration,
+    currency: r.currency,
+    key: { at: r.started_key, id: r.id },
+  };
+}
+
+/** Only the summary fields of a round (what the API answers), without its keyset or bounds. */
+export function roundSummary(r: RoundSummary): RoundSummary {
+  return {
+    id: r.id,
+    tableId: r.tableId,
+    game: r.game,
+    shoeId: r.shoeId,
+    shoeNumber: r.shoeNumber,
+    roundNumber: r.roundNumber,
+    status: r.status,
+    phase: r.phase,
+    startedAt: r.startedAt,
+    endedAt: r.endedAt,
+    voidReason: r.voidReason,
+  };
+}
