@@ -48,7 +48,8 @@ export function validateCommandResult(value: unknown) {
 
 function typeText(s: JsonSchema): string {
   const shared = resolveDef(s);
-  if (shared) return typeText(shared);
+  // Shared formats by name: the section above the tables defines each one.
+  if (shared) return s.$ref!.slice(s.$ref!.lastIndexOf('/') + 1);
   if (s.const !== undefined) return JSON.stringify(s.const);
   if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' \\| ');
   if (s.anyOf) return s.anyOf.map(typeText).join(' \\| ');
@@ -56,7 +57,7 @@ function typeText(s: JsonSchema): string {
   if (s.type === 'array' && s.items) return `${typeText(s.items)}[]`;
   const type = s.type ?? 'any';
   const base = Array.isArray(type) ? type.join(' \\| ') : type;
-  if (s.type === 'string' && s.pattern) return `${base} /${s.pattern}/`.replace(/\|/g, '\\|');
+  if (s.type === 'string' && s.pattern) return `\`/${s.pattern.replace(/\|/g, '\\|')}/\``;
   return base;
 }
 

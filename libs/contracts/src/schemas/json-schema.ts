@@ -50,10 +50,22 @@ export type Validator = (value: unknown) => SchemaViolation[];
  * a definition is an error in the schema, not silently ignored.
  */
 export function createContractAjv(schemas: readonly JsonSchema[] = []): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+  const ajv = new Ajv2020({
+    strict: true,
+    allErrors: true,
+    allowUnionTypes: true,
+    verbose: true,
+  });
   addFormats(ajv);
   for (const schema of schemas) ajv.addSchema(schema as object);
   return ajv;
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
 }
 
 function escapePointer(name: string): string {
@@ -75,6 +87,10 @@ function toViolation(error: ErrorObject): SchemaViolation {
   if (error.keyword === 'enum') {
     const values = (params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
     return { path: error.instancePath, message: `must be one of ${values.join(', ')}` };
+  }
+  if (error.keyword === 'type') {
+    // Say what arrived, as a reader of a dead-letter header needs: "must be integer, got string".
+    return { path: error.instancePath, message: `${error.message}, got ${jsonTypeOf(error.data)}` };
   }
   if (error.keyword === 'const') {
     return { path: error.instancePath, message: `must be ${JSON.stringify(params.allowedValue)}` };

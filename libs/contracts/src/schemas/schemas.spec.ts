@@ -85,7 +85,9 @@ describe('event schemas', () => {
           settlements: [{ ...settlement, returned: 1_950.5 }],
         }),
       ),
-    ).toEqual([{ path: '/payload/settlements/0/returned', message: 'must be integer' }]);
+    ).toEqual([
+      { path: '/payload/settlements/0/returned', message: 'must be integer, got number' },
+    ]);
   });
 
   it('have one entry per type', () => {
@@ -114,7 +116,7 @@ describe('command schemas', () => {
   it('refuse fractional or negative money, missing fields and misspelt fields', () => {
     const msgs = (value: unknown) =>
       validate(COMMAND_SCHEMAS.PlaceBet, value).map((v) => `${v.path} ${v.message}`);
-    expect(msgs({ ...bet, amount: 10.5 })).toEqual(['/amount must be integer']);
+    expect(msgs({ ...bet, amount: 10.5 })).toEqual(['/amount must be integer, got number']);
     expect(msgs({ ...bet, amount: 0 })).toEqual(['/amount must be >= 1']);
     expect(msgs({ ...bet, sideBets: { pairs: -1 } })).toEqual(['/sideBets/pairs must be >= 0']);
     const { playerId: _drop, ...noPlayer } = bet;
