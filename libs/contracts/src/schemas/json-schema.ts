@@ -110,9 +110,22 @@ let registered: readonly JsonSchema[] = [];
 export function registerContractSchemas(schemas: readonly JsonSchema[]): void {
   registered = schemas;
   registry = undefined;
+  byObject = new WeakMap();
 }
 
+let byObject = new WeakMap<JsonSchema, ValidateFunction>();
+
+/** The compiled function of a schema: by identity on the hot path (the command intake). */
 function compiled(schema: JsonSchema): ValidateFunction {
+  let fn = byObject.get(schema);
+  if (!fn) {
+    fn = compiledByText(schema);
+    byObject.set(schema, fn);
+  }
+  return fn;
+}
+
+function compiledByText(schema: JsonSchema): ValidateFunction {
   registry ??= { ajv: createContractAjv(registered), byText: new Map() };
   const text = JSON.stringify(schema);
   let fn = registry.byText.get(text);
