@@ -1,4 +1,9 @@
-import { contractSchemaFiles, renderContractDocument } from '@studio/contracts';
+import {
+  CONTRACT_VERSION,
+  contractSchemaFiles,
+  renderAsyncApiDocument,
+  renderContractDocument,
+} from '@studio/contracts';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -6,11 +11,13 @@ import { dirname, join, relative, resolve } from 'node:path';
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 const SCHEMA_DIR = 'libs/contracts/schemas';
 const CONTRACT_DOC = 'docs/kafka-contract.md';
+export const ASYNCAPI_DOC = 'docs/asyncapi.json';
 
 /** What the contract files should contain: path (from the repo root) → text. */
 export function expectedContractFiles(): Map<string, string> {
   const files = new Map<string, string>();
   files.set(CONTRACT_DOC, renderContractDocument());
+  files.set(ASYNCAPI_DOC, `${JSON.stringify(renderAsyncApiDocument(CONTRACT_VERSION), null, 2)}\n`);
   for (const [path, schema] of Object.entries(contractSchemaFiles())) {
     files.set(join(SCHEMA_DIR, path), `${JSON.stringify(schema, null, 2)}\n`);
   }

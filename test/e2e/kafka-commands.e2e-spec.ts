@@ -6,6 +6,7 @@ import { CloseBetting } from '../../src/use-cases/table-actions.use-cases';
 import { TEST_KAFKA_BROKERS } from '../support/environment';
 import { startTestStudio, uniqueTopicPrefix } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { recordPlatformTraffic } from '../support/conformance-recorder';
 
 jest.setTimeout(120_000);
 
@@ -92,6 +93,7 @@ describe('Kafka command intake', () => {
   });
 
   afterAll(async () => {
+    recordPlatformTraffic('kafka-commands', platform);
     await platform?.stop();
     await studio?.close();
     await db?.drop();

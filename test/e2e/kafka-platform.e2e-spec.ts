@@ -6,6 +6,7 @@ import type { TableDefinition } from '../../src/config/tables-config';
 import { TEST_KAFKA_BROKERS } from '../support/environment';
 import { startTestStudio, uniqueTopicPrefix, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { recordPlatformTraffic } from '../support/conformance-recorder';
 
 jest.setTimeout(300_000);
 
@@ -110,6 +111,7 @@ describe('platform simulator over Kafka', () => {
   });
 
   afterAll(async () => {
+    recordPlatformTraffic('kafka-platform', client);
     await client?.stop();
     await studio?.close();
     await db?.drop();

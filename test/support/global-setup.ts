@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { TEST_ADMIN_DATABASE_URL, TEST_KAFKA_HOME, TEST_KAFKA_PORT } from './environment';
+import { resetConformanceRecords } from './conformance-recorder';
 import { KafkaBroker } from './kafka-broker';
 
 /**
@@ -7,6 +8,7 @@ import { KafkaBroker } from './kafka-broker';
  * that the real PostgreSQL answers, failing early with a message that says what to do.
  */
 export default async function globalSetup(): Promise<void> {
+  resetConformanceRecords();
   const admin = new Client({
     connectionString: TEST_ADMIN_DATABASE_URL,
     connectionTimeoutMillis: 5000,

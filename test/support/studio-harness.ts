@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { RunningStudio, startStudio } from '../../src/bootstrap';
 import { loadStudioConfig } from '../../src/config/studio-config';
 import type { TableDefinition } from '../../src/config/tables-config';
+import { recordStudioOutbox } from './conformance-recorder';
 
 export interface TestStudioOptions {
   databaseUrl: string;
@@ -45,7 +46,16 @@ export async function startTestStudio(options: TestStudioOptions): Promise<Runni
     ...(options.topicPrefix ? { KAFKA_TOPIC_PREFIX: options.topicPrefix } : {}),
     ...options.env,
   };
-  return startStudio(loadStudioConfig(env));
+  const studio = await startStudio(loadStudioConfig(env));
+  const close = studio.close.bind(studio);
+  // The conformance check at the end of the suite validates every event this studio committed.
+  studio.close = async () => {
+    await recordStudioOutbox(studio, `studio:${options.databaseUrl.split('/').pop()}`).catch(
+      (error: unknown) => console.warn(`conformance: outbox not recorded (${String(error)})`),
+    );
+    await close();
+  };
+  return studio;
 }
 
 export async function waitFor<T>(

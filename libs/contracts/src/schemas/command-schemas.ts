@@ -1,5 +1,5 @@
 import type { JsonSchema } from './json-schema';
-import { SCHEMA_BASE_URI, SCHEMA_DIALECT } from './event-schemas';
+import { def, SCHEMA_BASE_URI, SCHEMA_DIALECT } from './shared-defs';
 
 /**
  * Commands platforms send on the commands topic (key = table id), and the answers on the results
@@ -66,15 +66,18 @@ export type CommandMessage =
   | DecideCommandMessage
   | BetBehindChoiceCommandMessage;
 
-const ID: JsonSchema = { type: 'string', minLength: 1, maxLength: 200 };
-const AMOUNT: JsonSchema = {
-  type: 'integer',
-  minimum: 1,
-  maximum: 1_000_000_000_000,
-  description: 'integer minor units of the table currency',
-};
+const ID: JsonSchema = def('id');
+const AMOUNT: JsonSchema = def('amount');
+/** A side bet or the pairs bet may be 0 (not placed). */
+const OPTIONAL_AMOUNT: JsonSchema = def('amountOrZero');
+const TOKEN = (maxLength: number): JsonSchema => ({
+  type: 'string',
+  minLength: 1,
+  maxLength,
+  pattern: '^[A-Za-z0-9:+._-]+$',
+});
 const SEAT: JsonSchema = { type: 'integer', minimum: 1, maximum: 7, description: 'Lux seat 1-7' };
-const CURRENCY: JsonSchema = { type: 'string', pattern: '^[A-Z]{3}$' };
+const CURRENCY: JsonSchema = def('currency');
 
 function command(
   type: CommandType,
@@ -89,19 +92,19 @@ function command(
     description,
     type: 'object',
     properties: {
-      commandId: {
-        ...ID,
-        description: 'chosen by the platform, unique per command: a repeat gets the first answer',
-      },
+      commandId: def(
+        'id',
+        'chosen by the platform, unique per command: a repeat gets the first answer',
+      ),
       type: { const: type },
       schemaVersion: { const: 1 },
-      tableId: { ...ID, description: 'also the Kafka message key' },
-      roundId: {
-        type: 'string',
-        description: 'optional: the round the player saw; another round refuses it (unknown-round)',
-      },
+      tableId: def('id', 'also the Kafka message key'),
+      roundId: def(
+        'id',
+        'optional: the round the player saw; another round refuses it (unknown-round)',
+      ),
       playerId: ID,
-      sentAt: { type: 'string', format: 'date-time' },
+      sentAt: def('timestamp'),
       ...properties,
     },
     required: ['commandId', 'type', 'schemaVersion', 'tableId', 'playerId', ...required],
@@ -115,10 +118,15 @@ export const COMMAND_SCHEMAS: Record<CommandType, JsonSchema> = {
     'PlaceBet',
     'Place bets: a bet of any kind the table offers (main, side bets, bet behind, Pok Deng spots).',
     {
-      betType: { type: 'string', minLength: 1, maxLength: 40 },
-      spot: { type: 'string', minLength: 1, maxLength: 20 },
+      betType: TOKEN(40),
+      spot: TOKEN(20),
       amount: AMOUNT,
-      sideBets: { type: 'object', additionalProperties: { ...AMOUNT, minimum: 0 } },
+      sideBets: {
+        type: 'object',
+        propertyNames: TOKEN(40),
+        additionalProperties: OPTIONAL_AMOUNT,
+        maxProperties: 20,
+      },
       currency: CURRENCY,
     },
     ['betType', 'amount'],
@@ -126,7 +134,7 @@ export const COMMAND_SCHEMAS: Record<CommandType, JsonSchema> = {
   TakeSeat: command(
     'TakeSeat',
     'Take a Blackjack Lux seat: a seat is taken by its seat bet (games.md), so this carries it.',
-    { seat: SEAT, amount: AMOUNT, pairs: { ...AMOUNT, minimum: 0 }, currency: CURRENCY },
+    { seat: SEAT, amount: AMOUNT, pairs: OPTIONAL_AMOUNT, currency: CURRENCY },
     ['seat', 'amount'],
   ),
   LeaveSeat: command('LeaveSeat', 'Leave a Blackjack Lux seat.', { seat: SEAT }, ['seat']),
@@ -134,8 +142,8 @@ export const COMMAND_SCHEMAS: Record<CommandType, JsonSchema> = {
     'Decide',
     'A decision in the open window: hit, stand, double, split, surrender, insurance, no-insurance, pre:<action>.',
     {
-      action: { type: 'string', minLength: 1, maxLength: 40 },
-      seat: { type: 'string', maxLength: 20 },
+      action: TOKEN(40),
+      seat: { type: 'string', maxLength: 20, pattern: '^[A-Za-z0-9:/_-]*$' },
     },
     ['action'],
   ),
@@ -186,11 +194,11 @@ export const COMMAND_RESULT_SCHEMA: JsonSchema = {
     tableId: ID,
     playerId: ID,
     status: { type: 'string', enum: ['accepted', 'rejected'] },
-    code: { type: 'string' },
-    message: { type: 'string' },
+    code: TOKEN(60),
+    message: def('text'),
     duplicate: { type: 'boolean' },
-    reply: { type: 'object' },
-    answeredAt: { type: 'string', format: 'date-time' },
+    reply: { type: 'object', description: 'what the command produced (bet id, seat, ...)' },
+    answeredAt: def('timestamp'),
   },
   required: [
     'commandId',

@@ -3,18 +3,24 @@ import {
   COMMAND_RESULT_SCHEMA,
   COMMAND_SCHEMAS,
   COMMAND_TYPES,
+  CommandType,
   DEAD_LETTER_HEADERS,
   DEAD_LETTER_REASON_CODES,
 } from './command-schemas';
 import { EVENT_ENVELOPE_SCHEMA, EVENT_SCHEMAS, eventSchema } from './event-schemas';
-import type { JsonSchema } from './json-schema';
+import { JsonSchema, registerContractSchemas, validate, Validator } from './json-schema';
+import { resolveDef, SCHEMA_BASE_URI, SHARED_DEFS, SHARED_DEFS_SCHEMA } from './shared-defs';
 
-/** Version of the contract as a whole; the topic names carry its major number. */
-export const CONTRACT_VERSION = '1.0.0';
+/**
+ * Version of the contract as a whole; the topic names carry its major number. 1.1: every payload
+ * closed and typed, shared formats (defs.json), text without NUL or lone surrogates.
+ */
+export const CONTRACT_VERSION = '1.1.0';
 
 /** Every schema as the file it is shipped in (libs/contracts/schemas/<path>). */
 export function contractSchemaFiles(): Record<string, JsonSchema> {
   const files: Record<string, JsonSchema> = {
+    'defs.json': SHARED_DEFS_SCHEMA,
     'event-envelope.json': EVENT_ENVELOPE_SCHEMA,
     'command-result.json': COMMAND_RESULT_SCHEMA,
   };
@@ -23,17 +29,48 @@ export function contractSchemaFiles(): Record<string, JsonSchema> {
   return files;
 }
 
+registerContractSchemas(Object.values(contractSchemaFiles()));
+
+/** The compiled validator of each command type (the Kafka intake; HTTP bodies may reuse them). */
+export const COMMAND_VALIDATORS: Record<CommandType, Validator> = Object.fromEntries(
+  COMMAND_TYPES.map((type) => [type, (value: unknown) => validate(COMMAND_SCHEMAS[type], value)]),
+) as Record<CommandType, Validator>;
+
+/** The compiled validator of a whole event (envelope and payload) of one type, if it has one. */
+export function eventValidator(type: string): Validator | undefined {
+  const schema = eventSchema(type);
+  return schema ? (value) => validate(schema, value) : undefined;
+}
+
+export function validateCommandResult(value: unknown) {
+  return validate(COMMAND_RESULT_SCHEMA, value);
+}
+
+function typeText(s: JsonSchema): string {
+  const shared = resolveDef(s);
+  // Shared formats by name: the section above the tables defines each one.
+  if (shared) return s.$ref!.slice(s.$ref!.lastIndexOf('/') + 1);
+  if (s.const !== undefined) return JSON.stringify(s.const);
+  if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' \\| ');
+  if (s.anyOf) return s.anyOf.map(typeText).join(' \\| ');
+  if (s.format) return s.format;
+  if (s.type === 'array' && s.items) return `${typeText(s.items)}[]`;
+  const type = s.type ?? 'any';
+  const base = Array.isArray(type) ? type.join(' \\| ') : type;
+  if (s.type === 'string' && s.pattern) return `\`/${s.pattern.replace(/\|/g, '\\|')}/\``;
+  return base;
+}
+
 function fieldsOf(schema: JsonSchema): string {
   const required = new Set(schema.required ?? []);
   const props = Object.entries(schema.properties ?? {});
-  if (props.length === 0) return '—';
-  return props
-    .map(([name, s]) => {
-      const type =
-        s.const !== undefined ? JSON.stringify(s.const) : s.enum ? 'enum' : (s.type ?? 'any');
-      return `\`${name}\`${required.has(name) ? '' : '?'}: ${Array.isArray(type) ? type.join('|') : type}`;
-    })
-    .join(', ');
+  const open = schema.additionalProperties === true ? ' (open: more fields may appear)' : '';
+  if (props.length === 0) return (open ? '—' : 'none') + open;
+  return (
+    props
+      .map(([name, s]) => `\`${name}\`${required.has(name) ? '' : '?'}: ${typeText(s)}`)
+      .join(', ') + open
+  );
 }
 
 /** The contract document (docs/kafka-contract.md), rendered from the schemas so it cannot drift. */
@@ -47,7 +84,37 @@ export function renderContractDocument(): string {
     '',
     'Platforms read ordered, lossless table events and settlements from the studio and send bets,',
     'seat requests and decisions back. Every message is JSON (UTF-8). The JSON Schemas are shipped in',
-    '`libs/contracts/schemas/` (draft 2020-12) and exported as data by `@studio/contracts`.',
+    '`libs/contracts/schemas/` (draft 2020-12) and exported as data by `@studio/contracts`; the same',
+    'topics, messages, keys, headers and the command / answer pairing are described for AsyncAPI',
+    'tooling (documentation, code generators) in [`asyncapi.json`](asyncapi.json) (AsyncAPI 3.0).',
+    '',
+    'The schemas are strict: every payload lists every field it carries (`additionalProperties:',
+    'false`) with its type. Shared formats are defined once in `defs.json` and referenced by `$ref`',
+    `(\`${SCHEMA_BASE_URI}defs.json#/$defs/<name>\`; map that URI to the shipped file):`,
+    Object.entries(SHARED_DEFS)
+      .map(([name, s]) => `\`${name}\` (${s.description ?? typeText(s)})`)
+      .join('; ') + '.',
+    'The service validates every command with Ajv (draft 2020-12, strict, formats), and the',
+    'integration tests validate every event and answer they see against these files.',
+    '',
+    '## Versions',
+    '',
+    '- **Compatible changes** keep `schemaVersion`: a new optional payload field, a new event type,',
+    '  a new rejection code. The contract version (minor) goes up, the schema files change, and the',
+    '  change is listed here. A payload is closed, so a consumer validating strictly learns about a',
+    '  new field from the updated schema; a consumer that does not validate may ignore unknown fields.',
+    "- **Breaking changes** raise that event's `schemaVersion` (a field removed, renamed, retyped or",
+    '  made required, a value outside the former set). For at least 6 months after the release that',
+    '  introduces version N+1, the studio keeps publishing version N of the event beside it (the',
+    '  `schema-version` header tells them apart) and both schema files are shipped',
+    '  (`events/<type>.json` is the newest, `events/<type>.v<N>.json` the older).',
+    '- **A new envelope** or a change of keys or ordering gets new topics (`.v2`), run in parallel',
+    '  with the old ones for the same 6 months.',
+    '- 1.1.0: every payload closed and typed (no message changed: what the service published under',
+    "  1.0 validates under 1.1, except the practice table's doubled `RoundStarted`, a defect that",
+    '  1.1 removes), shared formats in `defs.json`, command text without NUL or lone surrogates, so',
+    '  `schemaVersion` stays 1 everywhere. Payloads marked *open* below still allow fields not yet',
+    '  listed; they are closed (compatibly) once a recorded run of their game has pinned them down.',
     '',
     '## Topics',
     '',
@@ -75,8 +142,7 @@ export function renderContractDocument(): string {
     '- **Hidden cards**: a card dealt face down appears only as `CardDealtFaceDown` (slot, no card).',
     '  Its value is published first in the event that reveals it (`HoleCardRevealed`, `HandRevealed`,',
     '  `HiddenCardRevealed`); burnt cards only in `ShoeFinished`. Readings themselves are never published.',
-    '- **Compatibility**: payload schemas list what a consumer may rely on; fields may be added within',
-    '  a schema version, so ignore unknown fields. Removing or retyping one raises `schemaVersion`.',
+    '- **Compatibility**: see "Versions" above.',
     '- **Money**: integer minor units of the table currency. Fractions are rounded down and the dropped',
     '  fraction is stated (`roundedDown`).',
     '',

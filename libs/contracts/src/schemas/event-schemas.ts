@@ -1,65 +1,70 @@
 import { GAME_KINDS } from '../table-events';
 import type { JsonSchema } from './json-schema';
+import { def, SCHEMA_BASE_URI, SCHEMA_DIALECT } from './shared-defs';
 
 /**
  * JSON Schemas of every event the studio publishes on the table-events topic.
  *
- * Compatibility rule (schema version 1): a schema lists the fields a consumer may rely on; the
- * service may add fields without a new version, so consumers must ignore fields they do not know
- * (every payload schema allows additional properties). Removing or retyping a field is a breaking
- * change: a new schemaVersion for that event, and a new topic for a new envelope.
+ * Every payload is closed (`additionalProperties: false`): the schema lists every field the event
+ * carries, so platforms can generate types from it and a new field is a visible contract change.
+ * Adding an optional field is a compatible change (same schemaVersion, a minor contract version);
+ * removing, renaming or retyping one, or making one required, raises that event's schemaVersion
+ * (docs/kafka-contract.md, "Versions").
  */
-export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
-export const SCHEMA_BASE_URI = 'https://studio.example/contracts/v1/';
 
 /** A card code: rank 2-9, T, J, Q, K, A then suit C, D, H, S (libs/cards). */
-export const CARD_CODE: JsonSchema = {
-  type: 'string',
-  pattern: '^(?:[2-9TJQKA])[CDHS]$',
-  description: 'card code: rank 2-9 T J Q K A, then suit C D H S ("AS", "TH")',
-};
-const MONEY: JsonSchema = {
-  type: 'integer',
-  description: 'integer minor units of the table currency (cents, satang)',
-};
-const STR: JsonSchema = { type: 'string' };
-const INT: JsonSchema = { type: 'integer' };
+export const CARD_CODE: JsonSchema = def('cardCode');
+const MONEY: JsonSchema = def('money');
+const STR: JsonSchema = def('text');
+const ID: JsonSchema = def('id');
+const UUID: JsonSchema = def('uuid');
+const COUNT: JsonSchema = def('count');
 const BOOL: JsonSchema = { type: 'boolean' };
-const ANY_OBJECT: JsonSchema = { type: 'object' };
-const ANY_ARRAY: JsonSchema = { type: 'array' };
-const SLOT: JsonSchema = {
+const OBJECT = (description: string): JsonSchema => ({ type: 'object', description });
+const LIST = (items: JsonSchema, description?: string): JsonSchema => ({
+  type: 'array',
+  items,
+  ...(description ? { description } : {}),
+});
+const SLOT: JsonSchema = def('slot');
+const SEAT: JsonSchema = { type: 'integer', minimum: 1, maximum: 7, description: 'seat 1-7' };
+const ACTION: JsonSchema = {
   type: 'string',
-  description:
-    'where a card goes: "player-1/2", "banker/1", "dealer-up", "dealer-hole", "1/1", ...',
+  enum: ['hit', 'stand', 'double', 'split', 'surrender', 'insurance', 'no-insurance'],
 };
 
+/** A closed payload: exactly these fields (`required` defaults to all of them). */
 function payload(
   properties: Record<string, JsonSchema>,
   required: string[] = Object.keys(properties),
 ): JsonSchema {
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
+/**
+ * A payload whose full field list is not yet pinned down by a recorded run: the listed fields are
+ * typed, others are still allowed. The contract page marks these events "open".
+ */
+function openPayload(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
   return { type: 'object', properties, required, additionalProperties: true };
 }
 
 /** One settled bet (rows of the `settlements` table, as platforms credit them). */
-export const SETTLEMENT_SCHEMA: JsonSchema = {
-  type: 'object',
-  properties: {
-    betId: STR,
-    playerId: STR,
-    betType: STR,
-    spot: { type: ['string', 'null'], description: 'null for bets without a spot' },
-    stake: { ...MONEY, description: 'what was taken from the player for this bet' },
-    returned: { ...MONEY, description: 'what goes back to the player: stake + winnings, or 0' },
-    net: { ...MONEY, description: 'returned - stake' },
-    outcome: STR,
-    roundedDown: {
-      type: 'string',
-      description: 'fraction of a minor unit dropped by rounding down ("0", "1/2")',
-    },
+export const SETTLEMENT_SCHEMA: JsonSchema = payload({
+  betId: ID,
+  playerId: ID,
+  betType: ID,
+  spot: { type: ['string', 'null'], maxLength: 20, description: 'null for bets without a spot' },
+  stake: { ...MONEY, description: 'what was taken from the player for this bet' },
+  returned: { ...MONEY, description: 'what goes back to the player: stake + winnings, or 0' },
+  net: { ...MONEY, description: 'returned - stake' },
+  outcome: ID,
+  roundedDown: {
+    type: 'string',
+    pattern: '^\\d+(?:/\\d+)?$',
+    description: 'fraction of a minor unit dropped by rounding down ("0", "1/2")',
   },
-  required: ['betId', 'playerId', 'stake', 'returned', 'net'],
-  additionalProperties: true,
-};
+});
 
 export interface EventSchemaEntry {
   /** The envelope's `type`. */
@@ -79,6 +84,7 @@ const LUX = ['blackjack-lux'] as const;
 const IBJ_LUX = ['infinite-blackjack', 'blackjack-lux'] as const;
 const PD = ['pok-deng'] as const;
 const EU = ['european-blackjack-practice'] as const;
+const SCANNER_STATUSES = ['connecting', 'connected', 'stale', 'disconnected', 'stopped'];
 
 function entry(
   type: string,
@@ -97,12 +103,12 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
     ALL,
     'Table status: registered, or its configuration changed.',
     payload({
-      tableId: STR,
+      tableId: ID,
       name: STR,
       game: { type: 'string', enum: GAME_KINDS },
-      currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+      currency: def('currency'),
       reason: { type: 'string', enum: ['new', 'configuration-changed'] },
-      configurationHash: STR,
+      configurationHash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     }),
   ),
   entry(
@@ -110,57 +116,54 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
     ALL,
     "The table's card-shoe reader connected, went stale or disconnected.",
     payload({
-      tableId: STR,
+      tableId: ID,
       port: STR,
-      wireFormat: STR,
+      wireFormat: ID,
       virtual: BOOL,
-      status: {
-        type: 'string',
-        enum: ['connecting', 'connected', 'stale', 'disconnected', 'stopped'],
-      },
-      previousStatus: {
-        type: 'string',
-        enum: ['connecting', 'connected', 'stale', 'disconnected', 'stopped'],
-      },
+      status: { type: 'string', enum: SCANNER_STATUSES },
+      previousStatus: { type: 'string', enum: SCANNER_STATUSES },
       reason: STR,
-      reconnectAttempts: INT,
+      reconnectAttempts: COUNT,
     }),
   ),
   entry(
     'ShoeStarted',
     ALL,
     'A new shoe was started (burn follows for dealt shoes).',
-    payload({ shoeId: STR, shoeNumber: INT, deckCount: INT }),
+    payload({ shoeId: UUID, shoeNumber: COUNT, deckCount: { type: 'integer', minimum: 1 } }),
   ),
   entry(
     'BurnCardShown',
     ALL,
     'The first card of a new shoe is shown; its value says how many cards are burnt.',
-    payload({ card: CARD_CODE, toBurn: INT }),
+    payload({ card: CARD_CODE, toBurn: COUNT }),
   ),
   entry(
     'CardBurnt',
     ALL,
     'A card was burnt face down (never published).',
-    payload({ remaining: INT }),
+    payload({ remaining: COUNT }),
   ),
-  entry('BurnCompleted', ALL, 'The burn is over.', payload({ burntCount: INT })),
+  entry('BurnCompleted', ALL, 'The burn is over.', payload({ burntCount: COUNT })),
   entry(
     'ShoeFinished',
     ALL,
     'Shoe ended (cut card, or ended by a supervisor); the burnt cards are shown now.',
-    payload(
-      {
-        shoeId: STR,
-        shoeNumber: INT,
-        reason: STR,
-        burntCards: { type: 'array', items: CARD_CODE },
-        cardsDrawn: INT,
-      },
-      ['shoeId', 'shoeNumber', 'reason'],
-    ),
+    payload({
+      shoeId: UUID,
+      shoeNumber: COUNT,
+      reason: STR,
+      burntCards: LIST(CARD_CODE),
+      cardsDrawn: COUNT,
+    }),
   ),
-  entry('ShoeLoaded', EU, 'The practice table loaded its recorded shoe.', payload({}, [])),
+  entry('ShoeLoaded', EU, 'The practice table loaded its recorded shoe.', openPayload({})),
+  entry(
+    'LastRoundOfShoe',
+    ALL,
+    'A supervisor declared the last round of the shoe.',
+    payload({ roundNumber: { type: ['integer', 'null'], minimum: 1 } }),
+  ),
   // ---- rounds ---------------------------------------------------------------------------------
   entry(
     'RoundStarted',
@@ -168,132 +171,190 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
     'A round started (the envelope carries its roundId).',
     payload(
       {
-        shoeNumber: INT,
-        roundNumber: INT,
+        shoeNumber: COUNT,
+        roundNumber: { type: 'integer', minimum: 1 },
         isLastRoundOfShoe: BOOL,
-        sideBetsNoLongerOffered: ANY_ARRAY,
+        sideBetsNoLongerOffered: LIST(ID),
         game: { type: 'string', enum: GAME_KINDS },
-        currency: STR,
+        currency: def('currency'),
       },
       ['roundNumber', 'game', 'currency'],
     ),
   ),
-  entry('BettingOpened', ALL, 'Betting window opened.', payload({ bettingWindowMs: INT }, [])),
-  entry('BettingClosed', ALL, 'Betting window closed: no more bets this round.', payload({}, [])),
+  entry(
+    'BettingOpened',
+    ALL,
+    'Betting window opened.',
+    payload(
+      {
+        roundId: UUID,
+        roundOfShoe: COUNT,
+        bettingWindowMs: COUNT,
+        pairsOffered: BOOL,
+        sideBetsOffered: LIST(ID),
+        spots: LIST(ID, 'Pok Deng: the player spots open for bets'),
+        bots: LIST(
+          payload({
+            seat: SEAT,
+            level: { type: 'string', enum: ['easy', 'normal', 'hard'] },
+          }),
+          'practice: the bots at the table',
+        ),
+      },
+      [],
+    ),
+  ),
+  entry(
+    'BettingClosed',
+    ALL,
+    'Betting window closed: no more bets this round.',
+    payload(
+      {
+        roundId: UUID,
+        seatsPlaying: LIST(SEAT),
+        seats: LIST(SEAT, 'practice: the seats playing'),
+        players: COUNT,
+        bets: COUNT,
+      },
+      [],
+    ),
+  ),
   entry(
     'BetAccepted',
     ALL,
     'A bet was accepted (and the stake taken).',
-    payload({ playerId: STR, amount: MONEY, main: MONEY, betId: STR, betType: STR, spot: STR }, [
-      'playerId',
-    ]),
+    payload(
+      {
+        playerId: ID,
+        betId: UUID,
+        betType: ID,
+        seat: SEAT,
+        spot: { type: 'string', maxLength: 20 },
+        amount: MONEY,
+        main: MONEY,
+        side: {
+          type: 'object',
+          additionalProperties: MONEY,
+          propertyNames: { maxLength: 40 },
+          description: 'side bets by name: amount',
+        },
+        deducted: { ...MONEY, description: 'what was taken from the player in total' },
+      },
+      ['playerId'],
+    ),
   ),
   entry(
     'BetsAccepted',
     IBJ,
     'A batch of bets was accepted.',
-    payload({ accepted: INT, rejected: ANY_ARRAY }, ['accepted']),
+    openPayload({ accepted: COUNT, rejected: LIST(OBJECT('a refused bet')) }, ['accepted']),
   ),
   entry(
     'SeatTaken',
     LUX,
     'A player took a seat with a seat bet.',
-    payload({ seat: INT, playerId: STR }, ['seat']),
+    payload({ seat: SEAT, playerId: ID }, ['seat']),
   ),
   entry(
     'SeatBetAccepted',
     LUX,
     'Seat bet accepted.',
-    payload({ seat: INT, playerId: STR }, ['seat']),
+    payload({ seat: SEAT, playerId: ID, main: MONEY, pairs: MONEY }, ['seat']),
   ),
   entry(
     'SeatBetFailed',
     LUX,
     'A seated player did not bet in time; the seat is freed.',
-    payload({ seat: INT }, []),
+    openPayload({ seat: SEAT }),
   ),
-  entry('SeatLeft', LUX, 'A player left a seat.', payload({ seat: INT }, [])),
-  entry('SeatRemoved', LUX, 'A seat was removed from the round.', payload({ seat: INT }, [])),
-  entry('SeatSitsOut', LUX, 'A seated player sits this round out.', payload({ seat: INT }, [])),
+  entry('SeatLeft', LUX, 'A player left a seat.', openPayload({ seat: SEAT })),
+  entry('SeatRemoved', LUX, 'A seat was removed from the round.', openPayload({ seat: SEAT })),
+  entry('SeatSitsOut', LUX, 'A seated player sits this round out.', openPayload({ seat: SEAT })),
   entry(
     'BehindBetAccepted',
     LUX,
     'A bet behind a seat was accepted.',
-    payload({ seat: INT, playerId: STR }, ['seat']),
+    payload({ seat: SEAT, playerId: ID, main: MONEY, pairs: MONEY }, ['seat']),
   ),
   entry(
     'FollowChoiceSet',
     LUX,
     'Bet-behind choice: follow the seat on doubles / splits or not.',
-    payload({ seat: INT, playerId: STR }, []),
+    payload(
+      {
+        seat: SEAT,
+        playerId: ID,
+        followDouble: { type: ['boolean', 'null'] },
+        followSplit: { type: ['boolean', 'null'] },
+      },
+      ['seat'],
+    ),
   ),
   entry(
     'PreDecisionSet',
     LUX,
     'A pre-decision was registered for the seat.',
-    payload({ seat: INT }, []),
+    payload({ seat: SEAT, action: ID, playerId: ID }, ['seat']),
   ),
   entry(
     'PreDecisionApplied',
     LUX,
     'A pre-decision was applied when the turn came.',
-    payload({ seat: INT }, []),
+    payload({ seat: SEAT, action: ID }, ['seat']),
   ),
   // ---- cards ----------------------------------------------------------------------------------
   entry(
     'CardDealt',
     BJ,
     'Card revealed: a face-up card was dealt to a slot.',
-    payload({ slot: SLOT, card: CARD_CODE, to: STR }, ['card']),
+    payload({ slot: SLOT, card: CARD_CODE, seat: SEAT, hand: COUNT, to: STR }, ['card']),
   ),
   entry(
     'CardDealtFaceDown',
     ALL,
     'A card was dealt face down: only the slot, never the card (revealed later).',
-    { type: 'object', properties: { slot: SLOT }, required: ['slot'], additionalProperties: false },
+    payload({ slot: SLOT }),
   ),
   entry(
     'CommonCardDrawn',
     IBJ,
     'Card revealed: a card for the common hand.',
-    payload({ card: CARD_CODE }, []),
+    payload(
+      { card: CARD_CODE, position: COUNT, nodes: LIST(COUNT, 'decision nodes the card goes to') },
+      ['card'],
+    ),
   ),
   entry(
     'DealerCardDrawn',
     IBJ_LUX,
     'Card revealed: the dealer drew a card.',
-    payload({ card: CARD_CODE }, []),
+    payload({ card: CARD_CODE, dealerTotal: COUNT }, ['card']),
   ),
   entry(
     'HoleCardRevealed',
     IBJ_LUX,
     "Card revealed: the dealer's hole card is turned over.",
-    payload({ card: CARD_CODE, dealerTotal: INT }, ['card']),
+    payload({ card: CARD_CODE, dealerTotal: COUNT }, ['card']),
   ),
   entry(
     'HiddenCardRevealed',
     EU,
     "Card revealed: the practice dealer's hidden card.",
-    payload({ card: CARD_CODE }, []),
+    payload({ card: CARD_CODE }),
   ),
-  entry(
-    'DealerChecked',
-    IBJ_LUX,
-    'The dealer peeked for blackjack.',
-    payload({ blackjack: BOOL }, []),
-  ),
-  entry('AllCardsDealt', PD, 'All Pok Deng cards are dealt (still face down).', payload({}, [])),
+  entry('DealerChecked', IBJ_LUX, 'The dealer peeked for blackjack.', payload({ blackjack: BOOL })),
+  entry('AllCardsDealt', PD, 'All Pok Deng cards are dealt (still face down).', payload({})),
   entry(
     'HandRevealed',
     PD,
     'Card revealed: a Pok Deng hand is turned over with its score.',
     payload(
       {
-        hand: STR,
-        cards: { type: 'array', items: CARD_CODE },
-        score: { type: 'string', description: 'e.g. "9 points", "pok 8"' },
-        points: INT,
-        combination: { type: ['string', 'null'] },
+        hand: { type: 'string', pattern: '^(?:banker|player-[1-9])$' },
+        cards: { ...LIST(CARD_CODE), minItems: 2, maxItems: 3 },
+        score: { type: 'string', maxLength: 40, description: 'e.g. "7", "pok 8"' },
+        points: { type: 'integer', minimum: 0, maximum: 9 },
+        combination: { type: ['string', 'null'], maxLength: 40 },
         flush: BOOL,
         pair: BOOL,
       },
@@ -304,14 +365,19 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
     'CardRejected',
     ALL,
     'A reading was refused for the expected slot (the dealer rescans).',
-    payload({ slot: SLOT, reason: STR }, ['reason']),
+    payload({ slot: SLOT, reason: ID }, ['reason']),
   ),
-  entry('RescanRequired', ALL, 'The expected card must be scanned again.', payload({}, [])),
+  entry(
+    'RescanRequired',
+    ALL,
+    'The expected card must be scanned again.',
+    payload({ slot: STR, attempt: COUNT, reason: STR }, []),
+  ),
   entry(
     'CardNotExpected',
     ALL,
     'A card was read when none was expected.',
-    payload({ reason: STR }, ['reason']),
+    payload({ reason: { type: 'string', enum: ['table-paused', 'no-card-expected'] } }),
   ),
   entry(
     'CardCorrectedFaceDown',
@@ -323,57 +389,79 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
     'CardCorrected',
     ALL,
     'A supervisor corrected a face-up card.',
-    payload({ slot: SLOT, card: CARD_CODE }, ['slot']),
+    openPayload({ slot: SLOT, card: CARD_CODE }, ['slot']),
   ),
   // ---- decisions ------------------------------------------------------------------------------
   entry(
     'InsuranceOffered',
     IBJ_LUX,
     'Insurance window opened (dealer shows an ace).',
-    payload({}, []),
+    openPayload({}),
   ),
-  entry('InsuranceAnswered', LUX, 'A seat answered insurance.', payload({}, [])),
-  entry('InsuranceClosed', IBJ_LUX, 'Insurance window closed.', payload({}, [])),
+  entry('InsuranceAnswered', LUX, 'A seat answered insurance.', openPayload({})),
+  entry('InsuranceClosed', IBJ_LUX, 'Insurance window closed.', openPayload({})),
   entry(
     'DecisionWindowOpened',
     IBJ,
     'Decision window opened: every listed hand may now decide.',
-    payload({ window: INT, hands: ANY_ARRAY }, ['window']),
+    payload({ window: COUNT, hands: LIST(OBJECT('a hand that may decide: node, cards, legal')) }),
   ),
   entry(
     'DecisionWindowClosed',
     IBJ,
     'Decision window closed; hands without a decision were auto-played.',
-    payload(
-      {
-        window: INT,
-        autoPlayed: { type: 'integer', description: 'how many hands were auto-played' },
-        moves: ANY_ARRAY,
-      },
-      ['window'],
-    ),
+    payload({
+      window: COUNT,
+      autoPlayed: { ...COUNT, description: 'how many hands were auto-played' },
+      moves: LIST(OBJECT('a move of the common hand: from, to, action, players')),
+    }),
   ),
-  entry('DecisionsAccepted', IBJ, 'A batch of decisions was accepted.', payload({}, [])),
-  entry('DecisionAccepted', IBJ_LUX, 'A decision was accepted.', payload({}, [])),
-  entry('DecisionApplied', IBJ_LUX, 'A decision was applied to a hand.', payload({}, [])),
+  entry('DecisionsAccepted', IBJ, 'A batch of decisions was accepted.', openPayload({})),
+  entry(
+    'DecisionAccepted',
+    IBJ_LUX,
+    'A decision was accepted.',
+    payload({ playerId: ID, action: ID, window: COUNT, seat: SEAT, hand: COUNT }, []),
+  ),
+  entry(
+    'DecisionApplied',
+    IBJ_LUX,
+    'A decision was applied to a hand.',
+    payload({ seat: SEAT, hand: COUNT, action: ID }, []),
+  ),
   entry(
     'DecisionRequested',
     BJ,
     'Decision window opened for one seat (its turn).',
-    payload({}, []),
+    payload(
+      {
+        seat: SEAT,
+        hand: COUNT,
+        playerId: ID,
+        window: COUNT,
+        cards: LIST(CARD_CODE),
+        legalActions: LIST(ACTION),
+      },
+      [],
+    ),
   ),
-  entry('Decision', EU, 'A practice seat decided.', payload({}, [])),
+  entry(
+    'Decision',
+    EU,
+    'A practice seat decided.',
+    payload({ seat: SEAT, hand: COUNT, action: ACTION }),
+  ),
   entry(
     'TurnStarted',
     LUX,
     "A seat's turn started (decision window for that seat).",
-    payload({ seat: INT }, []),
+    payload({ seat: SEAT, playerId: ID }, ['seat']),
   ),
   entry(
     'AutoPlayed',
     IBJ_LUX,
     'A hand without a decision was played by the default rule.',
-    payload({}, []),
+    openPayload({}),
   ),
   // ---- results and money ---------------------------------------------------------------------
   entry(
@@ -381,7 +469,19 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
     BJ,
     'Round result: the dealer hand and per-hand outcomes; totals of the round.',
     payload(
-      { roundId: STR, dealerCards: { type: 'array', items: CARD_CODE }, totals: ANY_OBJECT },
+      {
+        roundId: UUID,
+        dealerCards: LIST(CARD_CODE),
+        records: LIST(OBJECT('one settled hand or bet: seat, role, bet, result, paid')),
+        nodes: LIST(OBJECT('Infinite Blackjack: one node of the common hand and its pays')),
+        side: OBJECT('side-bet results by side bet'),
+        totals: OBJECT('staked, paid and refunded per bet kind'),
+        earlyEnd: { type: ['string', 'null'], maxLength: 40 },
+        insuranceWins: BOOL,
+        round: { ...COUNT, description: 'practice: the round number' },
+        seats: LIST(OBJECT('practice: one seat with its hands, cards and payouts')),
+        dealer: OBJECT("practice: the dealer's cards and total"),
+      },
       [],
     ),
   ),
@@ -389,7 +489,7 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
     'RoundResult',
     PD,
     'Round result: the Pok Deng roadmap entry.',
-    payload({ roadmap: ANY_OBJECT }, []),
+    payload({ roadmap: OBJECT('the roadmap entry: each hand against the banker') }),
   ),
   entry(
     'BetsSettled',
@@ -405,31 +505,53 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
     'BetsRefunded',
     ALL,
     'Bets refunded (voided round): stake returned in full, net 0.',
-    payload(
-      {
-        batch: { type: 'integer', minimum: 1 },
-        batches: { type: 'integer', minimum: 1 },
-        settlements: { type: 'array', items: SETTLEMENT_SCHEMA },
-      },
-      ['settlements'],
-    ),
+    payload({
+      batch: { type: 'integer', minimum: 1 },
+      batches: { type: 'integer', minimum: 1 },
+      settlements: { type: 'array', items: SETTLEMENT_SCHEMA },
+    }),
   ),
-  entry('BetsReturned', IBJ_LUX, 'Bets returned to the players (voided round).', payload({}, [])),
+  entry('BetsReturned', IBJ_LUX, 'Bets returned to the players (voided round).', openPayload({})),
   entry(
     'RoundPaused',
     ALL,
     'Round paused by a supervisor or by an escalated rescan.',
-    payload({ kind: STR, reason: STR }),
+    payload({ kind: { type: 'string', enum: ['supervisor', 'escalation'] }, reason: STR }),
   ),
-  entry('RoundResumed', ALL, 'Round resumed.', payload({ pausedFor: STR }, [])),
-  entry('RoundVoided', ALL, 'Round voided: every bet is refunded.', payload({ reason: STR }, [])),
-  entry('RoundCompleted', ALL, 'Round over and settled.', payload({}, [])),
-  entry('RoundEnded', ALL, 'Round over after a void.', payload({}, [])),
+  entry('RoundResumed', ALL, 'Round resumed.', payload({ pausedFor: STR })),
+  entry(
+    'RoundVoided',
+    ALL,
+    'Round voided: every bet is refunded.',
+    payload({ reason: STR, approvedBy: ID }, ['reason']),
+  ),
+  entry(
+    'RoundCompleted',
+    ALL,
+    'Round over and settled.',
+    payload({ shoeNumber: COUNT, roundNumber: COUNT, status: { const: 'completed' } }),
+  ),
+  entry(
+    'RoundEnded',
+    ALL,
+    'Round over after a void.',
+    payload({ shoeNumber: COUNT, roundNumber: COUNT, status: { const: 'voided' } }),
+  ),
   entry(
     'SupervisorAlert',
     ALL,
     'Something needs a supervisor (rescan limit, composition error).',
-    payload({ kind: STR }, ['kind']),
+    payload(
+      {
+        kind: { type: 'string', enum: ['rescan-limit', 'composition'] },
+        slot: STR,
+        failedAttempts: COUNT,
+        elapsedMs: COUNT,
+        trigger: STR,
+        message: STR,
+      },
+      ['kind'],
+    ),
   ),
 ];
 

@@ -2,3 +2,5 @@ export * from './json-schema';
 export * from './event-schemas';
 export * from './command-schemas';
 export * from './contract-document';
+export * from './shared-defs';
+export * from './asyncapi-document';

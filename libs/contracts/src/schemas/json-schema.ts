@@ -1,19 +1,25 @@
+import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+
 /**
- * The subset of JSON Schema (draft 2020-12 keywords) the contract uses, and a validator for it.
- * Pure: the schemas are data shipped with the contract, so platforms in any language can use their
- * own validator; the service and the simulators use this one (no extra dependency).
+ * The JSON Schema (draft 2020-12) keywords the contract uses, and its validator: Ajv in strict
+ * mode with formats, the validator a platform engineer would use on the shipped files.
  */
 export type JsonType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null';
 
 export interface JsonSchema {
   $schema?: string;
   $id?: string;
+  $ref?: string;
+  $defs?: Record<string, JsonSchema>;
   title?: string;
   description?: string;
   type?: JsonType | JsonType[];
   properties?: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
+  propertyNames?: JsonSchema;
+  maxProperties?: number;
   items?: JsonSchema;
   minItems?: number;
   maxItems?: number;
@@ -26,6 +32,7 @@ export interface JsonSchema {
   minimum?: number;
   maximum?: number;
   oneOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
 }
 
 export interface SchemaViolation {
@@ -34,103 +41,108 @@ export interface SchemaViolation {
   message: string;
 }
 
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Checks one value: the violations, empty when valid. */
+export type Validator = (value: unknown) => SchemaViolation[];
 
-function typeOf(value: unknown): JsonType | 'undefined' {
+/**
+ * A strict Ajv 2020-12 instance with formats and the given schemas registered (by their $id), so
+ * `$ref`s between shipped files resolve. Strict: an unknown keyword or a `required` field without
+ * a definition is an error in the schema, not silently ignored.
+ */
+export function createContractAjv(schemas: readonly JsonSchema[] = []): Ajv2020 {
+  const ajv = new Ajv2020({
+    strict: true,
+    allErrors: true,
+    allowUnionTypes: true,
+    verbose: true,
+  });
+  addFormats(ajv);
+  for (const schema of schemas) ajv.addSchema(schema as object);
+  return ajv;
+}
+
+function jsonTypeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  return typeof value as JsonType;
+  return typeof value;
 }
 
-function typeMatches(actual: JsonType | 'undefined', expected: JsonType): boolean {
-  return actual === expected || (expected === 'number' && actual === 'integer');
+function escapePointer(name: string): string {
+  return name.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function toViolation(error: ErrorObject): SchemaViolation {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'additionalProperties') {
+    const name = escapePointer(String(params.additionalProperty));
+    return { path: `${error.instancePath}/${name}`, message: 'is not allowed' };
+  }
+  if (error.keyword === 'required') {
+    return {
+      path: error.instancePath,
+      message: `must have property "${String(params.missingProperty)}"`,
+    };
+  }
+  if (error.keyword === 'enum') {
+    const values = (params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
+    return { path: error.instancePath, message: `must be one of ${values.join(', ')}` };
+  }
+  if (error.keyword === 'type') {
+    // Say what arrived, as a reader of a dead-letter header needs: "must be integer, got string".
+    return { path: error.instancePath, message: `${error.message}, got ${jsonTypeOf(error.data)}` };
+  }
+  if (error.keyword === 'const') {
+    return { path: error.instancePath, message: `must be ${JSON.stringify(params.allowedValue)}` };
+  }
+  return { path: error.instancePath, message: error.message ?? error.keyword };
+}
+
+/** Wraps a compiled Ajv function as a Validator (at most `limit` violations). */
+export function violationsOf(fn: ValidateFunction, limit = 20): Validator {
+  return (value) => (fn(value) ? [] : (fn.errors ?? []).slice(0, limit).map(toViolation));
+}
+
+let registry: { ajv: Ajv2020; byText: Map<string, ValidateFunction> } | undefined;
+let registered: readonly JsonSchema[] = [];
+
+/** Called once by the catalogue: the schemas `validate` resolves `$ref`s against. */
+export function registerContractSchemas(schemas: readonly JsonSchema[]): void {
+  registered = schemas;
+  registry = undefined;
+  byObject = new WeakMap();
+}
+
+let byObject = new WeakMap<JsonSchema, ValidateFunction>();
+
+/** The compiled function of a schema: by identity on the hot path (the command intake). */
+function compiled(schema: JsonSchema): ValidateFunction {
+  let fn = byObject.get(schema);
+  if (!fn) {
+    fn = compiledByText(schema);
+    byObject.set(schema, fn);
+  }
+  return fn;
+}
+
+function compiledByText(schema: JsonSchema): ValidateFunction {
+  registry ??= { ajv: createContractAjv(registered), byText: new Map() };
+  const text = JSON.stringify(schema);
+  let fn = registry.byText.get(text);
+  if (fn) return fn;
+  const known = schema.$id ? registry.ajv.getSchema(schema.$id) : undefined;
+  if (known && JSON.stringify(known.schema) === text) fn = known;
+  else if (schema.$id && known) {
+    // Another schema under a registered $id (a test's variant): compiled on its own.
+    fn = createContractAjv(registered.filter((s) => s.$id !== schema.$id)).compile(schema);
+  } else fn = registry.ajv.compile(schema);
+  registry.byText.set(text, fn);
+  return fn;
 }
 
 /** Every violation of `schema` by `value` (empty when valid), at most `limit` of them. */
 export function validate(schema: JsonSchema, value: unknown, limit = 20): SchemaViolation[] {
-  const out: SchemaViolation[] = [];
-  check(schema, value, '', out, limit);
-  return out;
-}
-
-function check(
-  schema: JsonSchema,
-  value: unknown,
-  path: string,
-  out: SchemaViolation[],
-  limit: number,
-): void {
-  if (out.length >= limit) return;
-  const fail = (message: string) => out.push({ path, message });
-  if (schema.oneOf) {
-    const matching = schema.oneOf.filter((s) => validate(s, value, 1).length === 0).length;
-    if (matching !== 1) fail(`must match exactly one alternative (matched ${matching})`);
-  }
-  const actual = typeOf(value);
-  if (schema.type) {
-    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    if (!types.some((t) => typeMatches(actual, t))) {
-      fail(`must be ${types.join(' or ')}, got ${actual}`);
-      return;
-    }
-  }
-  if (schema.const !== undefined && value !== schema.const) {
-    fail(`must be ${JSON.stringify(schema.const)}`);
-  }
-  if (schema.enum && !schema.enum.includes(value as string)) {
-    fail(`must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`);
-  }
-  if (typeof value === 'string') {
-    if (schema.minLength !== undefined && value.length < schema.minLength) {
-      fail(`must be at least ${schema.minLength} characters`);
-    }
-    if (schema.maxLength !== undefined && value.length > schema.maxLength) {
-      fail(`must be at most ${schema.maxLength} characters`);
-    }
-    if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) {
-      fail(`must match ${schema.pattern}`);
-    }
-    if (schema.format === 'date-time' && !DATE_TIME.test(value)) fail('must be an ISO-8601 time');
-    if (schema.format === 'uuid' && !UUID.test(value)) fail('must be a UUID');
-  }
-  if (typeof value === 'number') {
-    if (schema.minimum !== undefined && value < schema.minimum) {
-      fail(`must be >= ${schema.minimum}`);
-    }
-    if (schema.maximum !== undefined && value > schema.maximum) {
-      fail(`must be <= ${schema.maximum}`);
-    }
-  }
-  if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) {
-      fail(`must have at least ${schema.minItems} items`);
-    }
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) {
-      fail(`must have at most ${schema.maxItems} items`);
-    }
-    if (schema.items) {
-      value.forEach((item, i) => check(schema.items!, item, `${path}/${i}`, out, limit));
-    }
-  }
-  if (actual === 'object') {
-    const record = value as Record<string, unknown>;
-    for (const name of schema.required ?? []) {
-      if (!(name in record) || record[name] === undefined) fail(`must have property "${name}"`);
-    }
-    for (const [name, child] of Object.entries(record)) {
-      if (child === undefined) continue;
-      const childSchema = schema.properties?.[name];
-      const childPath = `${path}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      if (childSchema) check(childSchema, child, childPath, out, limit);
-      else if (schema.additionalProperties === false) {
-        out.push({ path: childPath, message: 'is not allowed' });
-      } else if (typeof schema.additionalProperties === 'object') {
-        check(schema.additionalProperties, child, childPath, out, limit);
-      }
-    }
-  }
+  return violationsOf(compiled(schema), limit)(value);
 }
 
 /** "path message; path message" for logs, rejection reasons and dead-letter headers. */

@@ -2,10 +2,12 @@ import {
   COMMAND_HEAD_SCHEMA,
   COMMAND_RESULT_SCHEMA,
   COMMAND_SCHEMAS,
+  COMMAND_VALIDATORS,
   contractSchemaFiles,
   describeViolations,
   EVENT_SCHEMAS,
   eventSchema,
+  eventValidator,
   renderContractDocument,
   validate,
 } from '..';
@@ -29,7 +31,7 @@ describe('event schemas', () => {
     expect(validate(schema, ok)).toEqual([]);
     const bad = envelope('HandRevealed', { hand: 'banker', cards: ['9S', '1H'] });
     expect(describeViolations(validate(schema, bad))).toBe(
-      '/payload/cards/1 must match ^(?:[2-9TJQKA])[CDHS]$',
+      '/payload/cards/1 must match pattern "^[2-9TJQKA][CDHS]$"',
     );
   });
 
@@ -45,13 +47,13 @@ describe('event schemas', () => {
     const schema = eventSchema('RoundResumed')!;
     const violations = validate(
       schema,
-      envelope('RoundPaused', {}, { seq: 0, eventId: 'x', extra: true }),
+      envelope('RoundPaused', { pausedFor: 'x' }, { seq: 0, eventId: 'x', extra: true }),
     ).map((v) => `${v.path} ${v.message}`);
-    expect(violations).toEqual([
-      '/eventId must be a UUID',
-      '/type must be "RoundResumed"',
-      '/seq must be >= 1',
+    expect(violations.sort()).toEqual([
+      '/eventId must match format "uuid"',
       '/extra is not allowed',
+      '/seq must be >= 1',
+      '/type must be "RoundResumed"',
     ]);
   });
 
@@ -63,6 +65,9 @@ describe('event schemas', () => {
       stake: 1_000,
       returned: 1_950,
       net: 950,
+      betType: 'main',
+      spot: null,
+      outcome: 'win',
       roundedDown: '0',
     };
     expect(
@@ -119,6 +124,31 @@ describe('command schemas', () => {
     expect(msgs({ ...bet, ammount: 5 })).toEqual(['/ammount is not allowed']);
   });
 
+  it('refuse NUL, lone surrogates and over-long ids in every id field (one shared definition)', () => {
+    const msgs = (value: unknown) =>
+      validate(COMMAND_SCHEMAS.PlaceBet, value).map((v) => `${v.path} ${v.message}`);
+    const textRule = 'must match pattern "^[^\\u0000\\uD800-\\uDFFF]*$"';
+    expect(msgs({ ...bet, playerId: 'p\u0000' })).toEqual([`/playerId ${textRule}`]);
+    expect(msgs({ ...bet, commandId: 'c\uD800' })).toEqual([`/commandId ${textRule}`]);
+    expect(msgs({ ...bet, playerId: 'p😀' })).toEqual([]);
+    expect(msgs({ ...bet, tableId: 'x'.repeat(201) })).toEqual([
+      '/tableId must NOT have more than 200 characters',
+    ]);
+    expect(msgs({ ...bet, roundId: '' })).toEqual([
+      '/roundId must NOT have fewer than 1 characters',
+    ]);
+  });
+
+  it('export one compiled validator per command type and per event type', () => {
+    expect(COMMAND_VALIDATORS.LeaveSeat({ ...bet, type: 'LeaveSeat', seat: 8 })).toEqual(
+      expect.arrayContaining([{ path: '/seat', message: 'must be <= 7' }]),
+    );
+    expect(
+      eventValidator('CardDealtFaceDown')!(envelope('CardDealtFaceDown', { slot: 'x' })),
+    ).toEqual([]);
+    expect(eventValidator('NoSuchEvent')).toBeUndefined();
+  });
+
   it('name the unknown command type in the head check', () => {
     expect(describeViolations(validate(COMMAND_HEAD_SCHEMA, { ...bet, type: 'Cashout' }))).toMatch(
       /^\/type must be one of "PlaceBet"/,
@@ -148,7 +178,14 @@ describe('contract document', () => {
     for (const e of EVENT_SCHEMAS) expect(doc).toContain(`| \`${e.type}\` |`);
     for (const type of Object.keys(COMMAND_SCHEMAS)) expect(doc).toContain(`| \`${type}\` |`);
     const files = contractSchemaFiles();
-    expect(Object.keys(files)).toHaveLength(EVENT_SCHEMAS.length + 5 + 2);
+    expect(Object.keys(files)).toHaveLength(EVENT_SCHEMAS.length + 5 + 3);
     expect(new Set(Object.values(files).map((s) => s.$id)).size).toBe(Object.keys(files).length);
+  });
+
+  it('closes every event payload except the ones marked open on the page', () => {
+    const open = EVENT_SCHEMAS.filter((e) => e.payload.additionalProperties !== false);
+    const doc = renderContractDocument();
+    for (const e of open) expect(doc).toMatch(new RegExp(`\\| \`${e.type}\` \\|.*\\(open:`));
+    expect(open.length).toBeLessThan(EVENT_SCHEMAS.length / 3);
   });
 });
