@@ -4,7 +4,7 @@ import { Logger } from 'nestjs-pino';
 import type { AddressInfo } from 'node:net';
 import { StudioModule, StudioModuleOptions } from './app.module';
 import { oneLine } from './common/one-line';
-import { StartupError } from './config/config-error';
+import { StartupError } from './common/config-error';
 import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
 import { CommandAnswersPublisher } from './platform/command-answers.publisher';

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { startStudio } from './bootstrap';
 import { oneLine } from './common/one-line';
-import { ConfigError, StartupError } from './config/config-error';
+import { ConfigError, StartupError } from './common/config-error';
 import { loadStudioConfig, StudioConfig } from './config/studio-config';
 
 /**

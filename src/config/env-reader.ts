@@ -1,4 +1,4 @@
-import { ConfigError } from './config-error';
+import { ConfigError } from '../common/config-error';
 
 type Env = Record<string, string | undefined>;
 

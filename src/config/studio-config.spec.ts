@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from './config-error';
+import { ConfigError } from '../common/config-error';
 import { loadStudioConfig } from './studio-config';
 
 const tablesFile = (content: unknown): string => {

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { ConfigError } from './config-error';
+import { ConfigError } from '../common/config-error';
 import { EnvReader } from './env-reader';
 import { loadTableDefinitions, TableDefinition } from './tables-config';
 

@@ -2,7 +2,7 @@ import { GAME_KINDS, GameKind, isGameKind } from '@studio/contracts';
 import { readFileSync } from 'node:fs';
 import { parseScannerSettings, ScannerSettings } from '../scanner/scanner-settings';
 import { tableRunSettings } from '../tables/table-settings';
-import { ConfigError } from './config-error';
+import { ConfigError } from '../common/config-error';
 
 export interface TableDefinition {
   id: string;

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { oneLine } from '../common/one-line';
-import { StartupError } from '../config/config-error';
+import { StartupError } from '../common/config-error';
 import { redactUrl } from '../config/env-reader';
 import type { DatabaseConfig } from '../config/studio-config';
 import { createStudioDataSource } from './data-source.factory';

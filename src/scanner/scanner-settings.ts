@@ -5,7 +5,7 @@ import {
   WIRE_FORMAT_NAMES,
   wireFormat,
 } from '@studio/scanner-protocol';
-import { ConfigError } from '../config/config-error';
+import { ConfigError } from '../common/config-error';
 
 export const PARITIES = ['none', 'even', 'odd', 'mark', 'space'] as const;
 export type Parity = (typeof PARITIES)[number];

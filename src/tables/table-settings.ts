@@ -1,6 +1,6 @@
 import type { GameKind } from '@studio/contracts';
 import { DEFAULT_INGESTION_RULES } from '@studio/scanner-protocol';
-import { ConfigError } from '../config/config-error';
+import { ConfigError } from '../common/config-error';
 import { defaultLimits } from '../games/game-registry';
 import type { BetLimit, TableSettings } from '../table-core/table-machine';
 

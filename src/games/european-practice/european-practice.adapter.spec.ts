@@ -7,7 +7,7 @@ import {
   stepEuropean,
 } from '@studio/games/blackjack';
 import { DEFAULT_INGESTION_RULES } from '@studio/scanner-protocol';
-import { ConfigError } from '../../config/config-error';
+import { ConfigError } from '../../common/config-error';
 import {
   initialTableState,
   MachineContext,

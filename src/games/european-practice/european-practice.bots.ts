@@ -1,5 +1,5 @@
 import { BOT_DIFFICULTIES, BotDifficulty } from '@studio/games/blackjack';
-import { ConfigError } from '../../config/config-error';
+import { ConfigError } from '../../common/config-error';
 
 export interface PracticeBot {
   seat: number;
