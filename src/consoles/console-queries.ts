@@ -1,4 +1,4 @@
-import type { TableState } from '../table-core/table-machine';
+import { roundOf, TableState } from '../table-core/table-machine';
 import type { CardsOf, StoredCard } from './console-snapshot';
 
 /** Runs one SQL statement (a DataSource's query, bound in the module). */
@@ -12,7 +12,8 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 /** Which cards a console shows for a table in this state (the cache key is the id). */
 export function consoleCardsSource(state: TableState | undefined): { of: CardsOf; id: string } {
   if (!state?.shoe) return { of: 'none', id: '' };
-  if (state.round) return { of: 'round', id: state.round.id };
+  const round = roundOf(state);
+  if (round) return { of: 'round', id: round.id };
   if (state.shoe.state.phase === 'burning') return { of: 'burn', id: state.shoe.id };
   if (state.lastRoundId) return { of: 'last-round', id: state.lastRoundId };
   return { of: 'none', id: '' };

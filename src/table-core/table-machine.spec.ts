@@ -10,6 +10,9 @@ import {
   TableMachine,
   TableSettings,
   TableState,
+  pauseOf,
+  roundOf,
+  withRound,
 } from './table-machine';
 
 const settings: TableSettings = {
@@ -93,7 +96,7 @@ function shoeReady(): Table {
   t.read('9S');
   expect(t.machine.expected(t.state)).toBeNull();
   t.fireDueTimers(); // next-round
-  expect(t.state.round?.roundNumber).toBe(1);
+  expect(roundOf(t.state)?.roundNumber).toBe(1);
   return t;
 }
 
@@ -167,7 +170,7 @@ describe('TableMachine with Pok Deng', () => {
         'RoundCompleted',
       ]),
     );
-    expect(t.state.round).toBeNull();
+    expect(roundOf(t.state)).toBeNull();
     expect(t.state.timers.map((x) => x.name)).toEqual(['next-round']);
   });
 
@@ -212,14 +215,14 @@ describe('TableMachine with Pok Deng', () => {
         slot: 'player-1/1',
         attempt,
       });
-      expect(t.state.paused).toBeNull();
+      expect(pauseOf(t.state)).toBeNull();
       expect(t.machine.expected(t.state)?.slot).toBe('player-1/1');
     }
     const fifth = t.misread();
     expect(fifth.writes.events.map((e) => e.type)).toEqual(
       expect.arrayContaining(['RescanRequired', 'SupervisorAlert', 'RoundPaused']),
     );
-    expect(t.state.paused?.kind).toBe('escalation');
+    expect(pauseOf(t.state)?.kind).toBe('escalation');
     expect(t.state.timers).toEqual([]);
     // A supervisor resumes; the same slot is still expected and the card applies.
     expect(t.step({ type: 'resume', by: 'supervisor' }).rejection).toBeUndefined();
@@ -247,8 +250,8 @@ describe('TableMachine with Pok Deng', () => {
       ['b2', 50, 50, 0],
     ]);
     expect(voided.writes.roundStatus).toMatchObject({ status: 'voided', ended: true });
-    expect(t.state.paused).toBeNull();
-    expect(t.state.round).toBeNull();
+    expect(pauseOf(t.state)).toBeNull();
+    expect(roundOf(t.state)).toBeNull();
   });
 
   it('corrects a face-down card before the reveal and refuses one that is face up', () => {
@@ -263,7 +266,7 @@ describe('TableMachine with Pok Deng', () => {
     });
     expect(fix.rejection).toBeUndefined();
     expect(fix.writes.corrections).toEqual([
-      { slot: 'player-2/1', roundId: t.state.round!.id, card: '7C', reason: 'mis-scan' },
+      { slot: 'player-2/1', roundId: roundOf(t.state)!.id, card: '7C', reason: 'mis-scan' },
     ]);
     expect(t.state.faceDownCards['player-2/1']).toBe('7C');
     expect(
@@ -368,7 +371,7 @@ describe('TableMachine with Infinite Blackjack', () => {
     expect(t.outcomes.flatMap((o) => o.writes.reveals)).toEqual([
       expect.objectContaining({ slot: 'dealer-hole' }),
     ]);
-    expect(t.state.round).toBeNull();
+    expect(roundOf(t.state)).toBeNull();
   });
 });
 
@@ -421,7 +424,7 @@ describe('TableMachine rejections, one per reason code', () => {
 
   it('side-bet-not-offered after its round of the shoe (Pairs: 40)', () => {
     const t = ibj();
-    t.state = { ...t.state, round: { ...t.state.round!, roundNumber: 41 } };
+    t.state = withRound(t.state, (round) => ({ ...round, roundNumber: 41 }));
     expect(bet(t, { sideBets: { pairs: 100 } }).rejection).toEqual({
       code: 'side-bet-not-offered',
       message: 'The pairs bet is not offered after round 40 of the shoe',
@@ -450,9 +453,9 @@ describe('TableMachine rejections, one per reason code', () => {
 
   it('betting-closed for a late bet naming the round that just ended', () => {
     const t = ibj();
-    const roundId = t.state.round!.id;
+    const roundId = roundOf(t.state)!.id;
     t.step({ type: 'void', by: 'sup', reason: 'table closed' });
-    expect(t.state.round).toBeNull();
+    expect(roundOf(t.state)).toBeNull();
     expect(bet(t, { roundId }).rejection).toEqual({
       code: 'betting-closed',
       message: `Round ${roundId} has ended; betting is closed`,
@@ -462,7 +465,7 @@ describe('TableMachine rejections, one per reason code', () => {
   it('unknown-round: a command for a round that is not in progress', () => {
     const t = ibj();
     expect(bet(t, { roundId: 'round-from-yesterday' }).rejection?.code).toBe('unknown-round');
-    expect(bet(t, { roundId: t.state.round!.id }).rejection).toBeUndefined();
+    expect(bet(t, { roundId: roundOf(t.state)!.id }).rejection).toBeUndefined();
   });
 
   it('table-paused, already-paused, not-paused and reason-required', () => {

@@ -11,6 +11,8 @@ import {
   TableInput,
   TableMachine,
   TableState,
+  pauseOf,
+  roundOf,
 } from '../table-core/table-machine';
 import type { TableLease } from './table-lease.repository';
 import { CommandRecord, TableStateStore } from './table-state.store';
@@ -81,7 +83,7 @@ export class TableRuntime {
       this.state = stored.state;
       this.version = stored.version;
       const inFlight =
-        this.state.round && !this.state.paused && this.machine.expected(this.state) !== null;
+        roundOf(this.state) && !pauseOf(this.state) && this.machine.expected(this.state) !== null;
       if (inFlight) {
         await this.submit({
           type: 'pause',
