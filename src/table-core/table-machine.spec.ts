@@ -1,5 +1,6 @@
 import { CardCode, parseCardCode } from '@studio/cards';
 import { DEFAULT_INGESTION_RULES, ScannerReading } from '@studio/scanner-protocol';
+import { InfiniteBlackjackAdapter } from '../games/infinite-blackjack/infinite-blackjack.adapter';
 import { PokDengAdapter } from '../games/pok-deng/pok-deng.adapter';
 import type { BetCommand } from '../games/game-adapter';
 import {
@@ -294,10 +295,6 @@ describe('TableMachine with Pok Deng', () => {
 });
 
 describe('TableMachine with Infinite Blackjack', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const {
-    InfiniteBlackjackAdapter,
-  } = require('../games/infinite-blackjack/infinite-blackjack.adapter');
   const ibjSettings: TableSettings = {
     ...settings,
     tableId: 'ibj-1',
@@ -376,10 +373,6 @@ describe('TableMachine with Infinite Blackjack', () => {
 });
 
 describe('TableMachine rejections, one per reason code', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const {
-    InfiniteBlackjackAdapter,
-  } = require('../games/infinite-blackjack/infinite-blackjack.adapter');
   const ibjSettings: TableSettings = {
     ...settings,
     tableId: 'ibj-r',

@@ -5,6 +5,7 @@ import { Clock, IdGenerator } from '../clock/clock';
 import { oneLine } from '../common/one-line';
 import {
   CommandInput,
+  hasWrites,
   initialTableState,
   ItemResult,
   MachineOutcome,
@@ -14,8 +15,9 @@ import {
   pauseOf,
   roundOf,
 } from '../table-core/table-machine';
+import type { CommandRecord } from '../history/writer/processed-commands.repository';
+import type { TransitionWriter } from '../history/writer/transition-writer';
 import type { TableLease } from './table-lease.repository';
-import { CommandRecord, TableStateStore } from './table-state.store';
 
 /** Where a committed transition is announced (WebSocket consoles, the outbox relay...). */
 export interface TransitionListener {
@@ -54,7 +56,7 @@ export class TableRuntime {
 
   constructor(
     readonly machine: TableMachine,
-    private readonly store: TableStateStore,
+    private readonly store: TransitionWriter,
     private readonly lease: TableLease,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
@@ -150,7 +152,7 @@ export class TableRuntime {
     records: CommandRecord[],
     what: string,
   ): Promise<void> {
-    if (outcome.state === this.state && !hasWrites(outcome)) {
+    if (outcome.state === this.state && !hasWrites(outcome.writes)) {
       await this.store.recordCommands(this.tableId, records, now);
       return;
     }
@@ -308,22 +310,3 @@ const TABLE_STOPPING: SubmitResult = {
   code: 'table-stopping',
   message: 'This instance is releasing the table',
 };
-
-function hasWrites(outcome: MachineOutcome): boolean {
-  const w = outcome.writes;
-  return (
-    w.events.length > 0 ||
-    w.cards.length > 0 ||
-    w.bets.length > 0 ||
-    w.settlements.length > 0 ||
-    w.decisions.length > 0 ||
-    w.corrections.length > 0 ||
-    w.reveals.length > 0 ||
-    !!w.newShoe ||
-    !!w.finishShoe ||
-    !!w.newRound ||
-    !!w.roundStatus ||
-    !!w.supervisorAction ||
-    !!w.readingOutcome
-  );
-}

@@ -45,9 +45,7 @@ export function tableView(
       slot && slot.failedAttempts > 0
         ? { attempts: slot.failedAttempts, escalated: slot.escalated }
         : null,
-    paused: pause
-      ? { kind: pause.kind, reason: pause.reason, by: pause.by, at: pause.at }
-      : null,
+    paused: pause ? { kind: pause.kind, reason: pause.reason, by: pause.by, at: pause.at } : null,
     timers: state.timers.map((t) => ({ name: t.name, dueAt: new Date(t.dueAt).toISOString() })),
     ...(privileged ? { faceDownCards: state.faceDownCards } : {}),
   };
