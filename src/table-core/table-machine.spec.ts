@@ -1,105 +1,14 @@
-import { CardCode, parseCardCode } from '@studio/cards';
-import { DEFAULT_INGESTION_RULES, ScannerReading } from '@studio/scanner-protocol';
 import { InfiniteBlackjackAdapter } from '../games/infinite-blackjack/infinite-blackjack.adapter';
-import { PokDengAdapter } from '../games/pok-deng/pok-deng.adapter';
 import type { BetCommand } from '../games/game-adapter';
+import { settings, shoeReady, Table } from './pok-deng-table.testing';
 import {
   initialTableState,
-  MachineContext,
-  MachineOutcome,
-  TableInput,
-  TableMachine,
-  TableSettings,
-  TableState,
   pauseOf,
   roundOf,
+  TableMachine,
+  TableSettings,
   withRound,
 } from './table-machine';
-
-const settings: TableSettings = {
-  tableId: 'pokdeng-1',
-  game: 'pok-deng',
-  currency: 'THB',
-  bettingWindowMs: 15_000,
-  roundIntervalMs: 3_000,
-  limits: { player: { min: 10, max: 100_000 }, pair: { min: 10, max: 10_000 } },
-  ingestion: DEFAULT_INGESTION_RULES,
-};
-
-class Table {
-  readonly machine = new TableMachine(settings, new PokDengAdapter({ bettingWindowMs: 15_000 }));
-  state: TableState = initialTableState(settings, 8);
-  now = Date.UTC(2026, 10, 29, 12, 0, 0);
-  private ids = 0;
-  private seq = 0;
-  readonly outcomes: MachineOutcome[] = [];
-
-  step(input: TableInput): MachineOutcome {
-    const ctx: MachineContext = { now: this.now, newId: () => `id-${++this.ids}` };
-    const outcome = this.machine.step(this.state, input, ctx);
-    // State must survive persistence at every step.
-    this.state = JSON.parse(JSON.stringify(outcome.state));
-    this.outcomes.push(outcome);
-    return outcome;
-  }
-
-  read(code: string): MachineOutcome {
-    this.now += 500;
-    const card = parseCardCode(code)!;
-    const reading: ScannerReading = {
-      kind: 'card',
-      card,
-      code: `${card.rank}${card.suit}` as CardCode,
-      raw: new Uint8Array(),
-      receivedAt: this.now,
-      sequence: ++this.seq,
-    };
-    return this.step({ type: 'reading', readingId: String(this.seq), reading });
-  }
-
-  misread(): MachineOutcome {
-    this.now += 500;
-    return this.step({
-      type: 'reading',
-      readingId: String(++this.seq),
-      reading: {
-        kind: 'unrecognised',
-        code: 'NOREAD',
-        reason: 'reader-reported',
-        raw: new Uint8Array(),
-        receivedAt: this.now,
-        sequence: this.seq,
-      },
-    });
-  }
-
-  fireDueTimers(): void {
-    for (const t of [...this.state.timers].sort((a, b) => a.dueAt - b.dueAt)) {
-      this.now = Math.max(this.now, t.dueAt);
-      this.step({ type: 'timer', name: t.name, token: t.token });
-    }
-  }
-
-  events(): string[] {
-    return this.outcomes.flatMap((o) => o.writes.events.map((e) => e.type));
-  }
-}
-
-/** A new shoe: first card 3 (burn 3 more), then the round starts after the interval. */
-function shoeReady(): Table {
-  const t = new Table();
-  t.step({ type: 'start' });
-  expect(t.machine.expected(t.state)?.slot).toBe('shoe-burn/shown');
-  t.read('3C');
-  expect(t.machine.expected(t.state)?.label).toBe('Burn card 1 of 3, face down');
-  t.read('KD');
-  t.read('4H');
-  t.read('9S');
-  expect(t.machine.expected(t.state)).toBeNull();
-  t.fireDueTimers(); // next-round
-  expect(roundOf(t.state)?.roundNumber).toBe(1);
-  return t;
-}
 
 describe('TableMachine with Pok Deng', () => {
   it('plays a shoe start, a round of bets and face-down cards, reveal and settlement', () => {
