@@ -1,10 +1,7 @@
-import { cardCode, decks } from '@studio/cards';
-import { applyShoeInput, newShoe, ShoeEffect } from '@studio/games/shoe';
-import { ingest, IngestionState } from '@studio/scanner-protocol';
-import type { GameAdapter } from '../games/game-adapter';
-import { applyCard } from './readings';
-import { cutCard } from './supervision';
-import { TableState, withRunningPhase } from './table-state';
+import { applyShoeInput, ShoeEffect } from '@studio/games/shoe';
+import { expectedCard, ingestOk } from './expected-card';
+import { applyCard, cutCard, finishShoe, startShoe } from './shared-steps';
+import { withRunningPhase } from './table-state';
 import { ROUND_TIMER, Transition } from './transition';
 
 /**
@@ -13,55 +10,8 @@ import { ROUND_TIMER, Transition } from './transition';
  * equal to the card the table waits for.
  */
 
-/** The card the dealer must put where, for consoles and the scanner's expectation. */
-export function expectedCard(
-  adapter: GameAdapter,
-  state: TableState,
-): { slot: string; label: string } | null {
-  const shoe = state.shoe?.state;
-  if (!shoe) return null;
-  if (shoe.phase === 'burning') {
-    if (shoe.burn.shownCard === null) {
-      return { slot: 'shoe-burn/shown', label: 'New shoe: draw the first card and show it' };
-    }
-    const done = shoe.burn.burntCards.length;
-    return {
-      slot: `shoe-burn/${done + 1}`,
-      label: `Burn card ${done + 1} of ${shoe.burn.toBurn ?? 0}, face down`,
-    };
-  }
-  const phase = state.phase.kind === 'paused' ? state.phase.resumes : state.phase;
-  return phase.kind === 'in-round' ? adapter.expectedCard(phase.round.engine) : null;
-}
-
 export function ensureShoe(tx: Transition): void {
   if (!tx.state.shoe || tx.state.shoe.state.phase === 'finished') startShoe(tx);
-}
-
-function startShoe(tx: Transition): void {
-  const shoeNumber = (tx.state.shoe?.state.shoeNumber ?? 0) + 1;
-  const id = tx.ctx.newId();
-  const rules = tx.adapter.shoeRules;
-  tx.state = withRunningPhase(
-    {
-      ...tx.state,
-      shoe: { id, state: newShoe(rules, shoeNumber) },
-      ingestion: ingestOk(tx.state.ingestion, { type: 'new-shoe', deckCount: rules.deckCount }),
-      faceDownCards: {},
-    },
-    { kind: 'between-rounds' },
-  );
-  tx.writes.newShoe = { id, shoeNumber, deckCount: rules.deckCount };
-  tx.publicEvent('ShoeStarted', { shoeId: id, shoeNumber, deckCount: rules.deckCount });
-  if (tx.adapter.dealsOwnCards) shuffleVirtualShoe(tx, id, rules.deckCount);
-}
-
-function shuffleVirtualShoe(tx: Transition, shoeId: string, deckCount: number): void {
-  if (!tx.ctx.shuffle) throw new Error('A virtual-shoe table needs a shuffle in its context');
-  const order = tx.ctx.shuffle(decks(deckCount).map(cardCode));
-  tx.state = { ...tx.state, virtualShoe: { order, next: 0 } };
-  // Restricted: the order is the future of the shoe; auditors replay rounds from it.
-  tx.emit({ type: 'VirtualShoeShuffled', visibility: 'restricted', payload: { shoeId, order } });
 }
 
 /** A virtual-shoe table deals the card it expects itself, from the recorded order. */
@@ -175,23 +125,6 @@ function lapseVoidRequests(tx: Transition): void {
   };
 }
 
-export function finishShoe(tx: Transition, reason: string): void {
-  const shoe = tx.state.shoe!;
-  tx.writes.finishShoe = { id: shoe.id, reason };
-  // The shoe is closed: its burnt cards may now be published.
-  tx.publicEvent('ShoeFinished', {
-    shoeId: shoe.id,
-    shoeNumber: shoe.state.shoeNumber,
-    reason,
-    burntCards: [
-      ...(shoe.state.burn.shownCard ? [shoe.state.burn.shownCard] : []),
-      ...shoe.state.burn.burntCards,
-    ],
-    cardsDrawn: shoe.state.cardsDrawn,
-  });
-  startShoe(tx);
-}
-
 /** Automatic steps a game may take in a row without a card between them (a game needs few). */
 const MAX_AUTO_STEPS_IN_A_ROW = 64;
 
@@ -264,13 +197,4 @@ function syncExpectation(tx: Transition): void {
     ingestion = ingestOk(ingestion, { type: 'expect-card', slot: slotKey, at: tx.ctx.now });
   }
   if (ingestion !== tx.state.ingestion) tx.state = { ...tx.state, ingestion };
-}
-
-/** An ingestion step that cannot be refused in this use (or is a no-op when it is). */
-export function ingestOk(
-  state: IngestionState,
-  input: Parameters<typeof ingest>[1],
-): IngestionState {
-  const result = ingest(state, input);
-  return 'rejected' in result ? state : result.state;
 }

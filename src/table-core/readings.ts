@@ -1,14 +1,11 @@
 import type { CardCode } from '@studio/cards';
-import { applyShoeInput } from '@studio/games/shoe';
 import { ingest, IngestionEffect, IngestionState, ScannerReading } from '@studio/scanner-protocol';
-import { expectedCard } from './lifecycle';
-import { pause } from './supervision';
+import { applyCard, pause } from './shared-steps';
 import { Transition } from './transition';
 
 /** Scanner readings: the ingestion rules first (rescans, duplicates, composition), then the card. */
 
 type Handled = { outcome: string; detail: Record<string, unknown> } | undefined;
-type CardApplied = { ok: true } | { ok: false; code: string; message: string };
 
 export function applyReading(
   tx: Transition,
@@ -73,7 +70,7 @@ function recordReading(
       code: 'code' in r ? r.code : null,
       sequence: r.sequence ?? null,
       receivedAt: new Date(r.receivedAt).toISOString(),
-      rawHex: Buffer.from(r.raw).toString('hex'),
+      rawHex: hex(r.raw),
       outcome,
       detail,
     },
@@ -182,41 +179,7 @@ function compositionExceeded(
   return { outcome: 'integrity-error', detail: { seen: effect.seen, allowed: effect.allowed } };
 }
 
-/** A recognised card for the expected slot: the shoe first (burn, composition), then the game. */
-export function applyCard(tx: Transition, card: CardCode, readingId: string | null): CardApplied {
-  const shoe = tx.state.shoe;
-  if (!shoe) return { ok: false, code: 'no-card-expected', message: 'No shoe is open' };
-  if (shoe.state.phase === 'burning') return burnCard(tx, card, readingId);
-  const drawn = applyShoeInput(shoe.state, { type: 'card', card });
-  if ('rejected' in drawn) return { ok: false, ...drawn.rejected };
-  const round = tx.round;
-  if (!round) return { ok: false, code: 'no-card-expected', message: 'No round is in progress' };
-  const result = tx.adapter.card(round.engine, card);
-  if ('rejected' in result) return { ok: false, ...result.rejected };
-  tx.state = { ...tx.state, shoe: { id: shoe.id, state: drawn.state } };
-  tx.absorb(result, readingId);
-  return { ok: true };
-}
-
-function burnCard(tx: Transition, card: CardCode, readingId: string | null): CardApplied {
-  const shoe = tx.state.shoe!;
-  const expected = expectedCard(tx.adapter, tx.state);
-  const drawn = applyShoeInput(shoe.state, { type: 'card', card });
-  if ('rejected' in drawn) return { ok: false, ...drawn.rejected };
-  tx.state = { ...tx.state, shoe: { id: shoe.id, state: drawn.state } };
-  const row = { card, roundId: null, shoeId: shoe.id, readingId };
-  for (const effect of drawn.effects) {
-    if (effect.type === 'burn-card-shown') {
-      tx.publicEvent('BurnCardShown', { card: effect.card, toBurn: effect.toBurn });
-      tx.writes.cards.push({ ...row, slot: 'shoe-burn/shown', faceDown: false });
-    } else if (effect.type === 'card-burnt') {
-      // Burnt cards stay secret until the shoe is finished.
-      tx.publicEvent('CardBurnt', { remaining: effect.remaining });
-      tx.emit({ type: 'BurntCardRecorded', visibility: 'restricted', payload: { card } });
-      tx.writes.cards.push({ ...row, slot: expected?.slot ?? 'shoe-burn', faceDown: true });
-    } else if (effect.type === 'burn-completed') {
-      tx.publicEvent('BurnCompleted', { burntCount: effect.burntCount });
-    }
-  }
-  return { ok: true };
+/** The reading's raw bytes as lowercase hex (no Buffer: the core runs without Node's APIs). */
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }

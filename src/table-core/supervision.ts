@@ -1,7 +1,7 @@
 import { CardCode, cardIndex, parseCardCode } from '@studio/cards';
-import { applyShoeInput, ShoeInput } from '@studio/games/shoe';
-import { finishShoe, ingestOk } from './lifecycle';
-import { PauseInfo, runningPhase, VoidRequest, withRound } from './table-state';
+import { ingestOk } from './expected-card';
+import { finishShoe, markRound } from './shared-steps';
+import { runningPhase, VoidRequest, withRound } from './table-state';
 import { ROUND_TIMER, Transition } from './transition';
 
 /** What the dealer and the supervisors do at the table. */
@@ -13,50 +13,6 @@ export function closeBetting(tx: Transition, by: string): void {
   }
   if (tx.applyRound(tx.adapter.closeBetting(round.engine))) {
     tx.emit({ type: 'BettingClosedByDealer', visibility: 'restricted', payload: {} }, by);
-  }
-}
-
-export function cutCard(tx: Transition, by: string): void {
-  const shoe = tx.state.shoe;
-  if (!shoe) return tx.reject('no-shoe', 'No shoe is open');
-  const result = applyShoeInput(shoe.state, { type: 'cut-card-drawn' } as ShoeInput);
-  if ('rejected' in result) return tx.reject(result.rejected.code, result.rejected.message);
-  tx.state = { ...tx.state, shoe: { id: shoe.id, state: result.state } };
-  const declared = result.effects.find((e) => e.type === 'last-round-declared');
-  tx.publicEvent(
-    'LastRoundOfShoe',
-    { roundNumber: declared && 'roundNumber' in declared ? declared.roundNumber : null },
-    by,
-  );
-}
-
-export function pause(tx: Transition, kind: PauseInfo['kind'], by: string, reason: string): void {
-  const phase = tx.state.phase;
-  if (phase.kind === 'paused') {
-    if (kind === 'escalation') return;
-    return tx.reject('already-paused', `The table is already paused (${phase.pause.reason})`);
-  }
-  const timersRemaining = tx.state.timers.map((t) => ({
-    name: t.name,
-    token: t.token,
-    remainingMs: Math.max(0, t.dueAt - tx.ctx.now),
-  }));
-  const at = new Date(tx.ctx.now).toISOString();
-  tx.state = {
-    ...tx.state,
-    phase: { kind: 'paused', pause: { kind, reason, by, at, timersRemaining }, resumes: phase },
-    timers: [],
-  };
-  markRound(tx, 'paused');
-  tx.publicEvent('RoundPaused', { kind, reason }, by);
-  if (kind === 'supervisor') {
-    tx.writes.supervisorAction = {
-      action: 'pause',
-      reason,
-      actor: by,
-      roundId: tx.roundId,
-      details: {},
-    };
   }
 }
 
@@ -85,14 +41,6 @@ export function resume(tx: Transition, by: string): void {
     roundId: tx.roundId,
     details: { pauseKind: paused.kind, pauseReason: paused.reason },
   };
-}
-
-/** The round's status row follows a pause or a resume. */
-function markRound(tx: Transition, status: 'paused' | 'in-progress'): void {
-  const round = tx.round;
-  if (!round) return;
-  const phase = tx.adapter.phase(round.engine);
-  tx.writes.roundStatus = { id: round.id, status, phase, ended: false };
 }
 
 /** Voids the round at once: every bet refunded. */

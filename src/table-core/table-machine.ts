@@ -1,14 +1,14 @@
 import type { GameAdapter } from '../games/game-adapter';
 import { decide, decideMany, placeBet, placeBets } from './commands';
-import { ensureShoe, expectedCard, settle } from './lifecycle';
+import { expectedCard } from './expected-card';
+import { ensureShoe, settle } from './lifecycle';
 import { applyReading, tick } from './readings';
+import { cutCard, pause } from './shared-steps';
 import {
   approveVoid,
   closeBetting,
   correctCard,
-  cutCard,
   endShoe,
-  pause,
   requestVoid,
   resume,
   voidRound,
@@ -23,7 +23,7 @@ import type {
   TableInput,
 } from './table-input';
 import type { TableSettings, TableState } from './table-state';
-import { mergeable, mergeOutcomes } from './table-writes';
+import { mergeable, mergeOutcomes } from './merge-outcomes';
 import { timer } from './time';
 import { Transition } from './transition';
 

@@ -7,7 +7,6 @@ import type {
   RoundEvent,
   SettlementRecord,
 } from '../games/game-adapter';
-import type { MachineOutcome } from './table-input';
 
 export interface SupervisorActionWrite {
   action: string;
@@ -61,8 +60,8 @@ export function emptyWrites(): TableWrites {
   };
 }
 
-/** Writes that happen at most once per transition (round or shoe changes, one supervisor act). */
-const SINGLE_WRITES = [
+/** Writes that happen at most once per transition (exported for merging) (round or shoe changes, one supervisor act). */
+export const SINGLE_WRITES = [
   'newShoe',
   'finishShoe',
   'newRound',
@@ -73,7 +72,7 @@ const SINGLE_WRITES = [
   'readingOutcome',
 ] as const;
 
-const LIST_WRITES = [
+export const LIST_WRITES = [
   'events',
   'cards',
   'corrections',
@@ -82,27 +81,6 @@ const LIST_WRITES = [
   'decisions',
   'settlements',
 ] as const;
-
-/** Whether two transitions' writes can be committed as one (no single write twice). */
-export function mergeable(a: TableWrites, b: TableWrites): boolean {
-  return SINGLE_WRITES.every((key) => a[key] === undefined || b[key] === undefined);
-}
-
-/** `into` (a copy this function made, or undefined for the first) followed by `next`. */
-export function mergeOutcomes(
-  into: MachineOutcome | undefined,
-  next: MachineOutcome,
-): MachineOutcome {
-  const writes: TableWrites = into ? into.writes : { ...next.writes };
-  for (const key of LIST_WRITES) {
-    if (!into) (writes[key] as unknown[]) = [...next.writes[key]];
-    else (writes[key] as unknown[]).push(...next.writes[key]);
-  }
-  for (const key of SINGLE_WRITES) {
-    if (next.writes[key] !== undefined) Object.assign(writes, { [key]: next.writes[key] });
-  }
-  return { state: next.state, writes };
-}
 
 /** Whether a transition has anything to commit besides its new state. */
 export function hasWrites(writes: TableWrites): boolean {

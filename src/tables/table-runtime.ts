@@ -12,8 +12,6 @@ import {
   TableInput,
   TableMachine,
   TableState,
-  pauseOf,
-  roundOf,
 } from '../table-core/table-machine';
 import type { CommandRecord } from '../history/writer/processed-commands.repository';
 import type { TransitionWriter } from '../history/writer/transition-writer';
@@ -85,7 +83,7 @@ export class TableRuntime {
       this.state = stored.state;
       this.version = stored.version;
       const inFlight =
-        roundOf(this.state) && !pauseOf(this.state) && this.machine.expected(this.state) !== null;
+        this.state.phase.kind === 'in-round' && this.machine.expected(this.state) !== null;
       if (inFlight) {
         await this.submit({
           type: 'pause',

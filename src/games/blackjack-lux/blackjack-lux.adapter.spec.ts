@@ -356,7 +356,9 @@ describe('Lux seats outlive a round', () => {
   /** Seats (from the engine state) as seat number -> player. */
   const seated = (t: Table) =>
     Object.fromEntries(
-      (roundOf(t.state)?.engine as { seats: Array<{ seat: number; playerId: string | null }> }).seats
+      (
+        roundOf(t.state)?.engine as { seats: Array<{ seat: number; playerId: string | null }> }
+      ).seats
         .filter((s) => s.playerId)
         .map((s) => [s.seat, s.playerId]),
     );
