@@ -25,7 +25,7 @@ export class TableRuntimeRegistry implements OwnershipListener {
 
   constructor(
     private readonly tables: readonly TableDefinition[],
-    private readonly store: TransitionWriter,
+    private readonly writer: TransitionWriter,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {
@@ -67,7 +67,7 @@ export class TableRuntimeRegistry implements OwnershipListener {
     if (!machine) return; // a lease row for a table no longer configured
     const runtime = new TableRuntime(
       machine,
-      this.store,
+      this.writer,
       lease,
       this.clock,
       this.ids,

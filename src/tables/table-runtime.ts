@@ -39,7 +39,7 @@ export type SubmitResult =
 
 /**
  * The I/O shell of one table: a queue so that no two transitions of the table interleave, the pure
- * TableMachine to compute each transition, the store to commit it (fenced by this instance's
+ * TableMachine to compute each transition, the history writer to commit it (fenced by this instance's
  * lease) and only then the timers, the listeners and the relay. Readings, commands, supervisor
  * actions and timers all enter through submit().
  */
@@ -54,7 +54,7 @@ export class TableRuntime {
 
   constructor(
     readonly machine: TableMachine,
-    private readonly store: TransitionWriter,
+    private readonly writer: TransitionWriter,
     private readonly lease: TableLease,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
@@ -78,7 +78,7 @@ export class TableRuntime {
    * waits paused for a supervisor: nobody can tell whether a card was scanned and lost.
    */
   async start(): Promise<void> {
-    const stored = await this.store.load(this.tableId);
+    const stored = await this.writer.load(this.tableId);
     if (stored) {
       this.state = stored.state;
       this.version = stored.version;
@@ -124,7 +124,7 @@ export class TableRuntime {
   private async run(input: TableInput, meta?: CommandMeta): Promise<SubmitResult> {
     if (this.stopped) return { ...TABLE_STOPPING };
     if (meta?.commandId) {
-      const previous = (await this.store.findCommands([meta.commandId])).get(meta.commandId);
+      const previous = (await this.writer.findCommands([meta.commandId])).get(meta.commandId);
       if (previous) return { ...(previous as SubmitResult), duplicate: true };
     }
     const now = this.clock.now();
@@ -151,11 +151,11 @@ export class TableRuntime {
     what: string,
   ): Promise<void> {
     if (outcome.state === this.state && !hasWrites(outcome.writes)) {
-      await this.store.recordCommands(this.tableId, records, now);
+      await this.writer.recordCommands(this.tableId, records, now);
       return;
     }
     try {
-      this.version = await this.store.commit(outcome, {
+      this.version = await this.writer.commit(outcome, {
         lease: this.lease,
         expectedVersion: this.version,
         occurredAt: now,
@@ -185,7 +185,7 @@ export class TableRuntime {
     if (this.stopped) return items.map(() => ({ ...TABLE_STOPPING }));
     const results: Array<SubmitResult | undefined> = new Array(items.length);
     const ids = items.flatMap((item) => (item.meta.commandId ? [item.meta.commandId] : []));
-    const previous = ids.length > 0 ? await this.store.findCommands(ids) : new Map();
+    const previous = ids.length > 0 ? await this.writer.findCommands(ids) : new Map();
     const firstOf = new Map<string, number>();
     const fresh: number[] = [];
     items.forEach((item, i) => {
