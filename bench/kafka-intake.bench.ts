@@ -21,7 +21,8 @@ import { PlatformKafkaClient } from '../apps/platform-simulator/platform-client'
 import { startStudio } from '../src/bootstrap';
 import { loadStudioConfig } from '../src/config/studio-config';
 import { OutboxRelay } from '../src/outbox/outbox-relay';
-import { CloseBetting } from '../src/use-cases/table-actions.use-cases';
+import { CloseBettingCommand } from '../src/use-cases/close-betting/close-betting.command';
+import { CloseBetting } from '../src/use-cases/close-betting/close-betting.use-case';
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 100_000);
 const BROKERS = process.env.BENCH_KAFKA_BROKERS ?? '127.0.0.1:19092';
@@ -179,7 +180,9 @@ async function main(): Promise<void> {
         `${Math.round(pending / (drainMs / 1000))} events/s wall (${relay.counters.publishedBatches - before.publishedBatches} batches; ` +
         `each: read from the outbox, send with acks=all, mark published)`,
     );
-    await studio.app.get(CloseBetting).execute(TABLE, 'bench');
+    await studio.app
+      .get(CloseBetting)
+      .execute(CloseBettingCommand.create({ tableId: TABLE, by: 'bench' }));
     await until(
       'the decision window',
       () => client.events.some((e) => e.envelope.type === 'DecisionWindowOpened'),

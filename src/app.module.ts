@@ -14,7 +14,8 @@ import { ConsolesModule } from './consoles/consoles.module';
 import { TablesLifecycle, TablesModule } from './tables/tables.module';
 import { TableRuntimeRegistry } from './tables/table-runtime.registry';
 import { VirtualDealer } from './tables/virtual-dealer';
-import { RecordReading } from './use-cases/table-actions.use-cases';
+import { ApplyReadingCommand } from './use-cases/apply-reading/apply-reading.command';
+import { ApplyReading } from './use-cases/apply-reading/apply-reading.use-case';
 import { Clock, IdGenerator, RandomUuidGenerator, SystemClock } from './clock/clock';
 import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
@@ -51,7 +52,7 @@ class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly scanners: ScannerService,
     private readonly tables: TablesLifecycle,
     private readonly registry: TableRuntimeRegistry,
-    private readonly recordReading: RecordReading,
+    private readonly applyReading: ApplyReading,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -77,7 +78,9 @@ class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
       if (this.registry.get(tableId).ok) {
         // A reading that cannot be committed (the database is away) is logged by its table and
         // not applied; the table still expects that card, so the next reading takes its place.
-        this.recordReading.execute(tableId, readingId, reading).catch(() => undefined);
+        this.applyReading
+          .execute(ApplyReadingCommand.create({ tableId, readingId, reading }))
+          .catch(() => undefined);
       }
     });
     // After registration: readings and scanner events refer to registered tables.

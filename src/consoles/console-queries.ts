@@ -1,6 +1,6 @@
 import { historyReader, HistorySource } from '../history/reader/history-reader';
 import type { HistoryQuery } from '../history/reader/history-query';
-import type { TableState } from '../table-core/table-machine';
+import { roundOf, TableState } from '../table-core/table-machine';
 import type { CardsOf, StoredCard } from './console-snapshot';
 
 /**
@@ -13,7 +13,8 @@ export type ConsoleHistory = HistorySource;
 /** Which cards a console shows for a table in this state (the cache key is the id). */
 export function consoleCardsSource(state: TableState | undefined): { of: CardsOf; id: string } {
   if (!state?.shoe) return { of: 'none', id: '' };
-  if (state.round) return { of: 'round', id: state.round.id };
+  const round = roundOf(state);
+  if (round) return { of: 'round', id: round.id };
   if (state.shoe.state.phase === 'burning') return { of: 'burn', id: state.shoe.id };
   if (state.lastRoundId) return { of: 'last-round', id: state.lastRoundId };
   return { of: 'none', id: '' };

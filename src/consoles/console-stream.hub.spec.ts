@@ -11,6 +11,7 @@ import {
   TableMachine,
   TableSettings,
   TableState,
+  roundOf,
 } from '../table-core/table-machine';
 import type { TransitionListener } from '../tables/table-runtime';
 import type { StoredCard } from './console-snapshot';
@@ -307,7 +308,7 @@ describe('console stream hub', () => {
     await hub.subscribe(supervisor, { tableId: 'pd-1', privileged: true });
     await announce(last);
     expect(supervisor.events('action')).toEqual([]);
-    const roundId = played.state.round!.id;
+    const roundId = roundOf(played.state)!.id;
     await announce({
       ...last,
       writes: {

@@ -7,7 +7,6 @@ import { OutboxRelay } from '../outbox/outbox-relay';
 import { ScannerService } from '../scanner/scanner.service';
 import { TableRuntimeRegistry } from '../tables/table-runtime.registry';
 import { STUDIO_CONFIG } from '../tokens';
-import { VoidRound } from '../use-cases/table-actions.use-cases';
 import { ConsoleApiController } from './console-api.controller';
 import { ConsoleAssets } from './console-assets';
 import { ConsolePagesController } from './console-pages.controller';
@@ -34,7 +33,6 @@ class ConsolesLifecycle implements OnModuleInit, OnModuleDestroy {
       tables: this.config.tables,
       registry: this.modules.get(TableRuntimeRegistry, { strict: false }),
       scanners: this.modules.get(ScannerService, { strict: false }),
-      voidRequests: this.modules.get(VoidRound, { strict: false }),
       loadCards: (state) => loadConsoleCards(this.query, state),
       outboxLag: () => relay.lag(),
       clock: this.clock,

@@ -9,6 +9,7 @@ import {
   TableMachine,
   TableState,
   TableWrites,
+  roundOf,
 } from '../table-core/table-machine';
 import { tableRunSettings } from '../tables/table-settings';
 
@@ -75,12 +76,12 @@ class Table {
 
   /** Lets timers run until the next round's betting is open, and bets in it. */
   openNextRound(): void {
-    for (let guard = 0; guard < 50 && !this.state.round; guard += 1) {
+    for (let guard = 0; guard < 50 && !roundOf(this.state); guard += 1) {
       const next = [...this.state.timers].sort((a, b) => a.dueAt - b.dueAt)[0];
       this.now = Math.max(this.now, next.dueAt);
       this.step({ type: 'timer', name: next.name, token: next.token });
     }
-    const round = this.state.round!;
+    const round = roundOf(this.state)!;
     this.step({ type: 'bet', bet: { ...BETS[this.game], betId: `b-${round.id}` } });
   }
 
@@ -90,7 +91,7 @@ class Table {
     for (let guard = 0; guard < 2_000; guard += 1) {
       const finished = this.events.filter((e) => ['RoundCompleted', 'RoundEnded'].includes(e.type));
       if (finished.length >= rounds) return;
-      const round = this.state.round;
+      const round = roundOf(this.state);
       if (round && !betRound.has(round.id) && this.adapter.isBettingOpen(round.engine)) {
         betRound.add(round.id);
         this.step({ type: 'bet', bet: { ...BETS[this.game], betId: `b-${round.id}` } });

@@ -1,21 +1,36 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import type { AuthenticatedUser } from '../auth/auth.use-cases';
 import { CurrentUser, Roles } from '../auth/roles.guard';
-import {
-  ApproveVoid,
-  CloseBetting,
-  CorrectCard,
-  DrawCutCard,
-  EndShoe,
-  PauseRound,
-  ResumeRound,
-  VoidRound,
-} from '../use-cases/table-actions.use-cases';
+import { ApproveVoidCommand } from '../use-cases/approve-void/approve-void.command';
+import { ApproveVoid } from '../use-cases/approve-void/approve-void.use-case';
+import { CloseBettingCommand } from '../use-cases/close-betting/close-betting.command';
+import { CloseBetting } from '../use-cases/close-betting/close-betting.use-case';
+import { CorrectCardCommand } from '../use-cases/correct-card/correct-card.command';
+import { CorrectCard } from '../use-cases/correct-card/correct-card.use-case';
+import { DrawCutCardCommand } from '../use-cases/draw-cut-card/draw-cut-card.command';
+import { DrawCutCard } from '../use-cases/draw-cut-card/draw-cut-card.use-case';
+import { EndShoeCommand } from '../use-cases/end-shoe/end-shoe.command';
+import { EndShoe } from '../use-cases/end-shoe/end-shoe.use-case';
+import { PauseRoundCommand } from '../use-cases/pause-round/pause-round.command';
+import { PauseRound } from '../use-cases/pause-round/pause-round.use-case';
+import { ResumeRoundCommand } from '../use-cases/resume-round/resume-round.command';
+import { ResumeRound } from '../use-cases/resume-round/resume-round.use-case';
+import { CommandRejection, CommandResult, isRejection } from '../use-cases/table-command';
+import { VoidRoundCommand } from '../use-cases/void-round/void-round.command';
+import { VoidRound } from '../use-cases/void-round/void-round.use-case';
 import { toHttp } from './http-result';
 
 type Body = Record<string, unknown> | undefined;
 const text = (body: Body, key: string): string =>
   typeof body?.[key] === 'string' ? (body[key] as string) : '';
+
+/** A command that refused itself is answered at once; a valid one goes to its use case. */
+async function run<C>(
+  command: C | CommandRejection,
+  execute: (command: C) => Promise<CommandResult>,
+): Promise<Record<string, unknown>> {
+  return toHttp(isRejection(command) ? command : await execute(command));
+}
 
 /** The dealer's controls and the supervisor's interventions on one table. */
 @Controller('tables/:tableId')
@@ -34,82 +49,102 @@ export class TableActionsController {
   @Post('close-betting')
   @HttpCode(200)
   @Roles('dealer', 'supervisor')
-  async close(@Param('tableId') tableId: string, @CurrentUser() user: AuthenticatedUser) {
-    return toHttp(await this.closeBetting.execute(tableId, user.username));
+  close(@Param('tableId') tableId: string, @CurrentUser() user: AuthenticatedUser) {
+    const command = CloseBettingCommand.create({ tableId, by: user.username });
+    return run(command, (c) => this.closeBetting.execute(c));
   }
 
   @Post('cut-card')
   @HttpCode(200)
   @Roles('dealer', 'supervisor')
-  async cut(@Param('tableId') tableId: string, @CurrentUser() user: AuthenticatedUser) {
-    return toHttp(await this.cutCard.execute(tableId, user.username));
+  cut(@Param('tableId') tableId: string, @CurrentUser() user: AuthenticatedUser) {
+    const command = DrawCutCardCommand.create({ tableId, by: user.username });
+    return run(command, (c) => this.cutCard.execute(c));
   }
 
   @Post('pause')
   @HttpCode(200)
   @Roles('supervisor')
-  async pause(
+  pause(
     @Param('tableId') tableId: string,
     @Body() body: Body,
     @CurrentUser() user: AuthenticatedUser,
   ) {
-    return toHttp(await this.pauseRound.execute(tableId, user.username, text(body, 'reason')));
+    const command = PauseRoundCommand.create({
+      tableId,
+      by: user.username,
+      reason: text(body, 'reason'),
+    });
+    return run(command, (c) => this.pauseRound.execute(c));
   }
 
   @Post('resume')
   @HttpCode(200)
   @Roles('supervisor')
-  async resume(@Param('tableId') tableId: string, @CurrentUser() user: AuthenticatedUser) {
-    return toHttp(await this.resumeRound.execute(tableId, user.username));
+  resume(@Param('tableId') tableId: string, @CurrentUser() user: AuthenticatedUser) {
+    const command = ResumeRoundCommand.create({ tableId, by: user.username });
+    return run(command, (c) => this.resumeRound.execute(c));
   }
 
   @Post('void')
   @HttpCode(200)
   @Roles('supervisor')
-  async void(
+  void(
     @Param('tableId') tableId: string,
     @Body() body: Body,
     @CurrentUser() user: AuthenticatedUser,
   ) {
-    return toHttp(await this.voidRound.execute(tableId, user.username, text(body, 'reason')));
+    const command = VoidRoundCommand.create({
+      tableId,
+      by: user.username,
+      reason: text(body, 'reason'),
+    });
+    return run(command, (c) => this.voidRound.execute(c));
   }
 
   @Post('void-requests/:requestId/approve')
   @HttpCode(200)
   @Roles('supervisor')
-  async approve(
+  approve(
     @Param('tableId') tableId: string,
     @Param('requestId') requestId: string,
     @CurrentUser() user: AuthenticatedUser,
   ) {
-    return toHttp(await this.approveVoid.execute(tableId, requestId, user.username));
+    const command = ApproveVoidCommand.create({ tableId, by: user.username, requestId });
+    return run(command, (c) => this.approveVoid.execute(c));
   }
 
   @Post('correct-card')
   @HttpCode(200)
   @Roles('supervisor')
-  async correct(
+  correct(
     @Param('tableId') tableId: string,
     @Body() body: Body,
     @CurrentUser() user: AuthenticatedUser,
   ) {
-    return toHttp(
-      await this.correctCard.execute(tableId, user.username, {
-        slot: text(body, 'slot'),
-        card: text(body, 'card'),
-        reason: text(body, 'reason'),
-      }),
-    );
+    const command = CorrectCardCommand.create({
+      tableId,
+      by: user.username,
+      slot: text(body, 'slot'),
+      card: text(body, 'card'),
+      reason: text(body, 'reason'),
+    });
+    return run(command, (c) => this.correctCard.execute(c));
   }
 
   @Post('end-shoe')
   @HttpCode(200)
   @Roles('supervisor')
-  async end(
+  end(
     @Param('tableId') tableId: string,
     @Body() body: Body,
     @CurrentUser() user: AuthenticatedUser,
   ) {
-    return toHttp(await this.endShoe.execute(tableId, user.username, text(body, 'reason')));
+    const command = EndShoeCommand.create({
+      tableId,
+      by: user.username,
+      reason: text(body, 'reason'),
+    });
+    return run(command, (c) => this.endShoe.execute(c));
   }
 }

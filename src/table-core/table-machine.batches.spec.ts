@@ -11,6 +11,7 @@ import {
   MachineOutcome,
   TableMachine,
   TableState,
+  roundOf,
 } from './table-machine';
 import { tableRunSettings } from '../tables/table-settings';
 
@@ -71,7 +72,7 @@ class Table {
       this.now = Math.max(this.now, t.dueAt);
       this.step({ type: 'timer', name: t.name, token: t.token });
     }
-    expect(this.state.round?.roundNumber).toBe(1);
+    expect(roundOf(this.state)?.roundNumber).toBe(1);
     return this;
   }
 
@@ -180,7 +181,7 @@ describe('TableMachine.stepCommands', () => {
       deciding.read(cards[slot]);
       slot = deciding.machine.expected(deciding.state)?.slot;
     }
-    expect(deciding.machine.adapter.phase(deciding.state.round!.engine)).toBe('deciding');
+    expect(deciding.machine.adapter.phase(roundOf(deciding.state)!.engine)).toBe('deciding');
     const decisionArb = fc.record(
       {
         playerId: fc.constantFrom('p1', 'p2', 'p3', 'p4', 'p9'),

@@ -1,101 +1,14 @@
-import { CardCode, parseCardCode } from '@studio/cards';
-import { DEFAULT_INGESTION_RULES, ScannerReading } from '@studio/scanner-protocol';
-import { PokDengAdapter } from '../games/pok-deng/pok-deng.adapter';
+import { InfiniteBlackjackAdapter } from '../games/infinite-blackjack/infinite-blackjack.adapter';
 import type { BetCommand } from '../games/game-adapter';
+import { settings, shoeReady, Table } from './pok-deng-table.testing';
 import {
   initialTableState,
-  MachineContext,
-  MachineOutcome,
-  TableInput,
+  pauseOf,
+  roundOf,
   TableMachine,
   TableSettings,
-  TableState,
+  withRound,
 } from './table-machine';
-
-const settings: TableSettings = {
-  tableId: 'pokdeng-1',
-  game: 'pok-deng',
-  currency: 'THB',
-  bettingWindowMs: 15_000,
-  roundIntervalMs: 3_000,
-  limits: { player: { min: 10, max: 100_000 }, pair: { min: 10, max: 10_000 } },
-  ingestion: DEFAULT_INGESTION_RULES,
-};
-
-class Table {
-  readonly machine = new TableMachine(settings, new PokDengAdapter({ bettingWindowMs: 15_000 }));
-  state: TableState = initialTableState(settings, 8);
-  now = Date.UTC(2026, 10, 29, 12, 0, 0);
-  private ids = 0;
-  private seq = 0;
-  readonly outcomes: MachineOutcome[] = [];
-
-  step(input: TableInput): MachineOutcome {
-    const ctx: MachineContext = { now: this.now, newId: () => `id-${++this.ids}` };
-    const outcome = this.machine.step(this.state, input, ctx);
-    // State must survive persistence at every step.
-    this.state = JSON.parse(JSON.stringify(outcome.state));
-    this.outcomes.push(outcome);
-    return outcome;
-  }
-
-  read(code: string): MachineOutcome {
-    this.now += 500;
-    const card = parseCardCode(code)!;
-    const reading: ScannerReading = {
-      kind: 'card',
-      card,
-      code: `${card.rank}${card.suit}` as CardCode,
-      raw: new Uint8Array(),
-      receivedAt: this.now,
-      sequence: ++this.seq,
-    };
-    return this.step({ type: 'reading', readingId: String(this.seq), reading });
-  }
-
-  misread(): MachineOutcome {
-    this.now += 500;
-    return this.step({
-      type: 'reading',
-      readingId: String(++this.seq),
-      reading: {
-        kind: 'unrecognised',
-        code: 'NOREAD',
-        reason: 'reader-reported',
-        raw: new Uint8Array(),
-        receivedAt: this.now,
-        sequence: this.seq,
-      },
-    });
-  }
-
-  fireDueTimers(): void {
-    for (const t of [...this.state.timers].sort((a, b) => a.dueAt - b.dueAt)) {
-      this.now = Math.max(this.now, t.dueAt);
-      this.step({ type: 'timer', name: t.name, token: t.token });
-    }
-  }
-
-  events(): string[] {
-    return this.outcomes.flatMap((o) => o.writes.events.map((e) => e.type));
-  }
-}
-
-/** A new shoe: first card 3 (burn 3 more), then the round starts after the interval. */
-function shoeReady(): Table {
-  const t = new Table();
-  t.step({ type: 'start' });
-  expect(t.machine.expected(t.state)?.slot).toBe('shoe-burn/shown');
-  t.read('3C');
-  expect(t.machine.expected(t.state)?.label).toBe('Burn card 1 of 3, face down');
-  t.read('KD');
-  t.read('4H');
-  t.read('9S');
-  expect(t.machine.expected(t.state)).toBeNull();
-  t.fireDueTimers(); // next-round
-  expect(t.state.round?.roundNumber).toBe(1);
-  return t;
-}
 
 describe('TableMachine with Pok Deng', () => {
   it('plays a shoe start, a round of bets and face-down cards, reveal and settlement', () => {
@@ -167,7 +80,7 @@ describe('TableMachine with Pok Deng', () => {
         'RoundCompleted',
       ]),
     );
-    expect(t.state.round).toBeNull();
+    expect(roundOf(t.state)).toBeNull();
     expect(t.state.timers.map((x) => x.name)).toEqual(['next-round']);
   });
 
@@ -212,14 +125,14 @@ describe('TableMachine with Pok Deng', () => {
         slot: 'player-1/1',
         attempt,
       });
-      expect(t.state.paused).toBeNull();
+      expect(pauseOf(t.state)).toBeNull();
       expect(t.machine.expected(t.state)?.slot).toBe('player-1/1');
     }
     const fifth = t.misread();
     expect(fifth.writes.events.map((e) => e.type)).toEqual(
       expect.arrayContaining(['RescanRequired', 'SupervisorAlert', 'RoundPaused']),
     );
-    expect(t.state.paused?.kind).toBe('escalation');
+    expect(pauseOf(t.state)?.kind).toBe('escalation');
     expect(t.state.timers).toEqual([]);
     // A supervisor resumes; the same slot is still expected and the card applies.
     expect(t.step({ type: 'resume', by: 'supervisor' }).rejection).toBeUndefined();
@@ -247,8 +160,8 @@ describe('TableMachine with Pok Deng', () => {
       ['b2', 50, 50, 0],
     ]);
     expect(voided.writes.roundStatus).toMatchObject({ status: 'voided', ended: true });
-    expect(t.state.paused).toBeNull();
-    expect(t.state.round).toBeNull();
+    expect(pauseOf(t.state)).toBeNull();
+    expect(roundOf(t.state)).toBeNull();
   });
 
   it('corrects a face-down card before the reveal and refuses one that is face up', () => {
@@ -263,7 +176,7 @@ describe('TableMachine with Pok Deng', () => {
     });
     expect(fix.rejection).toBeUndefined();
     expect(fix.writes.corrections).toEqual([
-      { slot: 'player-2/1', roundId: t.state.round!.id, card: '7C', reason: 'mis-scan' },
+      { slot: 'player-2/1', roundId: roundOf(t.state)!.id, card: '7C', reason: 'mis-scan' },
     ]);
     expect(t.state.faceDownCards['player-2/1']).toBe('7C');
     expect(
@@ -291,10 +204,6 @@ describe('TableMachine with Pok Deng', () => {
 });
 
 describe('TableMachine with Infinite Blackjack', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const {
-    InfiniteBlackjackAdapter,
-  } = require('../games/infinite-blackjack/infinite-blackjack.adapter');
   const ibjSettings: TableSettings = {
     ...settings,
     tableId: 'ibj-1',
@@ -368,15 +277,11 @@ describe('TableMachine with Infinite Blackjack', () => {
     expect(t.outcomes.flatMap((o) => o.writes.reveals)).toEqual([
       expect.objectContaining({ slot: 'dealer-hole' }),
     ]);
-    expect(t.state.round).toBeNull();
+    expect(roundOf(t.state)).toBeNull();
   });
 });
 
 describe('TableMachine rejections, one per reason code', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const {
-    InfiniteBlackjackAdapter,
-  } = require('../games/infinite-blackjack/infinite-blackjack.adapter');
   const ibjSettings: TableSettings = {
     ...settings,
     tableId: 'ibj-r',
@@ -421,7 +326,7 @@ describe('TableMachine rejections, one per reason code', () => {
 
   it('side-bet-not-offered after its round of the shoe (Pairs: 40)', () => {
     const t = ibj();
-    t.state = { ...t.state, round: { ...t.state.round!, roundNumber: 41 } };
+    t.state = withRound(t.state, (round) => ({ ...round, roundNumber: 41 }));
     expect(bet(t, { sideBets: { pairs: 100 } }).rejection).toEqual({
       code: 'side-bet-not-offered',
       message: 'The pairs bet is not offered after round 40 of the shoe',
@@ -450,9 +355,9 @@ describe('TableMachine rejections, one per reason code', () => {
 
   it('betting-closed for a late bet naming the round that just ended', () => {
     const t = ibj();
-    const roundId = t.state.round!.id;
+    const roundId = roundOf(t.state)!.id;
     t.step({ type: 'void', by: 'sup', reason: 'table closed' });
-    expect(t.state.round).toBeNull();
+    expect(roundOf(t.state)).toBeNull();
     expect(bet(t, { roundId }).rejection).toEqual({
       code: 'betting-closed',
       message: `Round ${roundId} has ended; betting is closed`,
@@ -462,7 +367,7 @@ describe('TableMachine rejections, one per reason code', () => {
   it('unknown-round: a command for a round that is not in progress', () => {
     const t = ibj();
     expect(bet(t, { roundId: 'round-from-yesterday' }).rejection?.code).toBe('unknown-round');
-    expect(bet(t, { roundId: t.state.round!.id }).rejection).toBeUndefined();
+    expect(bet(t, { roundId: roundOf(t.state)!.id }).rejection).toBeUndefined();
   });
 
   it('table-paused, already-paused, not-paused and reason-required', () => {

@@ -3,10 +3,10 @@ import { Clock, IdGenerator } from '../clock/clock';
 import type { TableDefinition } from '../config/tables-config';
 import { createGameAdapter } from '../games/game-registry';
 import { TableMachine } from '../table-core/table-machine';
+import type { TransitionWriter } from '../history/writer/transition-writer';
 import type { TableLease } from './table-lease.repository';
 import { TableRuntime, TransitionListener } from './table-runtime';
 import { tableRunSettings } from './table-settings';
-import { TableStateStore } from './table-state.store';
 import type { OwnershipListener } from './table-ownership';
 
 export type RuntimeLookup =
@@ -25,19 +25,19 @@ export class TableRuntimeRegistry implements OwnershipListener {
 
   constructor(
     private readonly tables: readonly TableDefinition[],
-    private readonly store: TableStateStore,
+    private readonly writer: TransitionWriter,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {
     for (const table of tables) {
       const settings = tableRunSettings(table);
-      const adapter = createGameAdapter(settings);
-      if (adapter) this.machines.set(table.id, new TableMachine(settings, adapter));
+      // Every configured game has an adapter (the game registry is total over the four games).
+      this.machines.set(table.id, new TableMachine(settings, createGameAdapter(settings)!));
     }
   }
 
-  /** Tables that have a game adapter and therefore run rounds. */
-  get drivableTableIds(): string[] {
+  /** The configured tables, each of which this instance may come to drive. */
+  get tableIds(): string[] {
     return [...this.machines.keys()];
   }
 
@@ -54,9 +54,7 @@ export class TableRuntimeRegistry implements OwnershipListener {
     return {
       ok: false,
       code: 'table-not-driven-here',
-      message: this.machines.has(tableId)
-        ? `Table "${tableId}" is driven by another instance (or is starting)`
-        : `Table "${tableId}" runs no rounds yet: its game has no orchestrator adapter`,
+      message: `Table "${tableId}" is driven by another instance (or is starting)`,
     };
   }
 
@@ -66,10 +64,10 @@ export class TableRuntimeRegistry implements OwnershipListener {
 
   async acquired(lease: TableLease): Promise<void> {
     const machine = this.machines.get(lease.tableId);
-    if (!machine) return;
+    if (!machine) return; // a lease row for a table no longer configured
     const runtime = new TableRuntime(
       machine,
-      this.store,
+      this.writer,
       lease,
       this.clock,
       this.ids,

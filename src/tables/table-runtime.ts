@@ -5,6 +5,7 @@ import { Clock, IdGenerator } from '../clock/clock';
 import { oneLine } from '../common/one-line';
 import {
   CommandInput,
+  hasWrites,
   initialTableState,
   ItemResult,
   MachineOutcome,
@@ -12,8 +13,9 @@ import {
   TableMachine,
   TableState,
 } from '../table-core/table-machine';
+import type { CommandRecord } from '../history/writer/processed-commands.repository';
+import type { TransitionWriter } from '../history/writer/transition-writer';
 import type { TableLease } from './table-lease.repository';
-import { CommandRecord, TableStateStore } from './table-state.store';
 
 /** Where a committed transition is announced (WebSocket consoles, the outbox relay...). */
 export interface TransitionListener {
@@ -37,7 +39,7 @@ export type SubmitResult =
 
 /**
  * The I/O shell of one table: a queue so that no two transitions of the table interleave, the pure
- * TableMachine to compute each transition, the store to commit it (fenced by this instance's
+ * TableMachine to compute each transition, the history writer to commit it (fenced by this instance's
  * lease) and only then the timers, the listeners and the relay. Readings, commands, supervisor
  * actions and timers all enter through submit().
  */
@@ -52,7 +54,7 @@ export class TableRuntime {
 
   constructor(
     readonly machine: TableMachine,
-    private readonly store: TableStateStore,
+    private readonly writer: TransitionWriter,
     private readonly lease: TableLease,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
@@ -76,12 +78,12 @@ export class TableRuntime {
    * waits paused for a supervisor: nobody can tell whether a card was scanned and lost.
    */
   async start(): Promise<void> {
-    const stored = await this.store.load(this.tableId);
+    const stored = await this.writer.load(this.tableId);
     if (stored) {
       this.state = stored.state;
       this.version = stored.version;
       const inFlight =
-        this.state.round && !this.state.paused && this.machine.expected(this.state) !== null;
+        this.state.phase.kind === 'in-round' && this.machine.expected(this.state) !== null;
       if (inFlight) {
         await this.submit({
           type: 'pause',
@@ -123,7 +125,7 @@ export class TableRuntime {
   private async run(input: TableInput, meta?: CommandMeta): Promise<SubmitResult> {
     if (this.stopped) return { ...TABLE_STOPPING };
     if (meta?.commandId) {
-      const previous = (await this.store.findCommands([meta.commandId])).get(meta.commandId);
+      const previous = (await this.writer.findCommands([meta.commandId])).get(meta.commandId);
       if (previous) return { ...(previous as SubmitResult), duplicate: true };
     }
     const now = this.clock.now();
@@ -149,12 +151,12 @@ export class TableRuntime {
     records: CommandRecord[],
     what: string,
   ): Promise<void> {
-    if (outcome.state === this.state && !hasWrites(outcome)) {
-      await this.store.recordCommands(this.tableId, records, now);
+    if (outcome.state === this.state && !hasWrites(outcome.writes)) {
+      await this.writer.recordCommands(this.tableId, records, now);
       return;
     }
     try {
-      this.version = await this.store.commit(outcome, {
+      this.version = await this.writer.commit(outcome, {
         lease: this.lease,
         expectedVersion: this.version,
         occurredAt: now,
@@ -184,7 +186,7 @@ export class TableRuntime {
     if (this.stopped) return items.map(() => ({ ...TABLE_STOPPING }));
     const results: Array<SubmitResult | undefined> = new Array(items.length);
     const ids = items.flatMap((item) => (item.meta.commandId ? [item.meta.commandId] : []));
-    const previous = ids.length > 0 ? await this.store.findCommands(ids) : new Map();
+    const previous = ids.length > 0 ? await this.writer.findCommands(ids) : new Map();
     const firstOf = new Map<string, number>();
     const fresh: number[] = [];
     items.forEach((item, i) => {
@@ -321,22 +323,3 @@ const TABLE_STOPPING: SubmitResult = {
   code: 'table-stopping',
   message: 'This instance is releasing the table',
 };
-
-function hasWrites(outcome: MachineOutcome): boolean {
-  const w = outcome.writes;
-  return (
-    w.events.length > 0 ||
-    w.cards.length > 0 ||
-    w.bets.length > 0 ||
-    w.settlements.length > 0 ||
-    w.decisions.length > 0 ||
-    w.corrections.length > 0 ||
-    w.reveals.length > 0 ||
-    !!w.newShoe ||
-    !!w.finishShoe ||
-    !!w.newRound ||
-    !!w.roundStatus ||
-    !!w.supervisorAction ||
-    !!w.readingOutcome
-  );
-}

@@ -1,4 +1,5 @@
 import type { TableDefinition } from '../config/tables-config';
+import { pauseOf, roundOf } from '../table-core/table-machine';
 import type { TableRuntime } from './table-runtime';
 
 /**
@@ -15,6 +16,8 @@ export function tableView(
   const state = runtime.snapshot;
   const adapter = runtime.machine.adapter;
   const slot = state.ingestion.slot;
+  const round = roundOf(state);
+  const pause = pauseOf(state);
   return {
     ...base,
     driven: true,
@@ -28,13 +31,13 @@ export function tableView(
           cardsDrawn: state.shoe.state.cardsDrawn,
         }
       : null,
-    round: state.round
+    round: round
       ? {
-          id: state.round.id,
-          number: state.round.roundNumber,
-          phase: adapter.phase(state.round.engine),
-          bettingOpen: adapter.isBettingOpen(state.round.engine),
-          view: adapter.publicView(state.round.engine),
+          id: round.id,
+          number: round.roundNumber,
+          phase: adapter.phase(round.engine),
+          bettingOpen: adapter.isBettingOpen(round.engine),
+          view: adapter.publicView(round.engine),
         }
       : null,
     expectedCard: runtime.machine.expected(state),
@@ -42,14 +45,7 @@ export function tableView(
       slot && slot.failedAttempts > 0
         ? { attempts: slot.failedAttempts, escalated: slot.escalated }
         : null,
-    paused: state.paused
-      ? {
-          kind: state.paused.kind,
-          reason: state.paused.reason,
-          by: state.paused.by,
-          at: state.paused.at,
-        }
-      : null,
+    paused: pause ? { kind: pause.kind, reason: pause.reason, by: pause.by, at: pause.at } : null,
     timers: state.timers.map((t) => ({ name: t.name, dueAt: new Date(t.dueAt).toISOString() })),
     ...(privileged ? { faceDownCards: state.faceDownCards } : {}),
   };

@@ -7,25 +7,24 @@ import {
   PlatformHttpController,
   PlatformKeyGuard,
 } from '../platform/platform-http.controller';
+import { createTransitionWriter } from '../history/writer/transition-writer';
+import { TableStateRepository } from '../history/writer/table-state.repository';
 import { TableActionsController } from '../supervisor/table-actions.controller';
 import { ApplyCommands } from '../use-cases/apply-commands.use-case';
+import { ApplyReading } from '../use-cases/apply-reading/apply-reading.use-case';
+import { ApproveVoid } from '../use-cases/approve-void/approve-void.use-case';
+import { CloseBetting } from '../use-cases/close-betting/close-betting.use-case';
+import { CorrectCard } from '../use-cases/correct-card/correct-card.use-case';
 import { Decide } from '../use-cases/decide.use-case';
+import { DrawCutCard } from '../use-cases/draw-cut-card/draw-cut-card.use-case';
+import { EndShoe } from '../use-cases/end-shoe/end-shoe.use-case';
+import { PauseRound } from '../use-cases/pause-round/pause-round.use-case';
 import { PlaceBet } from '../use-cases/place-bet.use-case';
-import {
-  ApproveVoid,
-  CloseBetting,
-  CorrectCard,
-  DrawCutCard,
-  EndShoe,
-  PauseRound,
-  RecordReading,
-  ResumeRound,
-  VoidRound,
-} from '../use-cases/table-actions.use-cases';
+import { ResumeRound } from '../use-cases/resume-round/resume-round.use-case';
+import { VoidRound } from '../use-cases/void-round/void-round.use-case';
 import { TableLeaseRepository } from './table-lease.repository';
 import { TableOwnership } from './table-ownership';
 import { TableRuntimeRegistry } from './table-runtime.registry';
-import { TableStateStore } from './table-state.store';
 import { TablesController } from './tables.controller';
 import { STUDIO_CONFIG } from '../tokens';
 
@@ -55,12 +54,16 @@ export class TablesModule {
   }): DynamicModule {
     const { config, dataSource, clock, ids } = deps;
     const leases = new TableLeaseRepository(dataSource, config.orchestrator.leaseTtlMs);
-    const store = new TableStateStore(dataSource, leases, config.kafka?.topicPrefix ?? '');
-    const registry = new TableRuntimeRegistry(config.tables, store, clock, ids);
+    const { writer, supervisorActions } = createTransitionWriter(
+      dataSource,
+      new TableStateRepository(dataSource, leases),
+      config.kafka?.topicPrefix ?? '',
+    );
+    const registry = new TableRuntimeRegistry(config.tables, writer, clock, ids);
     const ownership = new TableOwnership(
       leases,
       config.instanceId,
-      registry.drivableTableIds,
+      registry.tableIds,
       registry,
       Math.max(250, Math.floor(config.orchestrator.leaseTtlMs / 3)),
     );
@@ -71,7 +74,7 @@ export class TablesModule {
       ResumeRound,
       CorrectCard,
       EndShoe,
-      RecordReading,
+      ApplyReading,
       Decide,
       ApplyCommands,
     ].map((useCase) => ({ provide: useCase, useValue: new useCase(registry) }));
@@ -81,18 +84,16 @@ export class TablesModule {
       providers: [
         { provide: TableRuntimeRegistry, useValue: registry },
         { provide: TableOwnership, useValue: ownership },
-        { provide: TableStateStore, useValue: store },
         { provide: PlaceBet, useValue: new PlaceBet(registry, ids) },
         {
           provide: VoidRound,
           useValue: new VoidRound(
             registry,
-            dataSource,
-            clock,
+            supervisorActions,
             config.orchestrator.voidRequiresApproval,
           ),
         },
-        { provide: ApproveVoid, useValue: new ApproveVoid(registry, dataSource) },
+        { provide: ApproveVoid, useValue: new ApproveVoid(registry, supervisorActions) },
         { provide: STUDIO_CONFIG, useValue: config },
         { provide: PLATFORM_KEYS, useValue: config.orchestrator.platformKeys },
         PlatformKeyGuard,
@@ -102,7 +103,7 @@ export class TablesModule {
       exports: [
         TableRuntimeRegistry,
         TablesLifecycle,
-        RecordReading,
+        ApplyReading,
         PlaceBet,
         Decide,
         ApplyCommands,

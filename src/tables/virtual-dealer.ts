@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { oneLine } from '../common/one-line';
-import type { MachineOutcome } from '../table-core/table-machine';
+import { MachineOutcome, runningPhase } from '../table-core/table-machine';
 import { TableRuntimeRegistry } from './table-runtime.registry';
 
 /** What the virtual dealer needs from the scanners: deal the next card of a table's virtual shoe. */
@@ -51,7 +51,7 @@ export class VirtualDealer {
     }
     if (
       shoe &&
-      state.round &&
+      runningPhase(state).kind === 'in-round' &&
       shoe.state.lastRoundNumber === null &&
       shoe.state.cardsDrawn >= shoe.state.rules.deckCount * 52 * this.cutCardAt
     ) {
@@ -67,7 +67,12 @@ export class VirtualDealer {
       clearTimeout(waiting);
       this.pending.delete(tableId);
     }
-    if (state.paused || !runtime.machine.expected(state) || this.pending.has(tableId)) return;
+    if (
+      state.phase.kind === 'paused' ||
+      !runtime.machine.expected(state) ||
+      this.pending.has(tableId)
+    )
+      return;
     // Until the table reports the card read, deal nothing more; give up waiting after a while
     // (a card lost on a disconnected line), like a dealer who scans again.
     this.pending.set(

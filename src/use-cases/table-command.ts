@@ -4,6 +4,9 @@ import { TableRuntimeRegistry } from '../tables/table-runtime.registry';
 
 export type CommandResult = SubmitResult;
 
+/** A command refused before it reaches its table (invalid input, unknown table...). */
+export type CommandRejection = Extract<CommandResult, { accepted: false }>;
+
 /** Shared by the use cases: find the table's runtime here, or answer why not. */
 export abstract class TableCommand {
   constructor(protected readonly tables: TableRuntimeRegistry) {}
@@ -19,6 +22,22 @@ export abstract class TableCommand {
   }
 }
 
-export function rejected(code: string, message: string): CommandResult {
+export function rejected(code: string, message: string): CommandRejection {
   return { accepted: false, code, message };
+}
+
+/** Whether `create` refused the command (a command object is never a rejection). */
+export function isRejection<C>(value: C | CommandRejection): value is CommandRejection {
+  return (value as CommandRejection).accepted === false;
+}
+
+/** The trimmed text, or undefined when there is none (the caller says why that is refused). */
+export function trimmedText(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
+/** Who acts at which table: what every dealer and supervisor command carries. */
+export interface TableActor {
+  tableId: string;
+  by: string;
 }

@@ -2,7 +2,8 @@ import { DEAD_LETTER_HEADERS, PlaceBetCommandMessage } from '@studio/contracts';
 import { PlatformKafkaClient } from '../../apps/platform-simulator/platform-client';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
-import { CloseBetting } from '../../src/use-cases/table-actions.use-cases';
+import { CloseBettingCommand } from '../../src/use-cases/close-betting/close-betting.command';
+import { CloseBetting } from '../../src/use-cases/close-betting/close-betting.use-case';
 import { TEST_KAFKA_BROKERS } from '../support/environment';
 import { startTestStudio, uniqueTopicPrefix } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
@@ -166,7 +167,11 @@ describe('Kafka command intake', () => {
   });
 
   it('rejects a bet after betting closed with betting-closed, and one for another round with unknown-round', async () => {
-    expect(await studio.app.get(CloseBetting).execute(TABLE, 'test-dealer')).toMatchObject({
+    expect(
+      await studio.app
+        .get(CloseBetting)
+        .execute(CloseBettingCommand.create({ tableId: TABLE, by: 'test-dealer' })),
+    ).toMatchObject({
       accepted: true,
     });
     await platform.send(bet('too-late', { roundId }));

@@ -17,6 +17,7 @@ import {
   TableSettings,
   TableState,
   TableWrites,
+  roundOf,
 } from '../../table-core/table-machine';
 import { defaultLimits } from '../game-registry';
 import { EuropeanPracticeAdapter, PracticeState } from './european-practice.adapter';
@@ -84,7 +85,7 @@ class Table {
   }
 
   get engine(): PracticeState {
-    return this.state.round!.engine as PracticeState;
+    return roundOf(this.state)!.engine as PracticeState;
   }
 
   all<K extends 'settlements' | 'bets' | 'decisions' | 'cards'>(key: K): TableWrites[K] {
@@ -131,7 +132,7 @@ function playedRound(): Table {
 describe('European practice table through the table machine', () => {
   it('deals from the recorded shoe, plays the bots and a human to settlement', () => {
     const t = playedRound();
-    expect(t.state.round).toBeNull();
+    expect(roundOf(t.state)).toBeNull();
     expect(t.all('cards').map((c) => [c.slot, c.card, c.faceDown])).toEqual([
       ['shoe-burn/shown', 'AH', false],
       ['shoe-burn/1', 'KC', true],
@@ -243,7 +244,7 @@ describe('European practice table through the table machine', () => {
     expect(t.all('decisions').map((d) => [d.playerId, d.action, d.automatic])).toEqual(
       expect.arrayContaining([['hana', 'stand', true]]),
     );
-    expect(t.state.round).toBeNull();
+    expect(roundOf(t.state)).toBeNull();
     expect(t.all('settlements').map((s) => s.playerId)).toEqual(['hana', 'bot:3']);
 
     const v = new Table([...BURN, ...ROUND], { bots: [] });
@@ -253,7 +254,7 @@ describe('European practice table through the table machine', () => {
     v.fire('betting');
     // hana alone: TC 8C (18) against 9S; she doubles anyway, draws 6D and busts.
     expect(v.decide('hana', 'double').rejection).toBeUndefined();
-    expect(v.state.round).toBeNull();
+    expect(roundOf(v.state)).toBeNull();
     expect(v.all('settlements').map((s) => [s.stake, s.returned, s.outcome])).toEqual([
       [140, 0, 'bust'],
     ]);

@@ -1,0 +1,185 @@
+import { isSideBetOffered } from '@studio/games/shoe';
+import type { AdapterBatchStep, BetCommand, DecisionCommand } from '../games/game-adapter';
+import type { ItemResult, MachineRejection } from './table-input';
+import type { RoundState } from './table-state';
+import { Transition } from './transition';
+
+/** Platform commands: bets and decisions, one at a time or a window of them in one step. */
+
+/** Refusals that say nothing about the bet itself: the game is not told of them. */
+const NOT_THE_BETS_FAULT = new Set(['table-paused', 'betting-closed', 'unknown-round']);
+
+export function placeBet(tx: Transition, bet: BetCommand): void {
+  const problem = betProblem(tx, bet);
+  if (problem) {
+    // A game may act on a refused bet (Blackjack Lux: a seated player whose seat bet is refused
+    // loses the seat when betting closes); the bet itself is still refused.
+    const round = tx.round;
+    const refusal =
+      round && !NOT_THE_BETS_FAULT.has(problem.code)
+        ? tx.adapter.betRefused?.(round.engine, bet)
+        : null;
+    if (refusal) tx.applyRound(refusal);
+    return tx.reject(problem.code, problem.message);
+  }
+  const round = tx.round!;
+  if (tx.applyRound(tx.adapter.placeBet(round.engine, bet, round.roundNumber))) {
+    tx.reply = { betId: bet.betId, roundId: round.id };
+  }
+}
+
+/** Many bets in one adapter step (adapter.placeBets), answered as if placed one at a time. */
+export function placeBets(tx: Transition, bets: readonly BetCommand[]): ItemResult[] {
+  return inOneStep(
+    tx,
+    bets,
+    (bet) => betProblem(tx, bet),
+    (engine, round, accepted) => tx.adapter.placeBets!(engine, accepted, round.roundNumber),
+    (bet, roundId) => ({ betId: bet.betId, roundId }),
+  );
+}
+
+export function decide(tx: Transition, decision: DecisionCommand): void {
+  const problem = decisionProblem(tx, decision);
+  if (problem) return tx.reject(problem.code, problem.message);
+  const round = tx.round!;
+  if (tx.applyRound(tx.adapter.decide(round.engine, decision))) {
+    tx.reply = { roundId: round.id };
+  }
+}
+
+/** Many decisions in one adapter step (adapter.decideMany), answered one by one. */
+export function decideMany(tx: Transition, decisions: readonly DecisionCommand[]): ItemResult[] {
+  return inOneStep(
+    tx,
+    decisions,
+    (decision) => decisionProblem(tx, decision),
+    (engine, _round, accepted) => tx.adapter.decideMany!(engine, accepted),
+    (_decision, roundId) => ({ roundId }),
+  );
+}
+
+/**
+ * The table's own checks item by item, then the rest to the game in one adapter step: the
+ * answers are in the items' order, as if each had been submitted alone.
+ */
+function inOneStep<C>(
+  tx: Transition,
+  items: readonly C[],
+  problemOf: (item: C) => MachineRejection | null,
+  apply: (engine: unknown, round: RoundState, items: C[]) => AdapterBatchStep<unknown>,
+  replyOf: (item: C, roundId: string) => Record<string, unknown>,
+): ItemResult[] {
+  const results: ItemResult[] = new Array(items.length);
+  const candidates: C[] = [];
+  const at: number[] = [];
+  items.forEach((item, i) => {
+    const problem = problemOf(item);
+    if (problem) results[i] = { accepted: false, ...problem };
+    else {
+      candidates.push(item);
+      at.push(i);
+    }
+  });
+  const round = tx.round;
+  if (candidates.length > 0 && round) {
+    const batch = apply(round.engine, round, candidates);
+    tx.absorb(batch.step);
+    batch.results.forEach((problem, k) => {
+      results[at[k]] = problem
+        ? { accepted: false, code: problem.code, message: problem.message }
+        : { accepted: true, reply: replyOf(candidates[k], round.id) };
+    });
+  }
+  return results;
+}
+
+/** Why the table refuses this bet before the game sees it (paused, wrong round, limits). */
+function betProblem(tx: Transition, bet: BetCommand): MachineRejection | null {
+  if (tx.paused) return { code: 'table-paused', message: 'The table is paused; no bets now' };
+  const round = tx.round;
+  if (bet.roundId && bet.roundId !== round?.id) {
+    if (bet.roundId === tx.state.lastRoundId) {
+      return {
+        code: 'betting-closed',
+        message: `Round ${bet.roundId} has ended; betting is closed`,
+      };
+    }
+    return unknownRound(tx, bet.roundId);
+  }
+  if (!round || !tx.adapter.isBettingOpen(round.engine)) {
+    return { code: 'betting-closed', message: 'Betting is closed for this round' };
+  }
+  if (!Number.isSafeInteger(bet.amount) || bet.amount <= 0) {
+    return {
+      code: 'invalid-amount',
+      message: 'The amount must be a positive whole number of minor units',
+    };
+  }
+  const parts: Array<[string, number]> = [
+    [bet.betType, bet.amount],
+    ...Object.entries(bet.sideBets ?? {}).filter(([, amount]) => amount !== 0),
+  ];
+  for (const [betType, amount] of parts) {
+    const problem = partProblem(tx, betType, amount, round.roundNumber);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/** One part of a bet (the main bet or a side bet) against its limits and the shoe's offer. */
+function partProblem(
+  tx: Transition,
+  betType: string,
+  amount: number,
+  roundNumber: number,
+): MachineRejection | null {
+  if (!Number.isSafeInteger(amount) || amount <= 0) {
+    return {
+      code: 'invalid-amount',
+      message: `The ${betType} amount must be a positive whole number of minor units`,
+    };
+  }
+  const limit = tx.settings.limits[betType];
+  if (limit && amount < limit.min) {
+    return {
+      code: 'under-limit',
+      message: `The minimum ${betType} bet is ${limit.min} (got ${amount})`,
+    };
+  }
+  if (limit && amount > limit.max) {
+    return {
+      code: 'over-limit',
+      message: `The maximum ${betType} bet is ${limit.max} (got ${amount})`,
+    };
+  }
+  if (!isSideBetOffered(tx.adapter.shoeRules, betType, roundNumber)) {
+    return {
+      code: 'side-bet-not-offered',
+      message: `The ${betType} bet is not offered after round ${tx.adapter.shoeRules.sideBetLastRound[betType]} of the shoe`,
+    };
+  }
+  return null;
+}
+
+function decisionProblem(tx: Transition, decision: DecisionCommand): MachineRejection | null {
+  if (tx.paused) return { code: 'table-paused', message: 'The table is paused; decisions wait' };
+  const round = tx.round;
+  if (decision.roundId && decision.roundId !== round?.id) {
+    if (decision.roundId === tx.state.lastRoundId) {
+      return { code: 'round-over', message: `Round ${decision.roundId} has ended` };
+    }
+    return unknownRound(tx, decision.roundId);
+  }
+  if (!round) return { code: 'no-round', message: 'No round is in progress' };
+  return null;
+}
+
+/** A command addressed to a round that is not the one in progress (late, or made up). */
+function unknownRound(tx: Transition, roundId: string): MachineRejection {
+  const current = tx.round;
+  return {
+    code: 'unknown-round',
+    message: `Round ${roundId} is not in progress at this table${current ? ` (round ${current.id} is)` : ''}`,
+  };
+}

@@ -1,0 +1,71 @@
+import type { CardCode } from '@studio/cards';
+import type { ScannerReading } from '@studio/scanner-protocol';
+import type { BetCommand, DecisionCommand } from '../games/game-adapter';
+import type { TableState } from './table-state';
+import type { TableWrites } from './table-writes';
+
+/** What a scanner reports: applied to the table's expected card. */
+export type ReadingInput = { type: 'reading'; readingId: string | null; reading: ScannerReading };
+
+/** What a casino platform asks for. */
+export type CommandInput =
+  { type: 'bet'; bet: BetCommand } | { type: 'decide'; decision: DecisionCommand };
+
+/** What a dealer or supervisor does at the table. */
+export type SupervisionInput =
+  | { type: 'close-betting'; by: string }
+  | { type: 'cut-card'; by: string }
+  | { type: 'pause'; by: string; reason: string }
+  | { type: 'resume'; by: string }
+  /** Voids the round at once (second-supervisor approval switched off). */
+  | { type: 'void'; by: string; reason: string }
+  /** Asks for a void that a different supervisor must approve; `requestId` names its record. */
+  | { type: 'request-void'; requestId: string; by: string; reason: string }
+  | { type: 'approve-void'; requestId: string; by: string }
+  | { type: 'correct-card'; by: string; slot: string; card: string; reason: string }
+  | { type: 'end-shoe'; by: string; reason: string };
+
+/** Time passing: the first start, deadlines, and the rescan clock. */
+export type TimeInput =
+  { type: 'start' } | { type: 'timer'; name: string; token: number } | { type: 'tick' };
+
+export type TableInput = ReadingInput | CommandInput | SupervisionInput | TimeInput;
+
+/** The answer to one command of a batch. */
+export type ItemResult =
+  | { accepted: true; reply: Record<string, unknown> }
+  | { accepted: false; code: string; message: string };
+
+export interface MachineContext {
+  now: number;
+  newId(): string;
+  /**
+   * A freshly shuffled shoe for tables whose game deals from a service-shuffled virtual shoe
+   * (cryptographically secure Fisher-Yates at the runtime's edge; injected so the machine stays
+   * pure and tests deterministic).
+   */
+  shuffle?(cards: readonly CardCode[]): CardCode[];
+}
+
+export interface MachineRejection {
+  code: string;
+  message: string;
+}
+
+export interface MachineOutcome {
+  state: TableState;
+  writes: TableWrites;
+  /** Set when the input was refused; writes may still record it (a rejected reading is kept). */
+  rejection?: MachineRejection;
+  /** Answer for the caller of an accepted command. */
+  reply?: Record<string, unknown>;
+}
+
+/**
+ * The combined outcome of the first `results.length` commands of a batch, to be committed as one
+ * transition. The caller submits the rest again from the new state.
+ */
+export interface BatchOutcome {
+  outcome: MachineOutcome;
+  results: ItemResult[];
+}

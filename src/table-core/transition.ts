@@ -1,0 +1,150 @@
+import type {
+  RoundEvent,
+  AdapterResult,
+  AdapterStep,
+  GameAdapter,
+  SettlementRecord,
+} from '../games/game-adapter';
+import type { MachineContext, MachineOutcome, MachineRejection } from './table-input';
+import { RoundState, roundOf, TableSettings, TableState, withRound } from './table-state';
+import { emptyWrites } from './table-writes';
+
+/** The timer that starts the next round. */
+export const ROUND_TIMER = 'next-round';
+/** Settlements per BetsSettled / BetsRefunded event. */
+const SETTLEMENT_BATCH = 500;
+
+/**
+ * One transition in progress, shared by the input handlers (readings, commands, supervision,
+ * time): accumulates the new state, the writes, a refusal and the caller's answer.
+ */
+export class Transition {
+  state: TableState;
+  readonly writes = emptyWrites();
+  rejection?: MachineRejection;
+  reply?: Record<string, unknown>;
+
+  constructor(
+    readonly settings: TableSettings,
+    readonly adapter: GameAdapter,
+    initial: TableState,
+    readonly ctx: MachineContext,
+  ) {
+    this.state = initial;
+  }
+
+  outcome(): MachineOutcome {
+    return {
+      state: this.state,
+      writes: this.writes,
+      ...(this.rejection ? { rejection: this.rejection } : {}),
+      ...(this.reply ? { reply: this.reply } : {}),
+    };
+  }
+
+  reject(code: string, message: string): void {
+    this.rejection = { code, message };
+  }
+
+  get round(): RoundState | null {
+    return roundOf(this.state);
+  }
+
+  get paused(): boolean {
+    return this.state.phase.kind === 'paused';
+  }
+
+  get roundId(): string | null {
+    return this.round?.id ?? null;
+  }
+
+  emit(event: RoundEvent, actor?: string): void {
+    this.writes.events.push({ ...event, roundId: this.roundId, ...(actor ? { actor } : {}) });
+  }
+
+  publicEvent(type: string, payload: Record<string, unknown>, actor?: string): void {
+    this.emit({ type, visibility: 'public', payload }, actor);
+  }
+
+  /** An adapter's answer: folded in, or the input refused with the game's reason. */
+  applyRound(result: AdapterResult<unknown>, readingId: string | null = null): boolean {
+    if ('rejected' in result) {
+      this.reject(result.rejected.code, result.rejected.message);
+      return false;
+    }
+    this.absorb(result, readingId);
+    return true;
+  }
+
+  /** Folds an adapter step into the state and the writes. */
+  absorb(step: AdapterStep<unknown>, readingId: string | null = null): void {
+    const round = this.round!;
+    this.state = withRound(this.state, (r) => ({ ...r, engine: step.state }));
+    for (const event of step.events) this.emit(event);
+    this.absorbCards(step, round.id, readingId);
+    for (const bet of step.bets ?? []) this.writes.bets.push({ ...bet, roundId: round.id });
+    for (const d of step.decisions ?? []) this.writes.decisions.push({ ...d, roundId: round.id });
+    const settlements = step.settlements ?? [];
+    for (const s of settlements) this.writes.settlements.push({ ...s, roundId: round.id });
+    if (settlements.length > 0) this.announceSettlements(settlements, step.state);
+    this.absorbTimers(step);
+  }
+
+  private absorbCards(step: AdapterStep<unknown>, roundId: string, readingId: string | null) {
+    for (const card of step.cards ?? []) {
+      this.writes.cards.push({ ...card, roundId, shoeId: this.state.shoe!.id, readingId });
+      if (card.faceDown) {
+        this.state = {
+          ...this.state,
+          faceDownCards: { ...this.state.faceDownCards, [card.slot]: card.card },
+        };
+      }
+    }
+    for (const slot of step.reveals ?? []) {
+      this.writes.reveals.push({ roundId, slot });
+      const rest = { ...this.state.faceDownCards };
+      delete rest[slot];
+      this.state = { ...this.state, faceDownCards: rest };
+    }
+  }
+
+  private absorbTimers(step: AdapterStep<unknown>): void {
+    const cancel = new Set([
+      ...(step.cancelTimers ?? []),
+      ...(step.timers ?? []).map((t) => t.name),
+    ]);
+    let timers = this.state.timers.filter((t) => !cancel.has(t.name));
+    for (const t of step.timers ?? []) {
+      timers = [...timers, { name: t.name, token: t.token, dueAt: this.ctx.now + t.durationMs }];
+    }
+    this.state = { ...this.state, timers };
+  }
+
+  /**
+   * Every bet's settlement goes to the platforms, in batches so a round with a million players
+   * makes many moderate messages rather than one enormous one (games of every kind alike).
+   */
+  private announceSettlements(settlements: readonly SettlementRecord[], engine: unknown): void {
+    const voided = this.adapter.phase(engine) === 'voided';
+    const batches = Math.ceil(settlements.length / SETTLEMENT_BATCH);
+    for (let b = 0; b < batches; b += 1) {
+      this.publicEvent(voided ? 'BetsRefunded' : 'BetsSettled', {
+        batch: b + 1,
+        batches,
+        settlements: settlements
+          .slice(b * SETTLEMENT_BATCH, (b + 1) * SETTLEMENT_BATCH)
+          .map((s) => ({
+            betId: s.betId,
+            playerId: s.playerId,
+            betType: s.betType,
+            spot: s.spot,
+            stake: s.stake,
+            returned: s.returned,
+            net: s.net,
+            outcome: s.outcome,
+            roundedDown: s.roundedDown,
+          })),
+      });
+    }
+  }
+}

@@ -1,0 +1,13 @@
+import type { TableActor } from '../table-command';
+
+/** The dealer reports the cut card: the round in progress (or the next) is the shoe's last. */
+export class DrawCutCardCommand implements TableActor {
+  private constructor(
+    readonly tableId: string,
+    readonly by: string,
+  ) {}
+
+  static create(input: TableActor): DrawCutCardCommand {
+    return new DrawCutCardCommand(input.tableId, input.by);
+  }
+}

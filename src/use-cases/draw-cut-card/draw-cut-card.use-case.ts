@@ -1,0 +1,8 @@
+import { CommandResult, TableCommand } from '../table-command';
+import type { DrawCutCardCommand } from './draw-cut-card.command';
+
+export class DrawCutCard extends TableCommand {
+  execute(command: DrawCutCardCommand): Promise<CommandResult> {
+    return this.submit(command.tableId, { type: 'cut-card', by: command.by });
+  }
+}

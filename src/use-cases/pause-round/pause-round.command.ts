@@ -1,0 +1,16 @@
+import { CommandRejection, rejected, TableActor, trimmedText } from '../table-command';
+
+/** A supervisor pauses the table, saying why. */
+export class PauseRoundCommand implements TableActor {
+  private constructor(
+    readonly tableId: string,
+    readonly by: string,
+    readonly reason: string,
+  ) {}
+
+  static create(input: TableActor & { reason: unknown }): PauseRoundCommand | CommandRejection {
+    const reason = trimmedText(input.reason);
+    if (!reason) return rejected('reason-required', 'A pause needs a reason');
+    return new PauseRoundCommand(input.tableId, input.by, reason);
+  }
+}

@@ -1,0 +1,9 @@
+import { CommandResult, TableCommand } from '../table-command';
+import type { PauseRoundCommand } from './pause-round.command';
+
+export class PauseRound extends TableCommand {
+  execute(command: PauseRoundCommand): Promise<CommandResult> {
+    const { tableId, by, reason } = command;
+    return this.submit(tableId, { type: 'pause', by, reason });
+  }
+}

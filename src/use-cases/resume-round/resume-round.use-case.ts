@@ -1,0 +1,8 @@
+import { CommandResult, TableCommand } from '../table-command';
+import type { ResumeRoundCommand } from './resume-round.command';
+
+export class ResumeRound extends TableCommand {
+  execute(command: ResumeRoundCommand): Promise<CommandResult> {
+    return this.submit(command.tableId, { type: 'resume', by: command.by });
+  }
+}

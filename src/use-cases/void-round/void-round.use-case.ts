@@ -1,0 +1,29 @@
+import type { SupervisorActionsRepository } from '../../history/writer/supervisor-actions.repository';
+import type { TableRuntimeRegistry } from '../../tables/table-runtime.registry';
+import { CommandResult, TableCommand } from '../table-command';
+import type { VoidRoundCommand } from './void-round.command';
+
+/**
+ * Voids the round in progress and refunds every bet. When second-supervisor approval is switched
+ * on (VOID_REQUIRES_APPROVAL), the void becomes a request the table keeps with the round until a
+ * different supervisor approves it (ApproveVoid) or the round ends.
+ */
+export class VoidRound extends TableCommand {
+  constructor(
+    tables: TableRuntimeRegistry,
+    private readonly requests: SupervisorActionsRepository,
+    private readonly requiresApproval: boolean,
+  ) {
+    super(tables);
+  }
+
+  async execute(command: VoidRoundCommand): Promise<CommandResult> {
+    const { tableId, by, reason } = command;
+    if (!this.requiresApproval) return this.submit(tableId, { type: 'void', by, reason });
+    const lookup = this.tables.get(tableId);
+    if (!lookup.ok) return { accepted: false, code: lookup.code, message: lookup.message };
+    // The request's record id is allocated first so the table can name it in its answer.
+    const requestId = await this.requests.newRequestId();
+    return lookup.runtime.submit({ type: 'request-void', requestId, by, reason });
+  }
+}
