@@ -1,4 +1,4 @@
-import { ShoeComposition, parseCardCode } from '@studio/cards';
+import { CardCode, ShoeComposition, parseCardCode } from '@studio/cards';
 import {
   LineDecoder,
   LineEncoder,
@@ -34,7 +34,7 @@ describe('virtual shoe', () => {
       composition = added.composition;
     }
     expect(() => stackedShoe(['AS', 'AS'], 8)).toThrow(/twice/);
-    expect(() => stackedShoe(['1X'], 8)).toThrow(/Not a card code/);
+    expect(() => stackedShoe(['1X' as CardCode], 8)).toThrow(/Not a card code/);
   });
 
   it('shuffles 8 decks reproducibly by seed: 416 cards, each card exactly 8 times', () => {
