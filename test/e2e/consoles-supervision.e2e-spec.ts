@@ -465,7 +465,7 @@ describe('supervisor and auditor consoles: escalation, approval, correction, rep
     await page.locator('#fact-round-status').getByText('Completed', { exact: true }).waitFor();
     const replay = page.locator('#fact-replay');
     await replay.waitFor();
-    expect(await replay.textContent()).toBe('match (1 settlements recomputed)');
+    expect(await replay.textContent()).toBe('match (1 settlement recomputed)');
     expect(await replay.getAttribute('class')).toBe('ok');
     // The corrected card is drawn with its correction, next to the card it replaced.
     const corrected = page.locator('#round-cards figure.corrected');
