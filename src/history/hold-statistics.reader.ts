@@ -9,7 +9,7 @@ export interface RoundStakes {
   roundId: string;
   endedAt: string;
   betType: string;
-  /** Sum of the bets' stakes (the bet amount, not the Pok Deng deposit). */
+  /** Sum of the settlements' stakes: what was deducted (a Pok Deng Player bet's deposit too). */
   stake: number;
   /** Sum of returned − deducted: the players' gain (negative: the house's). */
   net: number;

@@ -3,15 +3,17 @@ import type { GameKind } from '@studio/contracts';
 /**
  * Expected return per unit staked (1 + expected net / stake) of every bet type a table settles,
  * for the rules each game runs with. The figures are the project's own, not published ones:
- * - Pok Deng: the exact PAR sheet (`npm run par:pok-deng`, docs/pok-deng.md): Player N expectation
- *   −11531456/461223945 per unit bet, Player N Pair 372/415 (a spec checks them against the sheet);
+ * - Pok Deng: the exact PAR sheet (`npm run par:pok-deng`, docs/pok-deng.md). A Player N bet's
+ *   settlement records what was deducted (bet + deposit) as its stake, so its figure is the return
+ *   per unit deducted, 1 − 5765728/461223945 = 98.75%; Player N Pair 372/415 (a spec checks both
+ *   against the sheet);
  * - blackjack: docs/blackjack-verification.md — the main game's calculated return with the game's
  *   rules (EV generator), the exact side-bet returns, insurance as simulated when always taken.
  * A bet type missing here is left out of the comparison (its stakes are counted apart).
  */
 export const EXPECTED_RETURNS: Readonly<Record<GameKind, Readonly<Record<string, number>>>> = {
   'pok-deng': {
-    player: 1 - 11531456 / 461223945,
+    player: 1 - 5765728 / 461223945,
     pair: 372 / 415,
   },
   'infinite-blackjack': {
@@ -33,6 +35,19 @@ export const EXPECTED_RETURNS: Readonly<Record<GameKind, Readonly<Record<string,
     // 99.483%: the calculated return as the practice table plays (6 decks, no peek, DAS, 4 hands).
     main: 0.99483,
   },
+};
+
+/**
+ * Each game's per-round standard deviation of the net per unit staked, the least spread the band
+ * assumes (see hold-band.ts). Pok Deng: the PAR sheet's variance of the Player N bet, 2.0251 per
+ * unit bet, is 0.7115 per unit deducted (a stake is bet + deposit, 2 units). Blackjack: the
+ * usual 1.15 per unit of a main bet played by basic strategy (doubles and splits widen it).
+ */
+export const SD_FLOORS: Readonly<Record<GameKind, number>> = {
+  'pok-deng': Math.sqrt(2.0250998811) / 2,
+  'infinite-blackjack': 1.15,
+  'blackjack-lux': 1.15,
+  'european-blackjack-practice': 1.15,
 };
 
 /** The figure's source, shown on the page next to the expected return. */

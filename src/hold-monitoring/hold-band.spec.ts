@@ -1,7 +1,7 @@
 import { POK_DENG_RULES } from '@studio/games/pok-deng';
 import { computeParSheet } from '../../apps/pok-deng-par/par';
 import type { TableDefinition } from '../config/tables-config';
-import { EXPECTED_RETURNS } from './expected-returns';
+import { EXPECTED_RETURNS, SD_FLOORS } from './expected-returns';
 import { MIN_ROUNDS, rescanBand, returnBand, RoundResult, Z_99 } from './hold-band';
 import { holdReport } from './hold-report';
 
@@ -22,12 +22,17 @@ describe('hold monitoring statistics', () => {
       return f.negative ? -v : v;
     };
     expect(EXPECTED_RETURNS['pok-deng'].player).toBeCloseTo(
-      1 + perUnit(sheet.playerBet.expectedNetPerUnitBet),
+      1 + perUnit(sheet.playerBet.expectedNetPerUnitDeducted),
       12,
     );
     expect(EXPECTED_RETURNS['pok-deng'].pair).toBeCloseTo(
-      1 + perUnit(sheet.pairBet.expectedNetPerUnitBet),
+      1 + perUnit(sheet.pairBet.expectedNetPerUnitDeducted),
       12,
+    );
+    // A Player N stake is bet + deposit (2 units): the per-unit-deducted deviation is half.
+    expect(SD_FLOORS['pok-deng']).toBeCloseTo(
+      Math.sqrt(Number(sheet.playerBet.variancePerUnitBet.decimal)) / 2,
+      9,
     );
   });
 

@@ -9,9 +9,9 @@ export const Z_99 = 2.5758;
 /** Fewer rounds than this say too little to raise an alert. */
 export const MIN_ROUNDS = 5;
 /**
- * Lower bound of the per-round standard deviation of the net per unit staked: a run of identical
- * results (a stacked shoe) has a sample deviation of 0, which would make any band a point. Every
- * game here has a per-unit deviation near or above 1 (one unit lost or won per round).
+ * Default lower bound of the per-round standard deviation of the net per unit staked: a run of
+ * identical results (a stacked shoe) has a sample deviation of 0, which would make any band a
+ * point. Callers pass their game's own figure (expected-returns.ts SD_FLOORS).
  */
 export const SD_FLOOR = 1;
 /** Rescans per card the studio accepts (a faulty reader or dirty cards read worse). */
@@ -49,9 +49,12 @@ export interface ReturnBand {
 /**
  * Observed return R = 1 + Σnet / Σstake against E = 1 + Σexpected net / Σstake. R is a weighted
  * mean of the per-round results r_i = net_i / stake_i (weights stake_i), so its standard error is
- * sd · √(Σ stake_i²) / Σ stake_i, with sd the sample deviation of r_i (at least SD_FLOOR).
+ * sd · √(Σ stake_i²) / Σ stake_i, with sd the sample deviation of r_i (at least `sdFloor`).
  */
-export function returnBand(rounds: readonly RoundResult[], z = Z_99): ReturnBand {
+export function returnBand(
+  rounds: readonly RoundResult[],
+  { z = Z_99, sdFloor = SD_FLOOR }: { z?: number; sdFloor?: number } = {},
+): ReturnBand {
   const played = rounds.filter((r) => r.stake > 0);
   const stake = sum(played.map((r) => r.stake));
   const net = sum(played.map((r) => r.net));
@@ -71,7 +74,7 @@ export function returnBand(rounds: readonly RoundResult[], z = Z_99): ReturnBand
   const observed = 1 + net / stake;
   const expected = 1 + sum(played.map((r) => r.expectedNet)) / stake;
   const perUnit = played.map((r) => r.net / r.stake);
-  const sd = Math.max(SD_FLOOR, sampleSd(perUnit));
+  const sd = Math.max(sdFloor, sampleSd(perUnit));
   const half = (z * sd * Math.sqrt(sum(played.map((r) => r.stake * r.stake)))) / stake;
   const low = expected - half;
   const high = expected + half;
@@ -87,8 +90,11 @@ export function returnBand(rounds: readonly RoundResult[], z = Z_99): ReturnBand
 }
 
 /** The band after each round in order (oldest first): what the plot draws. */
-export function returnSeries(rounds: readonly RoundResult[], z = Z_99): ReturnBand[] {
-  return rounds.map((_, i) => returnBand(rounds.slice(0, i + 1), z));
+export function returnSeries(
+  rounds: readonly RoundResult[],
+  options: { z?: number; sdFloor?: number } = {},
+): ReturnBand[] {
+  return rounds.map((_, i) => returnBand(rounds.slice(0, i + 1), options));
 }
 
 export interface RescanBand {

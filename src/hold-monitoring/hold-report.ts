@@ -1,7 +1,7 @@
 import type { GameKind } from '@studio/contracts';
 import type { TableDefinition } from '../config/tables-config';
 import type { HourlyRounds, RoundStakes, ScannerCounts } from '../history/hold-statistics.reader';
-import { EXPECTED_RETURN_SOURCES, expectedReturn } from './expected-returns';
+import { EXPECTED_RETURN_SOURCES, expectedReturn, SD_FLOORS } from './expected-returns';
 import {
   RescanBand,
   rescanBand,
@@ -71,7 +71,7 @@ export function holdReport(
       game,
       tables: own.length,
       source: EXPECTED_RETURN_SOURCES[game],
-      returns: returnBand(rounds),
+      returns: returnBand(rounds, { sdFloor: SD_FLOORS[game] }),
     };
   });
   return {
@@ -86,7 +86,8 @@ export function holdReport(
 
 function tableHold(table: TableDefinition, inputs: HoldInputs): TableHold {
   const { rated, unratedStake } = roundResults(table.game, inputs.lastRounds.get(table.id) ?? []);
-  const returns = returnBand(rated);
+  const sdFloor = SD_FLOORS[table.game];
+  const returns = returnBand(rated, { sdFloor });
   const counts = inputs.scanners.find((s) => s.tableId === table.id);
   const scanner = table.scanner !== undefined;
   const rescans = scanner && counts ? rescanBand(counts.cards, counts.unrecognised) : null;
@@ -99,7 +100,7 @@ function tableHold(table: TableDefinition, inputs: HoldInputs): TableHold {
     scanner,
     returns,
     unratedStake,
-    series: returnSeries(rated).map((b, i) => ({
+    series: returnSeries(rated, { sdFloor }).map((b, i) => ({
       endedAt: rated[i].endedAt,
       observed: b.observed ?? 0,
       low: b.low ?? 0,

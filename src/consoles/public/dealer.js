@@ -172,9 +172,12 @@ function showTable(tableId) {
       ? expected.label
       : view.paused
         ? 'Wait: the table is paused'
-        : view.round
-          ? 'No card now: wait for the round to go on'
-          : 'No card now: the next round starts by itself';
+        : // Pok Deng deals while betting is open: once every card is out, closing reveals.
+          view.game === 'pok-deng' && view.round?.bettingOpen && view.cards.length > 0
+          ? 'Every card is dealt: close betting to reveal the hands'
+          : view.round
+            ? 'No card now: wait for the round to go on'
+            : 'No card now: the next round starts by itself';
     document.getElementById('expected-slot').textContent = expected ? `Slot ${expected.slot}` : '';
     setFact(
       'phase',

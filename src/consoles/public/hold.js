@@ -107,7 +107,7 @@ function render(report) {
     ]),
   );
   const box = document.getElementById('hold-tables');
-  box.replaceChildren(...report.tables.map((t) => tableCard(t)));
+  box.replaceChildren(...report.tables.map((t) => tableCard(t, report)));
 }
 
 function bandText(b) {
@@ -123,7 +123,7 @@ const VERDICT = {
   'too-few-rounds': ['', 'too few rounds to judge'],
 };
 
-function tableCard(t) {
+function tableCard(t, report) {
   const [tone, verdict] = VERDICT[t.returns.verdict];
   const returnPlot = el('div', { className: 'plot', id: `plot-return-${t.tableId}` });
   const pacePlot = el('div', { className: 'plot', id: `plot-pace-${t.tableId}` });
@@ -137,7 +137,12 @@ function tableCard(t) {
     [
       el('h4', {}, tableTitle(t.name, t.game)),
       el('dl', { className: 'facts' }, [
-        fact('Observed return', `${pct(t.returns.observed)} · ${verdict}`, tone, 'observed'),
+        fact(
+          'Observed return',
+          t.returns.rounds ? `${pct(t.returns.observed)} · ${verdict}` : 'no bets yet',
+          tone,
+          'observed',
+        ),
         fact('Expected', `${pct(t.returns.expected)} (${bandText(t.returns)})`),
         fact(
           'Measured over',
@@ -167,7 +172,7 @@ function tableCard(t) {
   // uPlot measures its container: draw once the card is in the page.
   setTimeout(() => {
     drawReturn(returnPlot, t);
-    drawPace(pacePlot, t);
+    drawPace(pacePlot, t, report);
   }, 0);
   return card;
 }
@@ -198,12 +203,18 @@ function drawReturn(node, t) {
       width: width(node),
       height: 200,
       scales: { x: { time: false } },
+      legend: { live: false },
       axes: [
-        { stroke: '#a9b6c4', grid: { stroke: '#2c3a4a' }, label: 'rounds' },
+        {
+          stroke: '#a9b6c4',
+          grid: { stroke: '#2c3a4a' },
+          label: 'rounds measured',
+          incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+        },
         { stroke: '#a9b6c4', grid: { stroke: '#2c3a4a' } },
       ],
       series: [
-        { label: 'round' },
+        {},
         { label: 'observed', stroke: '#3d8bfd', width: 2 },
         { label: 'expected', stroke: '#2fbf71', dash: [6, 4] },
         { label: '99% low', stroke: '#f0a202' },
@@ -215,16 +226,19 @@ function drawReturn(node, t) {
   );
 }
 
-function drawPace(node, t) {
+function drawPace(node, t, report) {
+  const end = Date.parse(report.generatedAt) / 1000;
   if (!t.roundsPerHour.length) {
     node.append(el('p', { className: 'hint' }, 'No round completed in the last 24 hours'));
     return;
   }
   new uPlot(
     {
-      title: 'Rounds per hour',
+      title: `Rounds per hour (last ${report.hours} hours)`,
       width: width(node),
       height: 160,
+      legend: { live: false },
+      scales: { x: { range: () => [end - report.hours * 3600, end] } },
       axes: [
         { stroke: '#a9b6c4', grid: { stroke: '#2c3a4a' } },
         { stroke: '#a9b6c4', grid: { stroke: '#2c3a4a' } },
