@@ -8,6 +8,7 @@ import {
   tableTitle,
   totalText,
 } from './public/names.js';
+import { inOrder } from './public/timeline.js';
 
 describe('console words for the service codes', () => {
   it('names the games properly and a table once', () => {
@@ -54,5 +55,25 @@ describe('console words for the service codes', () => {
     expect(formatLocal('2026-11-29T15:04:05.000Z', 'UTC')).toBe('2026-11-29 15:04:05');
     expect(formatLocalTime('2026-11-29T15:04:05.000Z', 'Europe/Malta')).toBe('16:04:05');
     expect(formatLocal(null)).toBe('—');
+  });
+});
+
+describe('the auditor timeline order', () => {
+  const at = '2026-11-30T16:15:27.123Z';
+  it('puts causes before effects at one timestamp and merges an event stored twice', () => {
+    const ordered = inOrder([
+      { kind: 'settlement', at, playerId: 'alice' },
+      { kind: 'event', at, type: 'RoundVoided', eventNo: 50 },
+      { kind: 'event', at, type: 'RoundVoided', eventNo: 51 },
+      { kind: 'supervisor-action', at, action: 'void' },
+      { kind: 'event', at: '2026-11-30T16:15:26.000Z', type: 'RoundPaused', eventNo: 48 },
+    ]);
+    expect(ordered.map((e) => `${e.kind}:${e.type ?? ''}`)).toEqual([
+      'event:RoundPaused',
+      'supervisor-action:',
+      'event:RoundVoided',
+      'settlement:',
+    ]);
+    expect(ordered[2]).toMatchObject({ eventNo: 50, sameAs: [51] });
   });
 });

@@ -154,9 +154,17 @@ describe('supervisor and auditor consoles: escalation, approval, correction, rep
     await tableAlerts
       .and(supervisor.locator('[data-alert="escalation"]'))
       .getByText(
-        `Pok Deng Escalation: Card not recognised after ${RESCAN_LIMIT} attempts (attempts): the round is paused`,
+        `Pok Deng Escalation: Card not recognised after ${RESCAN_LIMIT} attempts: the rescan limit was reached; the round is paused`,
       )
       .waitFor();
+    // The table's reason code reads as words, and every alert line has a time (UTC on hover).
+    expect(await supervisor.locator('#alerts').textContent()).not.toContain('(attempts)');
+    expect(await dealer.locator('#paused').textContent()).not.toContain('(attempts)');
+    for (const title of await alerts
+      .locator('li time')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('title')))) {
+      expect(title).toMatch(/ UTC$/);
+    }
     await tableAlerts
       .and(supervisor.locator('[data-alert="rescan-limit"]'))
       .getByText(`card ${slot} not recognised after ${RESCAN_LIMIT} attempts`)

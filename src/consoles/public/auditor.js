@@ -4,6 +4,7 @@ import { cardElement } from './cards.js';
 import { api, download, el, fill, flash, humanize, requireRole } from './console.js';
 import { formatAmount, formatLocal, formatUtc } from './format.js';
 import { gameName, outcomeText, plural, reasonText, tableTitle, totalText } from './names.js';
+import { inOrder } from './timeline.js';
 
 /** A time as the screen's local time, with the UTC time on hover. */
 function time(iso) {
@@ -288,44 +289,6 @@ function renderRound(box, data, replay, currency, tableName) {
       ),
     ),
   );
-}
-
-/** Within one timestamp, what led to a settlement comes before it. */
-const KIND_ORDER = {
-  reading: 0,
-  card: 1,
-  bet: 2,
-  decision: 3,
-  event: 4,
-  'supervisor-action': 5,
-  settlement: 6,
-};
-
-/**
- * The timeline in the order things happened: by time, then by the event sequence (settlements
- * after the events that led to them); an event recorded twice at the same time (the public and
- * the restricted copy) is one line naming both numbers.
- */
-function inOrder(timeline) {
-  const sorted = timeline
-    .map((e, i) => ({ e, i }))
-    .sort(
-      (a, b) =>
-        String(a.e.at).localeCompare(String(b.e.at)) ||
-        (KIND_ORDER[a.e.kind] ?? 4) - (KIND_ORDER[b.e.kind] ?? 4) ||
-        (a.e.eventNo ?? 0) - (b.e.eventNo ?? 0) ||
-        a.i - b.i,
-    )
-    .map(({ e }) => e);
-  const out = [];
-  for (const e of sorted) {
-    const twin =
-      e.kind === 'event' &&
-      out.find((o) => o.kind === 'event' && o.type === e.type && o.at === e.at);
-    if (twin) twin.sameAs = [...(twin.sameAs ?? []), e.eventNo];
-    else out.push({ ...e });
-  }
-  return out;
 }
 
 function replayText(v) {
