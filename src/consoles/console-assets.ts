@@ -19,6 +19,7 @@ export const CONSOLE_FILES: Readonly<Record<string, string>> = {
   'hold.html': 'text/html; charset=utf-8',
   'hold.js': 'text/javascript; charset=utf-8',
   'names.js': 'text/javascript; charset=utf-8',
+  'alerts.js': 'text/javascript; charset=utf-8',
   'timeline.js': 'text/javascript; charset=utf-8',
   'uPlot.esm.js': 'text/javascript; charset=utf-8',
   'uPlot.min.css': 'text/css; charset=utf-8',

@@ -9,6 +9,7 @@ import {
   totalText,
 } from './public/names.js';
 import { inOrder } from './public/timeline.js';
+import { groupAlerts } from './public/alerts.js';
 
 describe('console words for the service codes', () => {
   it('names the games properly and a table once', () => {
@@ -75,5 +76,27 @@ describe('the auditor timeline order', () => {
       'settlement:',
     ]);
     expect(ordered[2]).toMatchObject({ eventNo: 50, sameAs: [51] });
+  });
+});
+
+describe('the supervisor alert list', () => {
+  it('groups identical alerts with a count and the latest time, open ones first', () => {
+    const alert = (at: string, text = 'Pok Deng 1: scanner stale', resolved = false) => ({
+      tableId: 'pd',
+      kind: 'scanner',
+      text,
+      at,
+      resolved,
+    });
+    const grouped = groupAlerts([
+      alert('2026-11-30T10:00:00Z'),
+      alert('2026-11-30T10:05:00Z', 'Pok Deng 1: card burn not recognised', true),
+      alert('2026-11-30T10:02:00Z'),
+      alert('2026-11-30T10:01:00Z'),
+    ]);
+    expect(grouped.map((g) => [g.text, g.count, g.at])).toEqual([
+      ['Pok Deng 1: scanner stale', 3, '2026-11-30T10:02:00Z'],
+      ['Pok Deng 1: card burn not recognised', 1, '2026-11-30T10:05:00Z'],
+    ]);
   });
 });

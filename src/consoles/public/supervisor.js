@@ -13,6 +13,7 @@ import {
   showConnection,
 } from './console.js';
 import { formatAmount, formatLocal, formatUtc } from './format.js';
+import { groupAlerts } from './alerts.js';
 import { outcomeText, plural, reasonText, tableTitle } from './names.js';
 
 /** A time as the screen's local time, with the UTC time on hover. */
@@ -209,15 +210,9 @@ function start(me) {
    * a count and the time of the latest; every line has a time.
    */
   function renderAlerts() {
-    const groups = new Map();
-    const add = (tableId, kind, text, at, resolved = false) => {
-      const key = `${tableId}|${kind}|${text}|${resolved}`;
-      const group = groups.get(key);
-      if (group) {
-        group.count += 1;
-        if (at > group.at) group.at = at;
-      } else groups.set(key, { tableId, kind, text, at, resolved, count: 1 });
-    };
+    const raised = [];
+    const add = (tableId, kind, text, at, resolved = false) =>
+      raised.push({ tableId, kind, text, at, resolved });
     const nameOf = (tableId) => {
       const t = tables.get(tableId);
       return t ? tableTitle(t.name, t.game) : tableId;
@@ -259,35 +254,30 @@ function start(me) {
         !!n.resolved,
       );
     }
-    const items = [...groups.values()]
-      .sort(
-        (a, b) =>
-          Number(a.resolved) - Number(b.resolved) || String(b.at).localeCompare(String(a.at)),
-      )
-      .map((g) =>
-        el(
-          'li',
-          {
-            'data-table': g.tableId,
-            'data-alert': g.kind,
-            'data-resolved': g.resolved,
-            'data-count': g.count,
-            className: g.resolved ? 'resolved' : '',
-          },
-          [
-            time(g.at),
-            ' · ',
-            g.text,
-            g.count > 1
-              ? el(
-                  'span',
-                  { className: 'count', title: `${g.count} identical alerts` },
-                  ` ×${g.count}`,
-                )
-              : null,
-          ],
-        ),
-      );
+    const items = groupAlerts(raised).map((g) =>
+      el(
+        'li',
+        {
+          'data-table': g.tableId,
+          'data-alert': g.kind,
+          'data-resolved': g.resolved,
+          'data-count': g.count,
+          className: g.resolved ? 'resolved' : '',
+        },
+        [
+          time(g.at),
+          ' · ',
+          g.text,
+          g.count > 1
+            ? el(
+                'span',
+                { className: 'count', title: `${g.count} identical alerts` },
+                ` ×${g.count}`,
+              )
+            : null,
+        ],
+      ),
+    );
     document
       .getElementById('alerts')
       .replaceChildren(...(items.length ? items : [el('li', { className: 'hint' }, 'No alerts')]));
