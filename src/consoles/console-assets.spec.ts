@@ -6,6 +6,7 @@ import {
   CONSOLE_SECURITY_HEADERS,
   ConsoleAssets,
   findConsoleAssets,
+  VENDOR_FILES,
 } from './console-assets';
 import { ConsolePagesController } from './console-pages.controller';
 
@@ -41,7 +42,9 @@ describe('console pages', () => {
   });
 
   it('serves exactly the listed files, every one of which exists', () => {
-    const served = Object.keys(CONSOLE_FILES).sort();
+    const served = Object.keys(CONSOLE_FILES)
+      .filter((f) => !(f in VENDOR_FILES))
+      .sort();
     const onDisk = readdirSync(publicDir)
       .filter((f) => !f.endsWith('.d.ts'))
       .sort();
@@ -69,6 +72,17 @@ describe('console pages', () => {
     const index = new RecordedResponse();
     await controller.index(index as never);
     expect(index.body?.toString()).toContain('id="login-form"');
+  });
+
+  it('serves uPlot from the installed package, as an ES module', async () => {
+    const controller = new ConsolePagesController(new ConsoleAssets());
+    const script = new RecordedResponse();
+    await controller.file('uPlot.esm.js', script as never);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.body?.toString()).toContain('export { uPlot as default }');
+    const css = new RecordedResponse();
+    await controller.file('uPlot.min.css', css as never);
+    expect(css.body?.toString()).toContain('.uplot');
   });
 
   it('refuses anything else, paths and prototype names included, with a clear 404', async () => {

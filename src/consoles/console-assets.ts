@@ -16,6 +16,22 @@ export const CONSOLE_FILES: Readonly<Record<string, string>> = {
   'dealer.js': 'text/javascript; charset=utf-8',
   'supervisor.js': 'text/javascript; charset=utf-8',
   'auditor.js': 'text/javascript; charset=utf-8',
+  'hold.html': 'text/html; charset=utf-8',
+  'hold.js': 'text/javascript; charset=utf-8',
+  'names.js': 'text/javascript; charset=utf-8',
+  'alerts.js': 'text/javascript; charset=utf-8',
+  'timeline.js': 'text/javascript; charset=utf-8',
+  'uPlot.esm.js': 'text/javascript; charset=utf-8',
+  'uPlot.min.css': 'text/css; charset=utf-8',
+};
+
+/**
+ * The charting library's files, served from the installed package (the CSP allows no CDN): the
+ * hold-monitoring page imports uPlot as an ES module.
+ */
+export const VENDOR_FILES: Readonly<Record<string, () => string>> = {
+  'uPlot.esm.js': () => require.resolve('uplot/dist/uPlot.esm.js'),
+  'uPlot.min.css': () => require.resolve('uplot/dist/uPlot.min.css'),
 };
 
 /**
@@ -83,7 +99,10 @@ export class ConsoleAssets {
     this.folder ??= this.locate();
     let body = this.cache.get(name);
     if (!body) {
-      body = readFile(join(this.folder, name));
+      const vendor = Object.prototype.hasOwnProperty.call(VENDOR_FILES, name)
+        ? VENDOR_FILES[name]
+        : undefined;
+      body = readFile(vendor ? vendor() : join(this.folder, name));
       this.cache.set(name, body);
       body.catch(() => this.cache.delete(name));
     }

@@ -5,5 +5,5 @@ export const CONSOLE_QUERY = Symbol('CONSOLE_QUERY');
 
 /** The outbox relay's lag (the figure /metrics and /health/ready report), for the supervisors. */
 export abstract class ConsoleOutboxLag {
-  abstract lag(): Promise<OutboxLag>;
+  abstract lag(): Promise<OutboxLag & { publishing: 'on' | 'off' }>;
 }

@@ -6,6 +6,9 @@ import type { StudioConfig } from '../config/studio-config';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { ScannerService } from '../scanner/scanner.service';
 import { TableRuntimeRegistry } from '../tables/table-runtime.registry';
+import { HoldStatisticsReader } from '../history/hold-statistics.reader';
+import { GetHoldReport } from '../hold-monitoring/get-hold-report';
+import { HoldMonitoringController } from '../hold-monitoring/hold-monitoring.controller';
 import { STUDIO_CONFIG } from '../tokens';
 import { ConsoleApiController } from './console-api.controller';
 import { ConsoleAssets } from './console-assets';
@@ -34,7 +37,7 @@ class ConsolesLifecycle implements OnModuleInit, OnModuleDestroy {
       registry: this.modules.get(TableRuntimeRegistry, { strict: false }),
       scanners: this.modules.get(ScannerService, { strict: false }),
       loadCards: (state) => loadConsoleCards(this.query, state),
-      outboxLag: () => relay.lag(),
+      outboxLag: async () => ({ ...(await relay.lag()), publishing: publishing(this.config) }),
       clock: this.clock,
     });
   }
@@ -43,6 +46,11 @@ class ConsolesLifecycle implements OnModuleInit, OnModuleDestroy {
   onModuleDestroy(): void {
     this.hub.close();
   }
+}
+
+/** Without Kafka the relay keeps events in the outbox: the consoles say so instead of a backlog. */
+function publishing(config: StudioConfig): 'on' | 'off' {
+  return config.kafka ? 'on' : 'off';
 }
 
 /** Dealer, supervisor and auditor consoles under /console/, with their live streams. */
@@ -58,7 +66,7 @@ export class ConsolesModule {
     const hub = new ConsoleStreamHub();
     return {
       module: ConsolesModule,
-      controllers: [ConsolePagesController, ConsoleApiController],
+      controllers: [ConsolePagesController, ConsoleApiController, HoldMonitoringController],
       providers: [
         { provide: STUDIO_CONFIG, useValue: config },
         { provide: CONSOLE_QUERY, useValue: query },
@@ -68,8 +76,15 @@ export class ConsolesModule {
           provide: ConsoleOutboxLag,
           inject: [ModuleRef],
           useFactory: (modules: ModuleRef): ConsoleOutboxLag => ({
-            lag: () => modules.get(OutboxRelay, { strict: false }).lag(),
+            lag: async () => ({
+              ...(await modules.get(OutboxRelay, { strict: false }).lag()),
+              publishing: publishing(config),
+            }),
           }),
+        },
+        {
+          provide: GetHoldReport,
+          useValue: new GetHoldReport(config.tables, new HoldStatisticsReader(query), clock),
         },
         {
           provide: ConsolesLifecycle,

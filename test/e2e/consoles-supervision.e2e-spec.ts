@@ -154,9 +154,17 @@ describe('supervisor and auditor consoles: escalation, approval, correction, rep
     await tableAlerts
       .and(supervisor.locator('[data-alert="escalation"]'))
       .getByText(
-        `Pok Deng Escalation: Card not recognised after ${RESCAN_LIMIT} attempts (attempts): the round is paused`,
+        `Pok Deng Escalation: Card not recognised after ${RESCAN_LIMIT} attempts: the rescan limit was reached; the round is paused`,
       )
       .waitFor();
+    // The table's reason code reads as words, and every alert line has a time (UTC on hover).
+    expect(await supervisor.locator('#alerts').textContent()).not.toContain('(attempts)');
+    expect(await dealer.locator('#paused').textContent()).not.toContain('(attempts)');
+    for (const title of await alerts
+      .locator('li time')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('title')))) {
+      expect(title).toMatch(/ UTC$/);
+    }
     await tableAlerts
       .and(supervisor.locator('[data-alert="rescan-limit"]'))
       .getByText(`card ${slot} not recognised after ${RESCAN_LIMIT} attempts`)
@@ -465,7 +473,7 @@ describe('supervisor and auditor consoles: escalation, approval, correction, rep
     await page.locator('#fact-round-status').getByText('Completed', { exact: true }).waitFor();
     const replay = page.locator('#fact-replay');
     await replay.waitFor();
-    expect(await replay.textContent()).toBe('match (1 settlements recomputed)');
+    expect(await replay.textContent()).toBe('match (1 settlement recomputed)');
     expect(await replay.getAttribute('class')).toBe('ok');
     // The corrected card is drawn with its correction, next to the card it replaced.
     const corrected = page.locator('#round-cards figure.corrected');

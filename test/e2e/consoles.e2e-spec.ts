@@ -214,7 +214,7 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
     await page.locator('.tile[data-table="pd-dealer"]').waitFor();
     await page
       .locator('#outbox')
-      .getByText(/^Outbox: \d+ waiting/)
+      .getByText('Kafka off (events kept in the outbox)', { exact: true })
       .waitFor();
     await tile.click();
     await page.locator('#detail-title').getByText('Pok Deng Floor').waitFor();
@@ -312,14 +312,30 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
     const timeline = page.locator('#timeline');
     await timeline
       .locator('li[data-kind="supervisor-action"]')
-      .getByText(/void by supervisor: Card exposed/)
+      .getByText(/Void by supervisor: Card exposed/)
       .waitFor();
     expect(await timeline.locator('li[data-kind="supervisor-action"]').count()).toBe(2);
     const settlements = await timeline.locator('li[data-kind="settlement"]').allTextContents();
     expect(settlements).toHaveLength(2);
     expect(settlements[0]).toContain('alice');
     expect(settlements[0]).toContain('returned 2,468.00 THB');
-    expect(settlements[0]).toContain('void-refund');
+    expect(settlements[0]).toContain('refunded: the round was voided');
+    expect(settlements[0]).not.toContain('void-refund');
+    // The table is named as in the filter, not by its id; times are local with UTC on hover.
+    expect(await page.locator('#round-title').textContent()).toContain('Pok Deng Floor');
+    expect(await timeline.locator('li time').first().getAttribute('title')).toMatch(
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/,
+    );
+    // Opening the timeline takes the reader to it.
+    await page.waitForFunction(() => {
+      const doc = (globalThis as unknown as { document: { activeElement: { id: string } | null } })
+        .document;
+      return doc.activeElement?.id === 'round-title';
+    });
+    expect(await page.locator('#round-title').isVisible()).toBe(true);
+    const titleBox = await page.locator('#round-title').boundingBox();
+    expect(titleBox!.y).toBeLessThan(900);
+    expect(titleBox!.y).toBeGreaterThanOrEqual(0);
     expect(await timeline.locator('li[data-kind="bet"]').first().textContent()).toContain(
       '1,234.00 THB',
     );

@@ -1,3 +1,4 @@
+import type { CardCode } from '@studio/cards';
 import { wireFormat } from '@studio/scanner-protocol';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -17,7 +18,7 @@ export const SCREENSHOTS = resolve(__dirname, '..', '..', 'test-artifacts', 'scr
  * shoe misreads and when the card is finally read, and watches the consoles in between.
  */
 export class TestShoe {
-  private readonly shoe: VirtualShoe;
+  private shoe: VirtualShoe;
   private readonly sink: SerialPortSink;
   private pending: Emission[] = [];
 
@@ -35,6 +36,20 @@ export class TestShoe {
       maxMisreadsPerCard,
     });
     this.sink = new SerialPortSink({ path: pty.shoePath, baudRate: 9600 });
+  }
+
+  /**
+   * From now on the shoe deals `pattern` again and again (suits rotated each time, see
+   * stackedShoe) with no misreads: a stacked shoe, e.g. one that makes the players win.
+   */
+  stack(pattern: readonly CardCode[]): void {
+    this.pending = [];
+    this.shoe = new VirtualShoe({
+      seed: 1,
+      decks: 8,
+      encoder: wireFormat('line')!.createEncoder!(),
+      stacked: pattern,
+    });
   }
 
   /** The next thing the reader sends: a misread of the card in hand, or the card itself. */
@@ -191,6 +206,55 @@ export class ConsoleBrowserKit {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/console\/(dealer|supervisor|auditor)\.html/);
     return page;
+  }
+
+  /** A signed-in page at another screen size (a 1024×600 table screen, say). */
+  async resized(page: Page, width: number, height: number): Promise<Page> {
+    await page.setViewportSize({ width, height });
+    return page;
+  }
+
+  /**
+   * What lies (partly) below the viewport: every control, link and card that a user would have
+   * to scroll to, described for the failure message; and whether the page scrolls at all.
+   */
+  async belowTheFold(page: Page): Promise<{ below: string[]; scrolls: boolean }> {
+    return page.evaluate(() => {
+      interface Box {
+        width: number;
+        height: number;
+        bottom: number;
+        right: number;
+      }
+      interface Node {
+        tagName: string;
+        id: string;
+        className: string;
+        getBoundingClientRect(): Box;
+      }
+      const doc = (
+        globalThis as unknown as {
+          document: {
+            querySelectorAll(selector: string): Node[];
+            scrollingElement: { scrollHeight: number } | null;
+            documentElement: { scrollHeight: number };
+          };
+        }
+      ).document;
+      const win = globalThis as unknown as { innerHeight: number; innerWidth: number };
+      const below: string[] = [];
+      for (const node of doc.querySelectorAll('button, a, input, select, .card, #expected')) {
+        const box = node.getBoundingClientRect();
+        if (box.width === 0 && box.height === 0) continue;
+        if (box.bottom > win.innerHeight || box.right > win.innerWidth) {
+          below.push(
+            `${node.tagName.toLowerCase()}#${node.id}.${node.className} bottom ${Math.round(box.bottom)}`,
+          );
+        }
+      }
+      const root = doc.scrollingElement ?? doc.documentElement;
+      return { below, scrolls: root.scrollHeight > win.innerHeight + 1 };
+    });
   }
 
   async screenshot(page: Page, view: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { ShoeComposition, parseCardCode } from '@studio/cards';
+import { CardCode, ShoeComposition, parseCardCode } from '@studio/cards';
 import {
   LineDecoder,
   LineEncoder,
@@ -6,11 +6,37 @@ import {
   StudioFramedV1Decoder,
   StudioFramedV1Encoder,
 } from '@studio/scanner-protocol';
-import { shuffledShoe, VirtualShoe } from './virtual-shoe';
+import { shuffledShoe, stackedShoe, VirtualShoe } from './virtual-shoe';
 
 const AT = 1_764_400_000_000;
 
 describe('virtual shoe', () => {
+  it('deals a stacked order again and again with its suits rotated, a legal composition throughout', () => {
+    const pattern = ['KC', '4S', '4H', '2D', '5S'] as const;
+    const shoe = new VirtualShoe({
+      seed: 1,
+      decks: 2,
+      encoder: new LineEncoder(),
+      stacked: [...pattern],
+    });
+    const dealt = Array.from({ length: 40 }, () =>
+      shoe.drawNext().filter((e) => e.kind === 'card'),
+    ).flatMap((e) => e.map((x) => x.card));
+    expect(dealt.slice(0, 5)).toEqual(pattern);
+    expect(dealt.slice(5, 10)).toEqual(['KS', '4H', '4D', '2C', '5H']);
+    expect(dealt.slice(20, 25)).toEqual(pattern);
+    // Rank 4 twice in the pattern: each 4 comes twice every four repetitions, 2 decks allow 4.
+    expect(stackedShoe([...pattern], 2)).toHaveLength(5 * 4);
+    let composition = ShoeComposition.empty(2);
+    for (const code of stackedShoe([...pattern], 2)) {
+      const added = composition.add(parseCardCode(code)!);
+      if (!added.ok) throw new Error(`one ${code} too many`);
+      composition = added.composition;
+    }
+    expect(() => stackedShoe(['AS', 'AS'], 8)).toThrow(/twice/);
+    expect(() => stackedShoe(['1X' as CardCode], 8)).toThrow(/Not a card code/);
+  });
+
   it('shuffles 8 decks reproducibly by seed: 416 cards, each card exactly 8 times', () => {
     const shoe = shuffledShoe(42, 8);
     expect(shoe).toHaveLength(416);

@@ -18,6 +18,12 @@ export interface VirtualShoeOptions {
   duplicateRate?: number;
   /** Rescans after which a misread card is always read (keeps a shoe finite). */
   maxMisreadsPerCard?: number;
+  /**
+   * A stacked shoe (tests, drills): instead of a shuffle, this order is dealt from the top and
+   * repeated with its suits rotated (see stackedShoe), e.g. a round's worth of cards that makes
+   * every player win. `seed` then only drives the misreads and noise.
+   */
+  stacked?: readonly CardCode[];
 }
 
 export type EmissionKind = 'card' | 'misread' | 'noise' | 'duplicate' | 'heartbeat' | 'status';
@@ -52,6 +58,36 @@ export function shuffledShoe(seed: number, deckCount: number): CardCode[] {
   return shoe;
 }
 
+const SUIT_ROTATION: Readonly<Record<string, string>> = { S: 'H', H: 'D', D: 'C', C: 'S' };
+
+/**
+ * A fixed order repeated to fill an N-deck shoe. Repetition k has every suit rotated k times
+ * (S→H→D→C), so a pattern holding each card at most once stays a legal N-deck composition (a
+ * table's composition check would stop a shoe that repeats one card too often); the shoe ends
+ * after as many repetitions as the composition allows.
+ */
+export function stackedShoe(pattern: readonly CardCode[], deckCount: number): CardCode[] {
+  if (pattern.length === 0) throw new Error('A stacked shoe needs at least one card');
+  const seen = new Set<string>();
+  for (const card of pattern) {
+    if (!/^[2-9TJQKA][SHDC]$/.test(card)) throw new Error(`Not a card code: "${card}"`);
+    if (seen.has(card)) throw new Error(`A stacked pattern holds each card once; "${card}" twice`);
+    seen.add(card);
+  }
+  // A rank that appears r times in the pattern puts each of its cards in the shoe r times every
+  // four repetitions: at most N copies of a card fit an N-deck shoe.
+  const perRank = new Map<string, number>();
+  for (const card of pattern) perRank.set(card[0], (perRank.get(card[0]) ?? 0) + 1);
+  const repetitions = Math.max(1, Math.floor((4 * deckCount) / Math.max(...perRank.values())));
+  const out: CardCode[] = [];
+  let current: string[] = [...pattern];
+  for (let k = 0; k < repetitions; k += 1) {
+    out.push(...(current as CardCode[]));
+    current = current.map((c) => c.slice(0, -1) + SUIT_ROTATION[c.slice(-1)]);
+  }
+  return out;
+}
+
 export class VirtualShoe {
   private readonly random: () => number;
   private cards: CardCode[];
@@ -61,7 +97,7 @@ export class VirtualShoe {
 
   constructor(private readonly options: VirtualShoeOptions) {
     this.random = seededRandom(options.seed ^ 0x5eed);
-    this.cards = shuffledShoe(options.seed, options.decks);
+    this.cards = this.order(options.seed);
   }
 
   get remaining(): number {
@@ -77,7 +113,7 @@ export class VirtualShoe {
     const out: Emission[] = [];
     if (this.remaining === 0) {
       this.shoeNumber += 1;
-      this.cards = shuffledShoe(this.options.seed + this.shoeNumber - 1, this.options.decks);
+      this.cards = this.order(this.options.seed + this.shoeNumber - 1);
       this.position = 0;
       out.push(this.status('NEW-SHOE'));
     }
@@ -100,7 +136,7 @@ export class VirtualShoe {
    */
   newShoe(shoeNumber: number): Emission[] {
     this.shoeNumber = Math.max(1, Math.floor(shoeNumber));
-    this.cards = shuffledShoe(this.options.seed + this.shoeNumber - 1, this.options.decks);
+    this.cards = this.order(this.options.seed + this.shoeNumber - 1);
     this.position = 0;
     return [this.status('NEW-SHOE')];
   }
@@ -114,6 +150,13 @@ export class VirtualShoe {
 
   status(status: string): Emission {
     return this.frame({ kind: 'status', status }, 'status');
+  }
+
+  /** The cards of a new shoe: the stacked order when one is set, else a seeded shuffle. */
+  private order(seed: number): CardCode[] {
+    return this.options.stacked
+      ? stackedShoe(this.options.stacked, this.options.decks)
+      : shuffledShoe(seed, this.options.decks);
   }
 
   private frame(frame: OutgoingFrame, kind: EmissionKind): Emission {

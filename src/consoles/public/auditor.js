@@ -2,7 +2,14 @@
 // verdict and the exports. Read-only, over the /audit API.
 import { cardElement } from './cards.js';
 import { api, download, el, fill, flash, humanize, requireRole } from './console.js';
-import { formatAmount, formatUtc } from './format.js';
+import { formatAmount, formatLocal, formatUtc } from './format.js';
+import { gameName, outcomeText, plural, reasonText, tableTitle, totalText } from './names.js';
+import { inOrder } from './timeline.js';
+
+/** A time as the screen's local time, with the UTC time on hover. */
+function time(iso) {
+  return el('time', { dateTime: iso ?? '', title: formatUtc(iso) }, formatLocal(iso));
+}
 
 const STATUSES = ['', 'completed', 'voided', 'paused', 'in-progress'];
 
@@ -12,6 +19,8 @@ if (user) await start();
 async function start() {
   const tables = await api('/tables');
   const currency = new Map(tables.map((t) => [t.tableId, t.currency]));
+  // The results name tables as the filter does.
+  const names = new Map(tables.map((t) => [t.tableId, tableTitle(t.name, t.game)]));
   const main = document.getElementById('main');
   const form = el('form', { id: 'search-form', className: 'panel search', noValidate: true }, [
     el('h2', {}, 'Find rounds'),
@@ -19,7 +28,7 @@ async function start() {
       'Table',
       el('select', { id: 'f-table', name: 'tableId' }, [
         el('option', { value: '' }, 'Any table'),
-        ...tables.map((t) => el('option', { value: t.tableId }, t.name)),
+        ...tables.map((t) => el('option', { value: t.tableId }, names.get(t.tableId))),
       ]),
     ),
     field(
@@ -86,7 +95,7 @@ async function start() {
       pages.push(page);
       renderResults(page);
       flash(
-        `${page.items.length} round(s)${page.nextCursor ? ', more on the next page' : ''}`,
+        `${plural(page.items.length, 'round')}${page.nextCursor ? ', more on the next page' : ''}`,
         'ok',
       );
     } catch (error) {
@@ -125,10 +134,14 @@ async function start() {
             );
             open.addEventListener('click', () => openRound(r.id));
             return el('tr', { 'data-round': r.id, 'data-status': r.status }, [
-              el('td', {}, formatUtc(r.startedAt)),
-              el('td', {}, r.tableId),
+              el('td', {}, time(r.startedAt)),
+              el('td', {}, names.get(r.tableId) ?? r.tableId),
               el('td', {}, `${r.shoeNumber} · ${r.roundNumber}`),
-              el('td', {}, humanize(r.status) + (r.voidReason ? `: ${r.voidReason}` : '')),
+              el(
+                'td',
+                {},
+                humanize(r.status) + (r.voidReason ? `: ${reasonText(r.voidReason)}` : ''),
+              ),
               el('td', {}, open),
             ]);
           }),
@@ -174,7 +187,17 @@ async function start() {
         api(`/audit/rounds/${roundId}/timeline`),
         api(`/audit/rounds/${roundId}/replay`),
       ]);
-      renderRound(box, data, replay, currency.get(data.round.tableId) ?? 'XXX');
+      renderRound(
+        box,
+        data,
+        replay,
+        currency.get(data.round.tableId) ?? 'XXX',
+        names.get(data.round.tableId) ?? data.round.tableId,
+      );
+      // The timeline opens below the list: take the reader (and the keyboard focus) to it.
+      const title = document.getElementById('round-title');
+      title.tabIndex = -1;
+      title.focus({ preventScroll: true });
       box.scrollIntoView({ block: 'start' });
     } catch (error) {
       box.replaceChildren(el('p', { className: 'flash error' }, error.message));
@@ -186,26 +209,27 @@ function field(label, input) {
   return el('div', { className: 'field' }, [el('label', { for: input.id }, label), input]);
 }
 
-function renderRound(box, data, replay, currency) {
+function renderRound(box, data, replay, currency, tableName) {
   const r = data.round;
   const cards = data.timeline.filter((e) => e.kind === 'card');
+  const timeline = inOrder(data.timeline);
   const money = (v) => formatAmount(v, currency);
   fill(
     box,
     el(
       'h2',
       { id: 'round-title' },
-      `Round ${r.roundNumber} of shoe ${r.shoeNumber} · ${r.tableId}`,
+      `Round ${r.roundNumber} of shoe ${r.shoeNumber} · ${tableName}`,
     ),
     el('dl', { className: 'facts' }, [
       fact(
         'Status',
-        humanize(r.status) + (r.voidReason ? `: ${r.voidReason}` : ''),
+        humanize(r.status) + (r.voidReason ? `: ${reasonText(r.voidReason)}` : ''),
         'round-status',
       ),
-      fact('Game', humanize(r.game)),
-      fact('Started', formatUtc(r.startedAt)),
-      fact('Ended', formatUtc(r.endedAt)),
+      fact('Game', gameName(r.game)),
+      fact('Started', time(r.startedAt)),
+      fact('Ended', r.endedAt ? time(r.endedAt) : 'not ended'),
       fact(
         'Replay',
         replayText(replay),
@@ -243,8 +267,8 @@ function renderRound(box, data, replay, currency) {
                 ...(h.cards.length
                   ? h.cards.map((c) => cardElement(c, { slot: h.hand }))
                   : ['no card']),
-                h.total ? ` total ${h.total}` : '',
-                h.result ? `, ${h.result}` : '',
+                h.total ? ` ${totalText(h.total, r.game)}` : '',
+                h.result ? ` · ${outcomeText(h.result)}` : '',
               ]),
             ),
           ),
@@ -254,9 +278,9 @@ function renderRound(box, data, replay, currency) {
     el(
       'ol',
       { className: 'timeline', id: 'timeline' },
-      data.timeline.map((e) =>
-        el('li', { 'data-kind': e.kind }, [
-          el('time', { dateTime: e.at }, formatUtc(e.at)),
+      timeline.map((e) =>
+        el('li', { 'data-kind': e.kind, ...(e.type ? { 'data-type': e.type } : {}) }, [
+          time(e.at),
           ' ',
           el('strong', {}, humanize(e.kind)),
           ' ',
@@ -268,7 +292,7 @@ function renderRound(box, data, replay, currency) {
 }
 
 function replayText(v) {
-  if (v.verdict === 'match') return `match (${v.settlements} settlements recomputed)`;
+  if (v.verdict === 'match') return `match (${plural(v.settlements, 'settlement')} recomputed)`;
   if (v.verdict === 'skipped') return `skipped: ${v.reason}`;
   if (v.verdict === 'mismatch')
     return `MISMATCH: ${v.mismatches.map((m) => `${m.field}: stored ${m.stored}, replay gives ${m.replayed}`).join('; ')}`;
@@ -289,11 +313,11 @@ function describe(e, money) {
     case 'decision':
       return `${e.playerId}${e.hand ? ` hand ${e.hand}` : ''}: ${e.action}${e.automatic ? ' (automatic)' : ''}`;
     case 'settlement':
-      return `${e.playerId} · ${humanize(e.betType)}${e.spot ? ` ${e.spot}` : ''} · stake ${money(e.stake)} · returned ${money(e.returned)} · net ${money(e.net)} · ${e.outcome}`;
+      return `${e.playerId} · ${humanize(e.betType)}${e.spot ? ` ${e.spot}` : ''} · stake ${money(e.stake)} · returned ${money(e.returned)} · net ${money(e.net)} · ${outcomeText(e.outcome)}`;
     case 'supervisor-action':
-      return `${e.action} by ${e.actor}${e.reason ? `: ${e.reason}` : ''} (${e.status})`;
+      return `${humanize(e.action)} by ${e.actor}${e.reason ? `: ${reasonText(e.reason)}` : ''} (${humanize(e.status).toLowerCase()})`;
     case 'event':
-      return `#${e.eventNo} ${e.type}${e.visibility === 'public' ? '' : ` (${e.visibility})`}`;
+      return `#${[e.eventNo, ...(e.sameAs ?? [])].join(', #')} ${e.type}${e.visibility === 'public' ? '' : ` (${e.visibility})`}`;
     default:
       return '';
   }

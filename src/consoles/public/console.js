@@ -131,7 +131,10 @@ function renderHeader(user) {
   const links = [];
   if (user.role === 'dealer' || user.role === 'supervisor')
     links.push(['Dealer', HOME_BY_ROLE.dealer]);
-  if (user.role === 'supervisor') links.push(['Supervisor', HOME_BY_ROLE.supervisor]);
+  if (user.role === 'supervisor') {
+    links.push(['Supervisor', HOME_BY_ROLE.supervisor]);
+    links.push(['Hold monitoring', '/console/hold.html']);
+  }
   if (user.role === 'auditor') links.push(['Auditor', HOME_BY_ROLE.auditor]);
   const signOut = el('button', { type: 'button', className: 'quiet', id: 'sign-out' }, 'Sign out');
   signOut.addEventListener('click', async () => {

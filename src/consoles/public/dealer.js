@@ -13,7 +13,8 @@ import {
   requireRole,
   showConnection,
 } from './console.js';
-import { formatUtc, secondsLeft } from './format.js';
+import { formatLocalTime, formatUtc, secondsLeft } from './format.js';
+import { reasonText, tableTitle } from './names.js';
 
 const user = await requireRole(['dealer', 'supervisor'], 'dealer view');
 if (user) {
@@ -38,7 +39,7 @@ async function pickTable() {
             el(
               'a',
               { className: 'button big', href: `?table=${encodeURIComponent(t.tableId)}` },
-              `${t.name} (${humanize(t.game)})`,
+              tableTitle(t.name, t.game),
             ),
           ),
         ),
@@ -59,6 +60,7 @@ function showTable(tableId) {
     { type: 'button', className: 'big', id: 'cut-card', disabled: true },
     'Cut card out: last round, then new shoe',
   );
+  main.classList.add('dealer-view');
   main.replaceChildren(
     el('div', { className: 'table-head' }, [
       el('h2', { id: 'table-name' }, tableId),
@@ -83,18 +85,18 @@ function showTable(tableId) {
       fact('Countdown', 'countdown'),
       fact('Scanner', 'scanner'),
     ]),
-    el('section', { className: 'panel', 'aria-labelledby': 'cards-title' }, [
+    el('section', { className: 'panel cards-panel', 'aria-labelledby': 'cards-title' }, [
       el('h3', { id: 'cards-title' }, 'Cards this round'),
       el('div', { id: 'cards', className: 'cards' }),
     ]),
     el('section', { className: 'panel controls', 'aria-labelledby': 'controls-title' }, [
       el('h3', { id: 'controls-title' }, 'Dealer controls'),
+      el('div', { className: 'buttons' }, [closeBetting, cutCard]),
       el(
         'p',
         { className: 'hint' },
         'Betting opens by itself when a round starts; close it early here.',
       ),
-      el('div', { className: 'buttons' }, [closeBetting, cutCard]),
     ]),
     el('p', { id: 'flash', className: 'flash', role: 'status', 'aria-live': 'polite' }),
   );
@@ -138,7 +140,7 @@ function showTable(tableId) {
 
   function render() {
     document.getElementById('table-name').textContent =
-      `${view.name} · ${humanize(view.game)} · ${view.currency}`;
+      `${tableTitle(view.name, view.game)} · ${view.currency}`;
     document.title = `Dealer · ${view.name}`;
     const rescan = document.getElementById('rescan');
     if (view.rescan) {
@@ -162,13 +164,20 @@ function showTable(tableId) {
     }
     const paused = document.getElementById('paused');
     paused.hidden = !view.paused;
-    paused.textContent = view.paused ? `PAUSED by ${view.paused.by}: ${view.paused.reason}` : '';
+    paused.textContent = view.paused
+      ? `PAUSED by ${view.paused.by}: ${reasonText(view.paused.reason)}`
+      : '';
     const expected = view.expectedCard;
     document.getElementById('expected').textContent = expected
       ? expected.label
       : view.paused
         ? 'Wait: the table is paused'
-        : 'No card now';
+        : // Pok Deng deals while betting is open: once every card is out, closing reveals.
+          view.game === 'pok-deng' && view.round?.bettingOpen && view.cards.length > 0
+          ? 'Every card is dealt: close betting to reveal the hands'
+          : view.round
+            ? 'No card now: wait for the round to go on'
+            : 'No card now: the next round starts by itself';
     document.getElementById('expected-slot').textContent = expected ? `Slot ${expected.slot}` : '';
     setFact(
       'phase',
@@ -186,13 +195,7 @@ function showTable(tableId) {
         ? `Shoe ${view.shoe.number} · round ${view.round?.number ?? view.shoe.roundNumber}${view.shoe.lastRoundNumber ? ' (last of shoe)' : ''}`
         : '—',
     );
-    setFact(
-      'scanner',
-      view.scanner
-        ? `${view.scanner.status}${view.scanner.status === 'connected' ? '' : `: ${view.scanner.reason}`} since ${formatUtc(view.scanner.since)}`
-        : 'no scanner',
-      view.scanner?.status === 'connected' ? 'ok' : 'bad',
-    );
+    setScanner(view.scanner);
     document.getElementById('cards-title').textContent = CARDS_TITLE[view.cardsOf] ?? 'Cards';
     document
       .getElementById('cards')
@@ -204,7 +207,7 @@ function showTable(tableId) {
                 el('figcaption', {}, c.slot),
               ]),
             )
-          : [el('p', { className: 'hint' }, 'No card yet')]),
+          : [el('p', { className: 'hint' }, awaited(view))]),
       );
     document.getElementById('close-betting').disabled = !view.round?.bettingOpen || !!view.paused;
     document.getElementById('cut-card').disabled =
@@ -224,6 +227,29 @@ function showTable(tableId) {
           : '—',
     );
   }
+}
+
+/** What an empty card area waits for, in words (never an empty felt box). */
+function awaited(view) {
+  if (view.paused) return 'No card: the table is paused';
+  if (view.expectedCard) return `Waiting for the first card: ${view.expectedCard.label}`;
+  if (!view.driven) return 'No card: this table is not running here';
+  return view.round ? 'No card yet in this round' : 'No card: waiting for the next round to start';
+}
+
+/** The reader, short enough for one line: local clock time, the full UTC time on hover. */
+function setScanner(scanner) {
+  const dd = document.getElementById('fact-scanner');
+  if (!scanner) {
+    dd.textContent = 'Virtual shoe: no scanner needed';
+    dd.className = 'neutral';
+    dd.title = '';
+    return;
+  }
+  const ok = scanner.status === 'connected';
+  dd.textContent = `${scanner.virtual ? 'virtual shoe ' : ''}${scanner.status}${ok ? '' : `: ${reasonText(scanner.reason)}`} since ${formatLocalTime(scanner.since)}`;
+  dd.title = formatUtc(scanner.since);
+  dd.className = ok ? 'ok' : 'bad';
 }
 
 const CARDS_TITLE = {

@@ -3,3 +3,5 @@ export function formatAmount(minorUnits: number, currency: string): string;
 export function formatMinor(minorUnits: number): string;
 export function formatUtc(iso: string | null | undefined): string;
 export function secondsLeft(dueAt: string, serverNow: number): number;
+export function formatLocal(iso: string | null | undefined, timeZone?: string): string;
+export function formatLocalTime(iso: string | null | undefined, timeZone?: string): string;

@@ -70,3 +70,39 @@ export function formatUtc(iso) {
 export function secondsLeft(dueAt, serverNow) {
   return Math.max(0, Math.ceil((new Date(dueAt).getTime() - serverNow) / 1000));
 }
+
+const LOCAL = (timeZone) =>
+  new Intl.DateTimeFormat('sv-SE', {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    ...(timeZone ? { timeZone } : {}),
+  });
+
+/**
+ * A time in the screen's time zone: "2026-11-29 16:04:05" (the UTC time goes in a title).
+ * @param {string | null | undefined} iso
+ * @param {string} [timeZone] for tests; the browser's own zone by default
+ * @returns {string}
+ */
+export function formatLocal(iso, timeZone) {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return String(iso);
+  return LOCAL(timeZone).format(d);
+}
+
+/**
+ * The clock time only, in the screen's zone ("16:04:05"): for tiles where the date is today's.
+ * @param {string | null | undefined} iso
+ * @param {string} [timeZone]
+ * @returns {string}
+ */
+export function formatLocalTime(iso, timeZone) {
+  const text = formatLocal(iso, timeZone);
+  return text.length > 10 ? text.slice(11) : text;
+}

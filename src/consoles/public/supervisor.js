@@ -12,7 +12,14 @@ import {
   requireRole,
   showConnection,
 } from './console.js';
-import { formatAmount, formatUtc } from './format.js';
+import { formatAmount, formatLocal, formatUtc } from './format.js';
+import { groupAlerts } from './alerts.js';
+import { outcomeText, plural, reasonText, tableTitle } from './names.js';
+
+/** A time as the screen's local time, with the UTC time on hover. */
+function time(iso) {
+  return el('time', { dateTime: iso ?? '', title: formatUtc(iso) }, formatLocal(iso));
+}
 
 const CARDS_OF = {
   round: 'Cards of the round in progress (face-down ones marked):',
@@ -82,19 +89,27 @@ function start(me) {
         if (data.tableId === selected) renderDetail();
       } else if (name === 'outbox') {
         const pill = document.getElementById('outbox');
+        // Without Kafka nothing is published: a growing outbox is expected, not a backlog.
+        if (data.publishing === 'off') {
+          pill.textContent = 'Kafka off (events kept in the outbox)';
+          pill.className = 'pill neutral';
+          pill.title = `${plural(data.pending, 'event')} kept; they are published once Kafka is configured`;
+          return;
+        }
         const age =
           data.oldestPendingAgeMs === null
             ? ''
             : `, oldest ${Math.round(data.oldestPendingAgeMs / 1000)} s`;
         pill.textContent = `Outbox: ${data.pending} waiting${age}`;
+        pill.title = '';
         pill.className = `pill ${data.oldestPendingAgeMs !== null && data.oldestPendingAgeMs > 30_000 ? 'warn' : 'ok'}`;
       } else if (name === 'news' && data.type === 'SupervisorAlert') {
         news.unshift({
-          at: new Date().toISOString(),
+          at: data.occurredAt ?? new Date().toISOString(),
           tableId: data.tableId,
           payload: data.payload,
         });
-        news.length = Math.min(news.length, 20);
+        news.length = Math.min(news.length, 50);
         renderAlerts();
       } else if (name === 'action') {
         void loadActions();
@@ -113,6 +128,19 @@ function start(me) {
     }
   }
 
+  function nameOfTable(tableId) {
+    const t = tables.get(tableId);
+    return t ? tableTitle(t.name, t.game) : tableId;
+  }
+
+  /** What an empty card area is waiting for, in words. */
+  function awaited(t) {
+    if (t.paused) return 'No card: the table is paused';
+    if (t.expectedCard) return `Waiting for the first card: ${t.expectedCard.label}`;
+    if (!t.driven) return 'No card: the table is not running on this instance';
+    return t.round ? 'No card yet in this round' : 'No card: waiting for the next round to start';
+  }
+
   function currencyOf(tableId) {
     return tables.get(tableId)?.currency ?? 'XXX';
   }
@@ -127,8 +155,8 @@ function start(me) {
     const box = document.getElementById('tables');
     box.replaceChildren(
       ...[...tables.values()].map((t) => {
-        const scanner = t.scanner?.status ?? 'none';
-        const alert = t.paused?.kind === 'escalation' || (t.scanner && scanner !== 'connected');
+        const alert =
+          t.paused?.kind === 'escalation' || (t.scanner && t.scanner.status !== 'connected');
         return el(
           'button',
           {
@@ -143,14 +171,10 @@ function start(me) {
             },
           },
           [
-            el('strong', {}, t.name),
+            el('strong', {}, tableTitle(t.name, t.game)),
             el('span', { className: 'tile-phase' }, phaseOf(t)),
             el('span', {}, t.round ? `Round ${t.round.number} · shoe ${t.shoe?.number}` : '—'),
-            el(
-              'span',
-              { className: `badge ${scanner === 'connected' ? 'ok' : 'bad'}` },
-              `Scanner ${scanner}`,
-            ),
+            scannerBadge(t),
             t.rescan
               ? el(
                   'span',
@@ -164,56 +188,96 @@ function start(me) {
     );
   }
 
+  function scannerBadge(t) {
+    // The practice table deals from a virtual shoe by design: nothing to connect, nothing wrong.
+    if (!t.scanner)
+      return el('span', { className: 'badge neutral' }, 'Virtual shoe · no scanner needed');
+    const ok = t.scanner.status === 'connected';
+    const what = t.scanner.virtual ? 'Virtual shoe' : 'Scanner';
+    return el(
+      'span',
+      { className: `badge ${ok ? 'ok' : 'bad'}`, title: `since ${formatUtc(t.scanner.since)}` },
+      `${what} ${t.scanner.status}`,
+    );
+  }
+
   function escalated(t) {
     return t.paused?.kind === 'escalation' || !!t.rescan?.escalated;
   }
 
+  /**
+   * Current conditions first, then what happened, newest first. Identical alerts are one line with
+   * a count and the time of the latest; every line has a time.
+   */
   function renderAlerts() {
-    const items = [];
-    const alert = (tableId, kind, text, resolved = false) =>
-      el(
-        'li',
-        {
-          'data-table': tableId,
-          'data-alert': kind,
-          'data-resolved': resolved,
-          className: resolved ? 'resolved' : '',
-        },
-        text,
-      );
+    const raised = [];
+    const add = (tableId, kind, text, at, resolved = false) =>
+      raised.push({ tableId, kind, text, at, resolved });
+    const nameOf = (tableId) => {
+      const t = tables.get(tableId);
+      return t ? tableTitle(t.name, t.game) : tableId;
+    };
     for (const t of tables.values()) {
       if (t.paused?.kind === 'escalation')
-        items.push(
-          alert(t.tableId, 'escalation', `${t.name}: ${t.paused.reason}: the round is paused`),
+        add(
+          t.tableId,
+          'escalation',
+          `${nameOf(t.tableId)}: ${reasonText(t.paused.reason)}; the round is paused`,
+          t.paused.at,
         );
       else if (t.rescan?.escalated)
-        items.push(
-          alert(
-            t.tableId,
-            'escalation',
-            `${t.name}: rescans escalated (${t.rescan.attempts} attempts)`,
-          ),
+        add(
+          t.tableId,
+          'escalation',
+          `${nameOf(t.tableId)}: rescans escalated after ${plural(t.rescan.attempts, 'attempt')}`,
+          t.serverTime,
         );
       if (t.scanner && t.scanner.status !== 'connected')
-        items.push(
-          alert(
-            t.tableId,
-            'scanner',
-            `${t.name}: scanner ${t.scanner.status} (${t.scanner.reason})`,
-          ),
+        add(
+          t.tableId,
+          'scanner',
+          `${nameOf(t.tableId)}: scanner ${t.scanner.status} (${reasonText(t.scanner.reason)})`,
+          t.scanner.since,
         );
     }
     for (const n of news) {
       const p = n.payload;
-      items.push(
-        alert(
-          n.tableId,
-          p.kind,
-          `${formatUtc(n.at)} · ${tables.get(n.tableId)?.name ?? n.tableId}: ${p.kind === 'rescan-limit' ? `card ${p.slot} not recognised after ${p.failedAttempts} attempts` : (p.message ?? humanize(p.kind))}${n.resolved ? ' · resolved' : ''}`,
-          !!n.resolved,
-        ),
+      const what =
+        p.kind === 'rescan-limit'
+          ? `card ${p.slot} not recognised after ${plural(p.failedAttempts, 'attempt')}`
+          : reasonText(p.message ?? outcomeText(p.kind));
+      add(
+        n.tableId,
+        p.kind,
+        `${nameOf(n.tableId)}: ${what}${n.resolved ? ' · resolved' : ''}`,
+        n.at,
+        !!n.resolved,
       );
     }
+    const items = groupAlerts(raised).map((g) =>
+      el(
+        'li',
+        {
+          'data-table': g.tableId,
+          'data-alert': g.kind,
+          'data-resolved': g.resolved,
+          'data-count': g.count,
+          className: g.resolved ? 'resolved' : '',
+        },
+        [
+          time(g.at),
+          ' · ',
+          g.text,
+          g.count > 1
+            ? el(
+                'span',
+                { className: 'count', title: `${g.count} identical alerts` },
+                ` ×${g.count}`,
+              )
+            : null,
+        ],
+      ),
+    );
     document
       .getElementById('alerts')
       .replaceChildren(...(items.length ? items : [el('li', { className: 'hint' }, 'No alerts')]));
@@ -250,23 +314,25 @@ function start(me) {
     };
     fill(
       box,
-      el('h3', { id: 'detail-title' }, `${t.name} · ${humanize(t.game)} · ${t.currency}`),
+      el('h3', { id: 'detail-title' }, `${tableTitle(t.name, t.game)} · ${t.currency}`),
       el('p', { id: 'detail-state' }, [
         `${phaseOf(t)}`,
         t.round ? ` · round ${t.round.number}` : '',
-        t.paused ? ` · paused by ${t.paused.by}: ${t.paused.reason}` : '',
+        t.paused ? ` · paused by ${t.paused.by}: ${reasonText(t.paused.reason)}` : '',
         t.expectedCard ? ` · expects ${t.expectedCard.label} (${t.expectedCard.slot})` : '',
       ]),
       el('p', { className: 'hint', id: 'detail-cards-of' }, CARDS_OF[t.cardsOf] ?? ''),
       el(
         'div',
         { className: 'cards' },
-        t.cards.map((c) =>
-          el('figure', { className: 'slotted' }, [
-            cardElement(c.card, { slot: c.slot, hidden: c.hidden }),
-            el('figcaption', {}, `${c.slot}${c.hidden ? ' (face down)' : ''}`),
-          ]),
-        ),
+        t.cards.length === 0
+          ? [el('p', { className: 'hint' }, awaited(t))]
+          : t.cards.map((c) =>
+              el('figure', { className: 'slotted' }, [
+                cardElement(c.card, { slot: c.slot, hidden: c.hidden }),
+                el('figcaption', {}, `${c.slot}${c.hidden ? ' (face down)' : ''}`),
+              ]),
+            ),
       ),
       el('div', { className: 'buttons' }, [
         button('pause', 'Pause', 'warn', !t.round || !!t.paused, () => pause(t, path)),
@@ -284,7 +350,9 @@ function start(me) {
             el('h4', {}, 'Void requests waiting for a second supervisor'),
             ...pending.map((a) =>
               el('p', {}, [
-                `#${a.id} by ${a.by} at ${formatUtc(a.at)}: ${a.reason} `,
+                `#${a.id} by ${a.by} at `,
+                time(a.at),
+                `: ${a.reason} `,
                 a.by === me.username
                   ? el('em', {}, '(another supervisor must approve)')
                   : button(`approve-${a.id}`, 'Approve void', 'danger', false, () => approve(t, a)),
@@ -429,10 +497,10 @@ function start(me) {
           {},
           actions.flatMap((a) => {
             const row = el('tr', { 'data-action': a.action, 'data-status': a.status }, [
-              el('td', {}, formatUtc(a.at)),
-              el('td', {}, tables.get(a.tableId)?.name ?? a.tableId),
+              el('td', {}, time(a.at)),
+              el('td', {}, nameOfTable(a.tableId)),
               el('td', {}, humanize(a.action) + (a.details?.slot ? ` ${a.details.slot}` : '')),
-              el('td', {}, a.reason ?? '—'),
+              el('td', {}, a.reason ? reasonText(a.reason) : '—'),
               el('td', {}, a.approvedBy ? `${a.by}, approved by ${a.approvedBy}` : a.by),
               el('td', {}, humanize(a.status)),
             ]);
@@ -442,7 +510,7 @@ function start(me) {
               row,
               el('tr', { className: 'refunds' }, [
                 el('td', { colSpan: 6 }, [
-                  el('strong', {}, `Refunds (${a.refunds.length})`),
+                  el('strong', {}, plural(a.refunds.length, 'refund')),
                   el(
                     'ul',
                     { className: 'refund-list' },

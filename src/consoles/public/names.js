@@ -1,0 +1,128 @@
+// Words the consoles show for the service's codes: game names, outcomes, reasons, plurals.
+// Pure functions: no DOM, no clock (unit-tested).
+
+/** Each game as the pit calls it. */
+export const GAME_NAMES = {
+  'pok-deng': 'Pok Deng',
+  'infinite-blackjack': 'Infinite Blackjack',
+  'blackjack-lux': 'Blackjack Lux',
+  'european-blackjack-practice': 'European Blackjack (practice)',
+};
+
+/**
+ * @param {string} game
+ * @returns {string}
+ */
+export function gameName(game) {
+  return GAME_NAMES[game] ?? sentence(game);
+}
+
+/**
+ * A table's name with its game, the game named once: "Pok Deng 1" stays as it is,
+ * "Floor 3" becomes "Floor 3 · Pok Deng".
+ * @param {string} name
+ * @param {string} game
+ * @returns {string}
+ */
+export function tableTitle(name, game) {
+  const named = gameName(game);
+  const plain = named.replace(/\s*\(.*\)$/, '').toLowerCase();
+  const words = String(name).toLowerCase();
+  return words.includes(plain) || words.includes(game.replace(/-/g, ' '))
+    ? name
+    : `${name} · ${named}`;
+}
+
+/**
+ * "1 settlement", "2 settlements".
+ * @param {number} count
+ * @param {string} one
+ * @param {string} [many]
+ * @returns {string}
+ */
+export function plural(count, one, many = `${one}s`) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** "a 8-deck shoe" → "an 8-deck shoe" (and 11, 18, 80-89), in texts made elsewhere. */
+export function fixArticles(text) {
+  return String(text ?? '').replace(/\b([Aa]) (8|11|18|8\d)(?=\b)/g, '$1n $2');
+}
+
+const REASON_CODES = {
+  '(attempts)': ': the rescan limit was reached',
+  '(time)': ': rescanning took too long',
+};
+
+/**
+ * A pause or alert reason in words: the trailing reason code the table adds ("(attempts)") is
+ * replaced by what it means, articles are fixed.
+ * @param {string} text
+ * @returns {string}
+ */
+export function reasonText(text) {
+  let out = fixArticles(text);
+  for (const [code, words] of Object.entries(REASON_CODES)) {
+    if (out.endsWith(` ${code}`)) out = out.slice(0, -(code.length + 1)) + words;
+  }
+  return out;
+}
+
+const OUTCOMES = {
+  'player-wins': 'player wins',
+  'player-wins-special-pattern': 'player wins with a flush, pair or combination (2:1 or more)',
+  'player-wins-8-or-9-flush-or-pair-against-0-or-6':
+    'player wins: pok 8 or 9 with a flush or pair against a banker 0 or 6',
+  'player-wins-special-pattern-banker-0-or-6':
+    'player wins with a flush, pair or combination against a banker 0 or 6',
+  'banker-wins': 'banker wins',
+  'banker-wins-special-pattern': 'banker wins with a flush, pair or combination (2:1 or more)',
+  tie: 'tie: stake returned',
+  'pair-wins': 'pair bet wins',
+  'pair-loses': 'pair bet loses',
+  'void-refund': 'refunded: the round was voided',
+  win: 'win',
+  lose: 'lose',
+  push: 'push: stake returned',
+  blackjack: 'blackjack',
+  bust: 'bust',
+  surrender: 'surrendered: half the stake returned',
+};
+
+/**
+ * A settlement or hand outcome in words.
+ * @param {string} code
+ * @returns {string}
+ */
+export function outcomeText(code) {
+  return OUTCOMES[code] ?? sentence(code).toLowerCase();
+}
+
+const POK_DENG_COMBINATIONS = {
+  1: 'two cards of one suit with no point',
+  2: 'a ten with a picture card',
+  3: 'a pair of picture cards',
+  4: 'a pair of aces, fives, sixes or tens',
+  5: 'ace and king of one suit',
+};
+
+/**
+ * A hand total in words. Pok Deng shows combinations as 7.1 to 7.5: they beat 7 points and lose
+ * to 8 ("7.2" is a ten with a picture card); other totals are points.
+ * @param {string} total
+ * @param {string} game
+ * @returns {string}
+ */
+export function totalText(total, game) {
+  const match = /^7\.([1-5])$/.exec(String(total));
+  if (game === 'pok-deng' && match) {
+    return `${total}: ${POK_DENG_COMBINATIONS[match[1]]}, beats 7 points, loses to 8`;
+  }
+  return game === 'pok-deng' ? `${total} points` : `total ${total}`;
+}
+
+function sentence(code) {
+  return String(code ?? '')
+    .replace(/[-_]/g, ' ')
+    .replace(/^./, (c) => c.toUpperCase());
+}

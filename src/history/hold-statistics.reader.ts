@@ -1,0 +1,131 @@
+/** Runs one SQL statement (a DataSource's query, bound by the module that builds the reader). */
+export type HoldQuery = <T = Record<string, unknown>>(
+  sql: string,
+  params?: unknown[],
+) => Promise<T[]>;
+
+/** What one completed round staked and won, per bet type (money in integer minor units). */
+export interface RoundStakes {
+  roundId: string;
+  endedAt: string;
+  betType: string;
+  /** Sum of the settlements' stakes: what was deducted (a Pok Deng Player bet's deposit too). */
+  stake: number;
+  /** Sum of returned − deducted: the players' gain (negative: the house's). */
+  net: number;
+}
+
+export interface HourlyRounds {
+  tableId: string;
+  /** Start of the hour (UTC). */
+  hour: string;
+  rounds: number;
+}
+
+export interface ScannerCounts {
+  tableId: string;
+  /** Readings that carried a card. */
+  cards: number;
+  /** Readings the reader could not recognise (each one made the dealer rescan). */
+  unrecognised: number;
+  /** Times the reader went disconnected or stale. */
+  outages: number;
+}
+
+const BIGINT_SAFE = (value: string | number, what: string): number => {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new Error(`${what} ${value} is not a safe integer`);
+  return n;
+};
+
+/**
+ * The history as live hold monitoring reads it: stakes and results of a table's last rounds, the
+ * rounds completed per hour, and what the scanners did. Read-only; every figure is an aggregate.
+ */
+export class HoldStatisticsReader {
+  constructor(private readonly query: HoldQuery) {}
+
+  /**
+   * The last `limit` completed rounds of a table that had bets, with stake and net per bet type.
+   * Voided rounds are left out: their bets were refunded and say nothing about the game's return.
+   */
+  async lastRounds(tableId: string, limit: number): Promise<RoundStakes[]> {
+    const rows = await this.query<{
+      round_id: string;
+      ended_at: Date;
+      bet_type: string;
+      stake: string;
+      net: string;
+    }>(
+      `WITH recent AS (
+         SELECT r.id, r.ended_at FROM rounds r
+          WHERE r.table_id = $1 AND r.status = 'completed'
+            AND EXISTS (SELECT 1 FROM settlements s WHERE s.round_id = r.id)
+          ORDER BY r.ended_at DESC, r.id DESC
+          LIMIT $2)
+       SELECT recent.id AS round_id, recent.ended_at, s.bet_type,
+              sum(s.stake)::text AS stake, sum(s.net)::text AS net
+         FROM recent JOIN settlements s ON s.round_id = recent.id
+        GROUP BY recent.id, recent.ended_at, s.bet_type
+        ORDER BY recent.ended_at, recent.id, s.bet_type`,
+      [tableId, limit],
+    );
+    return rows.map((r) => ({
+      roundId: r.round_id,
+      endedAt: new Date(r.ended_at).toISOString(),
+      betType: r.bet_type,
+      stake: BIGINT_SAFE(r.stake, 'stake'),
+      net: BIGINT_SAFE(r.net, 'net'),
+    }));
+  }
+
+  /** Completed rounds per table and hour since `since` (hours without rounds are absent). */
+  async roundsPerHour(since: Date): Promise<HourlyRounds[]> {
+    const rows = await this.query<{ table_id: string; hour: string; rounds: number }>(
+      `SELECT table_id,
+              to_char(date_trunc('hour', ended_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"')
+                AS hour,
+              count(*)::int AS rounds
+         FROM rounds
+        WHERE status = 'completed' AND ended_at >= $1
+        GROUP BY table_id, hour
+        ORDER BY table_id, hour`,
+      [since],
+    );
+    return rows.map((r) => ({
+      tableId: r.table_id,
+      hour: r.hour,
+      rounds: r.rounds,
+    }));
+  }
+
+  /** Per table since `since`: cards read, unrecognised readings and scanner outages. */
+  async scannerCounts(since: Date): Promise<ScannerCounts[]> {
+    const rows = await this.query<{
+      table_id: string;
+      cards: number;
+      unrecognised: number;
+      outages: number;
+    }>(
+      `SELECT t.id AS table_id,
+              (SELECT count(*)::int FROM scanner_readings r
+                WHERE r.table_id = t.id AND r.kind = 'card' AND r.received_at >= $1) AS cards,
+              (SELECT count(*)::int FROM scanner_readings r
+                WHERE r.table_id = t.id AND r.kind = 'unrecognised' AND r.received_at >= $1)
+                AS unrecognised,
+              (SELECT count(*)::int FROM round_events e
+                WHERE e.table_id = t.id AND e.type = 'ScannerStatusChanged'
+                  AND e.payload->>'status' IN ('disconnected', 'stale') AND e.occurred_at >= $1)
+                AS outages
+         FROM studio_tables t
+        ORDER BY t.id`,
+      [since],
+    );
+    return rows.map((r) => ({
+      tableId: r.table_id,
+      cards: r.cards,
+      unrecognised: r.unrecognised,
+      outages: r.outages,
+    }));
+  }
+}

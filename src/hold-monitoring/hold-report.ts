@@ -1,0 +1,174 @@
+import type { GameKind } from '@studio/contracts';
+import type { TableDefinition } from '../config/tables-config';
+import type { HourlyRounds, RoundStakes, ScannerCounts } from '../history/hold-statistics.reader';
+import { EXPECTED_RETURN_SOURCES, expectedReturn, SD_FLOORS } from './expected-returns';
+import {
+  RescanBand,
+  rescanBand,
+  ReturnBand,
+  returnBand,
+  RoundResult,
+  returnSeries,
+} from './hold-band';
+
+export interface HoldAlert {
+  kind: 'return-above' | 'return-below' | 'rescans-above' | 'scanner-outages';
+  message: string;
+}
+
+export interface TableHold {
+  tableId: string;
+  name: string;
+  game: GameKind;
+  currency: string;
+  /** False for tables without a physical reader (the practice table): no rescan figures. */
+  scanner: boolean;
+  returns: ReturnBand;
+  /** Stakes on bet types without an expected figure, left out of the comparison. */
+  unratedStake: number;
+  series: Array<{ endedAt: string; observed: number; low: number; high: number; expected: number }>;
+  roundsPerHour: Array<{ hour: string; rounds: number }>;
+  rescans: RescanBand | null;
+  outages: number;
+  alerts: HoldAlert[];
+}
+
+export interface GameHold {
+  game: GameKind;
+  tables: number;
+  source: string;
+  returns: ReturnBand;
+}
+
+export interface HoldReport {
+  generatedAt: string;
+  /** The last N rounds per table the returns are measured over. */
+  rounds: number;
+  /** Scanner figures and rounds per hour cover this many hours back. */
+  hours: number;
+  confidence: 0.99;
+  tables: TableHold[];
+  games: GameHold[];
+}
+
+export interface HoldInputs {
+  lastRounds: ReadonlyMap<string, readonly RoundStakes[]>;
+  hourly: readonly HourlyRounds[];
+  scanners: readonly ScannerCounts[];
+}
+
+/** Puts each table's stakes against its game's expected returns and raises the alerts. */
+export function holdReport(
+  tables: readonly TableDefinition[],
+  inputs: HoldInputs,
+  settings: { now: Date; rounds: number; hours: number },
+): HoldReport {
+  const perTable = tables.map((table) => tableHold(table, inputs));
+  const games = [...new Set(tables.map((t) => t.game))].map((game) => {
+    const own = tables.filter((t) => t.game === game);
+    const rounds = own.flatMap((t) => roundResults(game, inputs.lastRounds.get(t.id) ?? []).rated);
+    return {
+      game,
+      tables: own.length,
+      source: EXPECTED_RETURN_SOURCES[game],
+      returns: returnBand(rounds, { sdFloor: SD_FLOORS[game] }),
+    };
+  });
+  return {
+    generatedAt: settings.now.toISOString(),
+    rounds: settings.rounds,
+    hours: settings.hours,
+    confidence: 0.99,
+    tables: perTable,
+    games,
+  };
+}
+
+function tableHold(table: TableDefinition, inputs: HoldInputs): TableHold {
+  const { rated, unratedStake } = roundResults(table.game, inputs.lastRounds.get(table.id) ?? []);
+  const sdFloor = SD_FLOORS[table.game];
+  const returns = returnBand(rated, { sdFloor });
+  const counts = inputs.scanners.find((s) => s.tableId === table.id);
+  const scanner = table.scanner !== undefined;
+  const rescans = scanner && counts ? rescanBand(counts.cards, counts.unrecognised) : null;
+  const outages = counts?.outages ?? 0;
+  return {
+    tableId: table.id,
+    name: table.name,
+    game: table.game,
+    currency: table.currency,
+    scanner,
+    returns,
+    unratedStake,
+    series: returnSeries(rated, { sdFloor }).map((b, i) => ({
+      endedAt: rated[i].endedAt,
+      observed: b.observed ?? 0,
+      low: b.low ?? 0,
+      high: b.high ?? 0,
+      expected: b.expected ?? 0,
+    })),
+    roundsPerHour: inputs.hourly
+      .filter((h) => h.tableId === table.id)
+      .map((h) => ({ hour: h.hour, rounds: h.rounds })),
+    rescans,
+    outages,
+    alerts: alertsOf(returns, rescans, outages),
+  };
+}
+
+const pct = (share: number) => `${(share * 100).toFixed(2)}%`;
+
+function alertsOf(returns: ReturnBand, rescans: RescanBand | null, outages: number): HoldAlert[] {
+  const alerts: HoldAlert[] = [];
+  if (returns.verdict === 'above' || returns.verdict === 'below') {
+    const where = returns.verdict === 'above' ? 'above' : 'below';
+    alerts.push({
+      kind: returns.verdict === 'above' ? 'return-above' : 'return-below',
+      message:
+        `Players' return ${pct(returns.observed!)} over the last ${returns.rounds} rounds is ${where} ` +
+        `the 99% band ${pct(returns.low!)}–${pct(returns.high!)} around the expected ${pct(returns.expected!)}: ` +
+        `check the shoe, the scanner and the table's settings`,
+    });
+  }
+  if (rescans?.verdict === 'above') {
+    alerts.push({
+      kind: 'rescans-above',
+      message: `Rescan rate ${pct(rescans.rate!)} is above the ${pct(rescans.norm)} norm (99% sure): check the reader and the cards`,
+    });
+  }
+  if (outages > 0) {
+    alerts.push({
+      kind: 'scanner-outages',
+      message: `Scanner lost ${outages} ${outages === 1 ? 'time' : 'times'}`,
+    });
+  }
+  return alerts;
+}
+
+/** One result per round from the per-bet-type rows (oldest first), rated bet types only. */
+function roundResults(
+  game: GameKind,
+  rows: readonly RoundStakes[],
+): { rated: RoundResult[]; unratedStake: number } {
+  const byRound = new Map<string, RoundResult>();
+  let unratedStake = 0;
+  for (const row of rows) {
+    const figure = expectedReturn(game, row.betType);
+    if (figure === undefined) {
+      unratedStake += row.stake;
+      continue;
+    }
+    const round = byRound.get(row.roundId) ?? {
+      roundId: row.roundId,
+      endedAt: row.endedAt,
+      stake: 0,
+      net: 0,
+      expectedNet: 0,
+    };
+    round.stake += row.stake;
+    round.net += row.net;
+    round.expectedNet += row.stake * (figure - 1);
+    byRound.set(row.roundId, round);
+  }
+  return { rated: [...byRound.values()], unratedStake };
+}
