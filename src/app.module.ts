@@ -5,6 +5,7 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
+import { APP_INTERCEPTOR, ModuleRef } from '@nestjs/core';
 import { topicName } from '@studio/contracts';
 import { LoggerModule } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
@@ -13,6 +14,7 @@ import { AuthModule } from './auth/auth.module';
 import { ConsolesModule } from './consoles/consoles.module';
 import { TablesLifecycle, TablesModule } from './tables/tables.module';
 import { TableRuntimeRegistry } from './tables/table-runtime.registry';
+import type { TransitionListener } from './tables/table-runtime';
 import { VirtualDealer } from './tables/virtual-dealer';
 import { RecordReading } from './use-cases/table-actions.use-cases';
 import { Clock, IdGenerator, RandomUuidGenerator, SystemClock } from './clock/clock';
@@ -21,6 +23,11 @@ import { DatabaseConnection } from './database/database-connection';
 import { HealthController } from './health/health.controller';
 import { databaseCheck, kafkaCheck, migrationsCheck, READINESS_CHECKS } from './health/readiness';
 import { loggingOptions } from './logging/logging.options';
+import { RoundLogListener } from './logging/round-log.listener';
+import { HttpMetricsInterceptor } from './metrics/http-metrics.interceptor';
+import { MetricsAccessGuard } from './metrics/metrics-access.guard';
+import { RoundMetricsListener } from './metrics/round-metrics.listener';
+import { intakeCountersOf, StudioMetrics } from './metrics/studio-metrics';
 import { DisabledEventPublisher, EventPublisher } from './outbox/event-publisher';
 import { KafkaEventPublisher } from './outbox/kafka-event-publisher';
 import { MetricsController } from './outbox/metrics.controller';
@@ -96,6 +103,14 @@ class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 }
 
+function subscribed<L extends { onTransition: TransitionListener }>(
+  registry: TableRuntimeRegistry,
+  listener: L,
+): L {
+  registry.onTransition((tableId, outcome) => listener.onTransition(tableId, outcome));
+  return listener;
+}
+
 @Module({})
 export class StudioModule {
   static forRoot(options: StudioModuleOptions): DynamicModule {
@@ -106,7 +121,7 @@ export class StudioModule {
     return {
       module: StudioModule,
       imports: [
-        LoggerModule.forRoot(loggingOptions(config.logLevel)),
+        LoggerModule.forRoot(loggingOptions(config.logging)),
         AuthModule.forRoot({ dataSource: database.dataSource, clock, ids, settings: config.auth }),
         TablesModule.forRoot({ config, dataSource: database.dataSource, clock, ids }),
         PlatformKafkaModule.forRoot(config),
@@ -158,6 +173,35 @@ export class StudioModule {
             kafkaCheck(publisher, relay),
             scannersCheck(scanners),
           ],
+        },
+        {
+          provide: StudioMetrics,
+          inject: [OutboxRelay, EventPublisher, ModuleRef],
+          useFactory: (relay: OutboxRelay, publisher: EventPublisher, modules: ModuleRef) =>
+            new StudioMetrics({
+              lag: () => relay.lag(),
+              relayCounters: () => relay.counters,
+              publisher,
+              ...(config.kafka?.commands.enabled
+                ? { intakeCounters: () => intakeCountersOf(modules) }
+                : {}),
+            }),
+        },
+        MetricsAccessGuard,
+        { provide: APP_INTERCEPTOR, useClass: HttpMetricsInterceptor },
+        // Subscribed while the module is built, so they hear the tables' very first transitions
+        // (an automatic pause after a restart happens as the tables start).
+        {
+          provide: RoundLogListener,
+          inject: [TableRuntimeRegistry],
+          useFactory: (registry: TableRuntimeRegistry) =>
+            subscribed(registry, new RoundLogListener(config.tables)),
+        },
+        {
+          provide: RoundMetricsListener,
+          inject: [TableRuntimeRegistry, StudioMetrics, Clock],
+          useFactory: (registry: TableRuntimeRegistry, metrics: StudioMetrics, clock: Clock) =>
+            subscribed(registry, new RoundMetricsListener(config.tables, metrics, clock)),
         },
         StudioLifecycle,
       ],
