@@ -1,11 +1,13 @@
 import {
   DynamicModule,
   Inject,
+  MiddlewareConsumer,
   Module,
+  NestModule,
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { APP_INTERCEPTOR, ModuleRef } from '@nestjs/core';
+import { ModuleRef } from '@nestjs/core';
 import { topicName } from '@studio/contracts';
 import { LoggerModule } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
@@ -24,7 +26,7 @@ import { HealthController } from './health/health.controller';
 import { databaseCheck, kafkaCheck, migrationsCheck, READINESS_CHECKS } from './health/readiness';
 import { loggingOptions } from './logging/logging.options';
 import { RoundLogListener } from './logging/round-log.listener';
-import { HttpMetricsInterceptor } from './metrics/http-metrics.interceptor';
+import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsAccessGuard } from './metrics/metrics-access.guard';
 import { RoundMetricsListener } from './metrics/round-metrics.listener';
 import { intakeCountersOf, StudioMetrics } from './metrics/studio-metrics';
@@ -112,7 +114,11 @@ function subscribed<L extends { onTransition: TransitionListener }>(
 }
 
 @Module({})
-export class StudioModule {
+export class StudioModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(HttpMetricsMiddleware).forRoutes('{*splat}');
+  }
+
   static forRoot(options: StudioModuleOptions): DynamicModule {
     const { config, database } = options;
     const topics = [topicName('tableEvents', config.kafka?.topicPrefix ?? '')];
@@ -188,7 +194,6 @@ export class StudioModule {
             }),
         },
         MetricsAccessGuard,
-        { provide: APP_INTERCEPTOR, useClass: HttpMetricsInterceptor },
         // Subscribed while the module is built, so they hear the tables' very first transitions
         // (an automatic pause after a restart happens as the tables start).
         {

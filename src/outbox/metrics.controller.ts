@@ -15,6 +15,7 @@ export class MetricsController {
   @UseGuards(MetricsAccessGuard)
   async scrape(@Res() response: Response): Promise<void> {
     const { contentType, text } = await this.metrics.exposition();
-    response.type(contentType).send(text);
+    response.setHeader('Content-Type', contentType);
+    response.send(text);
   }
 }
