@@ -4,10 +4,11 @@ import {
   MiddlewareConsumer,
   Module,
   NestModule,
+  Provider,
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { topicName } from '@studio/contracts';
 import { LoggerModule } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
@@ -22,6 +23,7 @@ import { RecordReading } from './use-cases/table-actions.use-cases';
 import { Clock, IdGenerator, RandomUuidGenerator, SystemClock } from './clock/clock';
 import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
+import { DemoPlayers, httpPlatformPost } from './demo/demo-players';
 import { HealthController } from './health/health.controller';
 import { databaseCheck, kafkaCheck, migrationsCheck, READINESS_CHECKS } from './health/readiness';
 import { loggingOptions } from './logging/logging.options';
@@ -111,6 +113,26 @@ function subscribed<L extends { onTransition: TransitionListener }>(
 ): L {
   registry.onTransition((tableId, outcome) => listener.onTransition(tableId, outcome));
   return listener;
+}
+
+/** Simulated players on the embedded demo (DEMO_PLAYERS), betting with the first platform key. */
+function demoPlayers(config: StudioConfig): Provider[] {
+  const key = config.orchestrator.platformKeys[0];
+  if (!config.demoPlayers || !key) return [];
+  return [
+    {
+      provide: DemoPlayers,
+      inject: [TableRuntimeRegistry, HttpAdapterHost],
+      useFactory: (registry: TableRuntimeRegistry, http: HttpAdapterHost) =>
+        subscribed(
+          registry,
+          new DemoPlayers(
+            config.tables,
+            httpPlatformPost(config.http.host, () => http.httpAdapter.getHttpServer(), key),
+          ),
+        ),
+    },
+  ];
 }
 
 @Module({})
@@ -208,6 +230,7 @@ export class StudioModule implements NestModule {
           useFactory: (registry: TableRuntimeRegistry, metrics: StudioMetrics, clock: Clock) =>
             subscribed(registry, new RoundMetricsListener(config.tables, metrics, clock)),
         },
+        ...demoPlayers(config),
         StudioLifecycle,
       ],
       exports: [OutboxRelay, Clock, IdGenerator, DataSource, ScannerService],

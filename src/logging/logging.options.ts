@@ -28,7 +28,8 @@ function destination(logging: LoggingConfig): pino.DestinationStream {
   if (logging.format === 'json') return target;
   return pretty({
     destination: target,
-    colorize: !logging.file,
+    // Colours only where the terminal shows them (pino-pretty's own check), never in a file.
+    ...(logging.file ? { colorize: false } : {}),
     translateTime: 'SYS:HH:MM:ss.l',
     ignore: 'pid,hostname,service,context,req,res,responseTime,requestId',
     messageFormat: '{if context}{context}: {end}{msg}',
