@@ -53,6 +53,41 @@ describe('DemoPlayers', () => {
     expect(sent.length).toBeGreaterThan(early);
   });
 
+  it('lets only players whose bet was accepted decide', async () => {
+    const sent: Array<Record<string, unknown>> = [];
+    const tables = [{ id: 'lux', name: 'Lux', game: 'blackjack-lux', currency: 'EUR' }];
+    let taken: unknown;
+    const players = new DemoPlayers(
+      tables as TableDefinition[],
+      async (_t, path, body) => {
+        sent.push({ path, ...body });
+        // The table takes the first seat bet only.
+        if (path === 'bets' && taken === undefined && body.betType === 'main') {
+          taken = body.spot;
+        }
+        return path === 'decisions' || body.spot === taken ? 200 : 409;
+      },
+      () => 0.5,
+    );
+    players.onTransition('lux', events({ type: 'BettingOpened' }));
+    await jest.advanceTimersByTimeAsync(15_000);
+    const seats = sent.filter((s) => s.betType === 'main').map((s) => Number(s.spot));
+    expect(seats.length).toBeGreaterThan(1);
+    const refused = seats.find((seat) => String(seat) !== taken)!;
+    const turn = (seat: number) =>
+      events({
+        type: 'DecisionRequested',
+        payload: { seat, playerId: `demo-lux-seat-${seat}`, legalActions: ['hit', 'stand'] },
+      });
+    players.onTransition('lux', turn(refused));
+    await jest.advanceTimersByTimeAsync(5_000);
+    players.onTransition('lux', turn(Number(taken)));
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(sent.filter((s) => s.path === 'decisions').map((s) => s.playerId)).toEqual([
+      `demo-lux-seat-${String(taken)}`,
+    ]);
+  });
+
   it('sends nothing after stop and ignores tables it does not play', async () => {
     const post = jest.fn(async () => 200);
     const players = new DemoPlayers(TABLES, post);

@@ -38,6 +38,8 @@ export class DemoPlayers implements OnApplicationShutdown {
   private readonly strategies = new Map<string, DemoTableStrategy>();
   /** Per table: bumped when betting or a decision turn ends, so stale commands stay unsent. */
   private readonly generations = new Map<string, Generation>();
+  /** Per table: the round and the players whose bets it accepted (only they may decide). */
+  private readonly bettors = new Map<string, { roundId: unknown; players: Set<unknown> }>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly queue: Array<() => Promise<void>> = [];
   private inFlight = 0;
@@ -78,6 +80,14 @@ export class DemoPlayers implements OnApplicationShutdown {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.queue.length = 0;
+  }
+
+  private betAccepted(tableId: string, roundId: unknown, playerId: unknown): void {
+    const current = this.bettors.get(tableId);
+    const bettors =
+      current && current.roundId === roundId ? current : { roundId, players: new Set<unknown>() };
+    this.bettors.set(tableId, bettors);
+    bettors.players.add(playerId);
   }
 
   private generationOf(tableId: string): Generation {
@@ -121,11 +131,20 @@ export class DemoPlayers implements OnApplicationShutdown {
 
   private async send(tableId: string, command: DemoCommand): Promise<void> {
     if (this.stopped) return;
+    const { roundId, playerId } = command.body;
+    const bettors = this.bettors.get(tableId);
+    const hasBet =
+      bettors !== undefined && bettors.roundId === roundId && bettors.players.has(playerId);
+    if (command.path === 'decisions' && !hasBet) {
+      return; // their bet did not make it in time: a decision would only be refused
+    }
     this.stats.sent += 1;
     try {
       const status = await this.post(tableId, command.path, command.body);
-      if (status < 300) this.stats.accepted += 1;
-      else this.stats.refused += 1;
+      if (status < 300) {
+        this.stats.accepted += 1;
+        if (command.path === 'bets') this.betAccepted(tableId, roundId, playerId);
+      } else this.stats.refused += 1;
     } catch (error) {
       this.stats.failed += 1;
       // Shutting down closes the port under in-flight requests: not worth a line then.

@@ -59,14 +59,18 @@ describe('DemoTableStrategy', () => {
     const decisions = s.onEvent({
       type: 'DecisionWindowOpened',
       roundId: 'r1',
-      payload: { window: 1, hands: [{ node: 0, cards: ['TS', '7H'], legal: ['hit', 'stand'] }] },
+      payload: { window: 2, hands: [{ node: 0, cards: ['TS', '7H'], legal: ['hit', 'stand'] }] },
     });
     expect(decisions.length).toBeGreaterThan(200);
     expect(decisions.length).toBeLessThan(300); // the silent ones are auto-played
     expect(new Set(decisions.map((c) => c.body.action))).toEqual(new Set(['stand']));
     // Later windows: whose hand is whose is not public, so auto-play decides.
     expect(
-      s.onEvent({ type: 'DecisionWindowOpened', roundId: 'r1', payload: { window: 2, hands: [] } }),
+      s.onEvent({
+        type: 'DecisionWindowOpened',
+        roundId: 'r1',
+        payload: { window: 3, hands: [{ node: 1, cards: ['TS', '7H', '2C'], legal: ['stand'] }] },
+      }),
     ).toEqual([]);
   });
 

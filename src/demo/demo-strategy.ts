@@ -39,6 +39,8 @@ const PRACTICE_PLAYER = 'demo-practice-1';
 export class DemoTableStrategy {
   /** Practice seat of our player in the current round. */
   private practiceSeat: number | null = null;
+  /** The Infinite Blackjack round whose first decision window was answered. */
+  private decidedRound: string | null = null;
 
   constructor(
     private readonly table: DemoTable,
@@ -151,12 +153,13 @@ export class DemoTableStrategy {
   }
 
   /**
-   * The first window of a round (every player on the one common hand): most players decide, some
-   * say nothing and are auto-played. Later windows are left to auto-play: which of the hands a
-   * player follows after the first decisions is not public.
+   * The first decision window of a round (every player on the one common hand; window numbers
+   * also count the insurance window): most players decide, some say nothing and are auto-played.
+   * Later windows are left to auto-play: which hand a player follows after that is not public.
    */
   private infiniteDecisions(roundId: string, payload: Record<string, unknown>): DemoCommand[] {
-    if (payload.window !== 1 || !Array.isArray(payload.hands)) return [];
+    if (this.decidedRound === roundId || !Array.isArray(payload.hands)) return [];
+    this.decidedRound = roundId;
     const root = payload.hands.find((h) => (h as { node?: unknown }).node === 0) as
       { cards?: unknown; legal?: unknown } | undefined;
     if (!root) return [];
