@@ -41,6 +41,8 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
+      // In-process services log to test-artifacts/logs/, not into jest's output.
+      setupFilesAfterEnv: ['<rootDir>/test/support/jest-service-logs.ts'],
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       slowTestThreshold: 30,
     },

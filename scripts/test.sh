@@ -37,4 +37,5 @@ step "unit tests"
 npx jest --selectProjects unit --ci
 
 step "integration and end-to-end tests (real PostgreSQL, real Kafka, real pseudo-terminals)"
+# The services these tests start log to test-artifacts/logs/<test file>.log, not to this output.
 npx jest --selectProjects integration --ci --runInBand

@@ -1,10 +1,14 @@
 import {
   DynamicModule,
   Inject,
+  MiddlewareConsumer,
   Module,
+  NestModule,
+  Provider,
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
+import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { topicName } from '@studio/contracts';
 import { LoggerModule } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
@@ -13,15 +17,22 @@ import { AuthModule } from './auth/auth.module';
 import { ConsolesModule } from './consoles/consoles.module';
 import { TablesLifecycle, TablesModule } from './tables/tables.module';
 import { TableRuntimeRegistry } from './tables/table-runtime.registry';
+import type { TransitionListener } from './tables/table-runtime';
 import { VirtualDealer } from './tables/virtual-dealer';
 import { ApplyReadingCommand } from './use-cases/apply-reading/apply-reading.command';
 import { ApplyReading } from './use-cases/apply-reading/apply-reading.use-case';
 import { Clock, IdGenerator, RandomUuidGenerator, SystemClock } from './clock/clock';
 import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
+import { DemoPlayers, httpPlatformPost } from './demo/demo-players';
 import { HealthController } from './health/health.controller';
 import { databaseCheck, kafkaCheck, migrationsCheck, READINESS_CHECKS } from './health/readiness';
 import { loggingOptions } from './logging/logging.options';
+import { RoundLogListener } from './logging/round-log.listener';
+import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
+import { MetricsAccessGuard } from './metrics/metrics-access.guard';
+import { RoundMetricsListener } from './metrics/round-metrics.listener';
+import { intakeCountersOf, StudioMetrics } from './metrics/studio-metrics';
 import { DisabledEventPublisher, EventPublisher } from './outbox/event-publisher';
 import { KafkaEventPublisher } from './outbox/kafka-event-publisher';
 import { MetricsController } from './outbox/metrics.controller';
@@ -101,8 +112,40 @@ class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 }
 
+function subscribed<L extends { onTransition: TransitionListener }>(
+  registry: TableRuntimeRegistry,
+  listener: L,
+): L {
+  registry.onTransition((tableId, outcome) => listener.onTransition(tableId, outcome));
+  return listener;
+}
+
+/** Simulated players on the embedded demo (DEMO_PLAYERS), betting with the first platform key. */
+function demoPlayers(config: StudioConfig): Provider[] {
+  const key = config.orchestrator.platformKeys[0];
+  if (!config.demoPlayers || !key) return [];
+  return [
+    {
+      provide: DemoPlayers,
+      inject: [TableRuntimeRegistry, HttpAdapterHost],
+      useFactory: (registry: TableRuntimeRegistry, http: HttpAdapterHost) =>
+        subscribed(
+          registry,
+          new DemoPlayers(
+            config.tables,
+            httpPlatformPost(config.http.host, () => http.httpAdapter.getHttpServer(), key),
+          ),
+        ),
+    },
+  ];
+}
+
 @Module({})
-export class StudioModule {
+export class StudioModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(HttpMetricsMiddleware).forRoutes('{*splat}');
+  }
+
   static forRoot(options: StudioModuleOptions): DynamicModule {
     const { config, database } = options;
     const topics = [topicName('tableEvents', config.kafka?.topicPrefix ?? '')];
@@ -111,7 +154,7 @@ export class StudioModule {
     return {
       module: StudioModule,
       imports: [
-        LoggerModule.forRoot(loggingOptions(config.logLevel)),
+        LoggerModule.forRoot(loggingOptions(config.logging)),
         AuthModule.forRoot({ dataSource: database.dataSource, clock, ids, settings: config.auth }),
         TablesModule.forRoot({ config, dataSource: database.dataSource, clock, ids }),
         PlatformKafkaModule.forRoot(config),
@@ -164,6 +207,35 @@ export class StudioModule {
             scannersCheck(scanners),
           ],
         },
+        {
+          provide: StudioMetrics,
+          inject: [OutboxRelay, EventPublisher, ModuleRef],
+          useFactory: (relay: OutboxRelay, publisher: EventPublisher, modules: ModuleRef) =>
+            new StudioMetrics({
+              lag: () => relay.lag(),
+              relayCounters: () => relay.counters,
+              publisher,
+              ...(config.kafka?.commands.enabled
+                ? { intakeCounters: () => intakeCountersOf(modules) }
+                : {}),
+            }),
+        },
+        MetricsAccessGuard,
+        // Subscribed while the module is built, so they hear the tables' very first transitions
+        // (an automatic pause after a restart happens as the tables start).
+        {
+          provide: RoundLogListener,
+          inject: [TableRuntimeRegistry],
+          useFactory: (registry: TableRuntimeRegistry) =>
+            subscribed(registry, new RoundLogListener(config.tables)),
+        },
+        {
+          provide: RoundMetricsListener,
+          inject: [TableRuntimeRegistry, StudioMetrics, Clock],
+          useFactory: (registry: TableRuntimeRegistry, metrics: StudioMetrics, clock: Clock) =>
+            subscribed(registry, new RoundMetricsListener(config.tables, metrics, clock)),
+        },
+        ...demoPlayers(config),
         StudioLifecycle,
       ],
       exports: [OutboxRelay, Clock, IdGenerator, DataSource, ScannerService],

@@ -15,7 +15,8 @@ async function main(): Promise<void> {
 
   let config: StudioConfig;
   try {
-    config = loadStudioConfig(process.env);
+    // Pretty log lines for a person at a terminal, JSON when piped to a shipper (LOG_FORMAT wins).
+    config = loadStudioConfig(process.env, { terminal: process.stdout.isTTY === true });
   } catch (error) {
     fail('Configuration error', error);
   }

@@ -129,3 +129,41 @@ describe('loadStudioConfig', () => {
     );
   });
 });
+
+describe('operations settings', () => {
+  it('logs pretty at a terminal and JSON otherwise, unless LOG_FORMAT says; LOG_FILE is absolute', () => {
+    const terminal = loadStudioConfig(
+      { TABLES_FILE: tablesFile(validTables) },
+      { terminal: true },
+    ).logging;
+    expect(terminal).toEqual({ level: 'info', format: 'pretty' });
+    expect(load({}).logging.format).toBe('json');
+    const forced = loadStudioConfig(
+      { TABLES_FILE: tablesFile(validTables), LOG_FORMAT: 'json', LOG_FILE: 'logs/s.log' },
+      { terminal: true },
+    ).logging;
+    expect(forced.format).toBe('json');
+    expect(forced.file).toMatch(/^\/.*logs\/s\.log$/);
+    expect(errorOf(() => load({ LOG_FORMAT: 'xml' }))).toMatch(/^LOG_FORMAT must be one of/);
+  });
+
+  it('takes a METRICS_TOKEN only when it is long and plain enough to be a bearer token', () => {
+    expect(load({}).metricsToken).toBeUndefined();
+    const token = 'a'.repeat(32);
+    expect(load({ METRICS_TOKEN: token }).metricsToken).toBe(token);
+    expect(errorOf(() => load({ METRICS_TOKEN: 'short' }))).toMatch(
+      /^METRICS_TOKEN must be 24-200/,
+    );
+    expect(errorOf(() => load({ METRICS_TOKEN: `${token}!` }))).toMatch(/^METRICS_TOKEN/);
+  });
+
+  it('runs demo players on the embedded demo only, unless switched off', () => {
+    expect(load({}).demoPlayers).toBe(true);
+    expect(load({ DEMO_PLAYERS: 'false' }).demoPlayers).toBe(false);
+    const real = { DATABASE_URL: 'postgres://studio:secret@db:5432/studio' };
+    expect(load(real).demoPlayers).toBe(false);
+    expect(errorOf(() => load({ ...real, DEMO_PLAYERS: 'true' }))).toMatch(
+      /^DEMO_PLAYERS=true needs the embedded database/,
+    );
+  });
+});

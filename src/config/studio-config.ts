@@ -6,6 +6,19 @@ import { loadTableDefinitions, TableDefinition } from './tables-config';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+export interface LoggingConfig {
+  level: LogLevel;
+  /** `pretty` for people at a terminal, `json` for log shippers. */
+  format: LogFormat;
+  /** Write service logs to this file instead of stdout (test runs keep jest's output clean). */
+  file?: string;
+}
+
+/** A static scrape token: same alphabet and length bounds as sign-in bearer tokens. */
+const METRICS_TOKEN = /^[A-Za-z0-9_-]{24,200}$/;
 
 export interface DatabaseConfig {
   /** Real PostgreSQL when set; otherwise the embedded PGlite below is started. */
@@ -54,6 +67,11 @@ export interface StudioConfig {
   http: { host: string; port: number };
   instanceId: string;
   logLevel: LogLevel;
+  logging: LoggingConfig;
+  /** Static bearer token Prometheus scrapes /metrics with; supervisors' sign-in tokens also work. */
+  metricsToken?: string;
+  /** Simulated players betting and deciding through the platform HTTP API (embedded demo). */
+  demoPlayers: boolean;
   shutdownTimeoutMs: number;
   database: DatabaseConfig;
   /** Absent: publishing is switched off and events wait in the outbox. */
@@ -76,18 +94,30 @@ export const DEFAULT_TABLES_FILE = 'config/tables.json';
  * Reads and validates the whole configuration once, at start-up. Throws ConfigError whose message
  * names the offending variable; nothing else in the service reads process.env.
  */
-export function loadStudioConfig(env: Record<string, string | undefined>): StudioConfig {
+export function loadStudioConfig(
+  env: Record<string, string | undefined>,
+  options: { terminal?: boolean } = {},
+): StudioConfig {
   const read = new EnvReader(env);
   const brokers = read.brokerList('KAFKA_BROKERS');
   const tablesFile = resolve(read.string('TABLES_FILE', DEFAULT_TABLES_FILE));
   const poolSize = read.integer('DATABASE_POOL_SIZE', 10, 1, 200);
+  const logLevel = read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info');
+  const logFile = read.optionalString('LOG_FILE');
   return {
     http: {
       host: read.string('HOST', '127.0.0.1'),
       port: read.integer('PORT', 3000, 0, 65535),
     },
     instanceId: read.string('STUDIO_INSTANCE_ID', `${hostname()}-${process.pid}`),
-    logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    logLevel,
+    logging: {
+      level: logLevel,
+      format: read.oneOf('LOG_FORMAT', LOG_FORMATS, options.terminal ? 'pretty' : 'json'),
+      ...(logFile ? { file: resolve(logFile) } : {}),
+    },
+    ...metricsToken(read),
+    demoPlayers: demoPlayers(read),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     database: {
       url: read.postgresUrl('DATABASE_URL'),
@@ -142,6 +172,29 @@ export function loadStudioConfig(env: Record<string, string | undefined>): Studi
       demoUsers: read.boolean('DEMO_USERS', !read.raw('DATABASE_URL')),
     },
   };
+}
+
+function metricsToken(read: EnvReader): { metricsToken?: string } {
+  const token = read.optionalString('METRICS_TOKEN');
+  if (token === undefined) return {};
+  if (!METRICS_TOKEN.test(token)) {
+    throw new ConfigError(
+      'METRICS_TOKEN must be 24-200 characters of letters, digits, "-" and "_" (for example `openssl rand -hex 32`)',
+    );
+  }
+  return { metricsToken: token };
+}
+
+/** On by default only on the embedded demo: real money tables get no invented players. */
+function demoPlayers(read: EnvReader): boolean {
+  const embedded = !read.raw('DATABASE_URL');
+  const enabled = read.boolean('DEMO_PLAYERS', embedded);
+  if (enabled && !embedded) {
+    throw new ConfigError(
+      'DEMO_PLAYERS=true needs the embedded database: simulated players never bet against a real PostgreSQL',
+    );
+  }
+  return enabled;
 }
 
 /** KAFKA_SASL_MECHANISM + KAFKA_SASL_USERNAME/PASSWORD, KAFKA_TLS (+ KAFKA_TLS_CA_FILE). */

@@ -1,49 +1,97 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
-import type { LogLevel } from '../config/studio-config';
+import pino from 'pino';
+import pretty from 'pino-pretty';
+import type { LoggingConfig } from '../config/studio-config';
 
 const REQUEST_ID_HEADER = 'x-request-id';
 
+/** Nest's start-up chatter (one line per route and module): useful when debugging, noise otherwise. */
+const START_UP_CONTEXTS = new Set(['RouterExplorer', 'RoutesResolver', 'InstanceLoader']);
+const INFO = 30;
+
 /**
- * JSON logs on stdout with a request id on every HTTP log line. The id is taken from the caller's
- * X-Request-Id when it looks sane, otherwise generated, and echoed back in the response header.
- * Credentials never reach the log.
+ * Service logs: pretty lines for a person at a terminal, JSON for log shippers, written to stdout
+ * or to LOG_FILE (test runs: jest's output keeps only jest's lines). Every HTTP log line carries a
+ * request id, taken from the caller's X-Request-Id when it looks sane, otherwise generated, and
+ * echoed back in the response header. Credentials never reach the log.
  */
-export function loggingOptions(level: LogLevel): Params {
+export function loggingOptions(logging: LoggingConfig): Params {
+  return { pinoHttp: [pinoOptions(logging), destination(logging)] };
+}
+
+function destination(logging: LoggingConfig): pino.DestinationStream {
+  const target = logging.file
+    ? pino.destination({ dest: logging.file, mkdir: true, sync: true })
+    : pino.destination({ dest: 1, sync: true });
+  if (logging.format === 'json') return target;
+  return pretty({
+    destination: target,
+    // Colours only where the terminal shows them (pino-pretty's own check), never in a file.
+    ...(logging.file ? { colorize: false } : {}),
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,service,context,req,res,responseTime,requestId',
+    messageFormat: '{if context}{context}: {end}{msg}',
+    singleLine: true,
+    sync: true,
+  });
+}
+
+type PinoHttpOptions = Extract<Params['pinoHttp'], unknown[]>[0];
+
+function pinoOptions(logging: LoggingConfig): PinoHttpOptions {
   return {
-    pinoHttp: {
-      level,
-      base: { service: 'live-dealer-studio' },
-      timestamp: () => `,"time":"${new Date().toISOString()}"`,
-      genReqId: (req: IncomingMessage, res: ServerResponse) => {
-        const given = req.headers[REQUEST_ID_HEADER];
-        const id =
-          typeof given === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(given) ? given : randomUUID();
-        res.setHeader(REQUEST_ID_HEADER, id);
-        return id;
+    level: logging.level,
+    base: { service: 'live-dealer-studio' },
+    timestamp: () => `,"time":"${new Date().toISOString()}"`,
+    hooks: {
+      logMethod(args, method, level) {
+        const first = args[0] as unknown;
+        const context =
+          typeof first === 'object' && first !== null
+            ? (first as { context?: unknown }).context
+            : undefined;
+        if (level === INFO && typeof context === 'string' && START_UP_CONTEXTS.has(context)) {
+          return this.debug(...(args as Parameters<typeof this.debug>));
+        }
+        return method.apply(this, args);
       },
-      customAttributeKeys: { reqId: 'requestId' },
-      // A request is logged as id, method and URL: headers carry credentials (bearer tokens,
-      // X-Platform-Key) and nothing in them is worth a log line.
-      serializers: {
-        req: (req: { id?: unknown; method?: string; url?: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: req.url,
-        }),
-        res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
-      },
-      redact: {
-        paths: [
-          'req.headers.authorization',
-          'req.headers.cookie',
-          'req.headers["x-platform-key"]',
-          'res.headers["set-cookie"]',
-        ],
-        censor: '[redacted]',
-      },
-      autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
     },
+    genReqId: (req: IncomingMessage, res: ServerResponse) => {
+      const given = req.headers[REQUEST_ID_HEADER];
+      const id =
+        typeof given === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(given) ? given : randomUUID();
+      res.setHeader(REQUEST_ID_HEADER, id);
+      return id;
+    },
+    customAttributeKeys: { reqId: 'requestId' },
+    // Successful requests at debug (a demo player's bet is not news); refusals at info, failures
+    // at error.
+    customLogLevel: (_req, res, error) =>
+      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug',
+    customSuccessMessage: (req, res) => `${req.method} ${req.url} ${res.statusCode}`,
+    customErrorMessage: (req, res, error) =>
+      `${req.method} ${req.url} ${res.statusCode}: ${error.message}`,
+    // A request is logged as id, method and URL: headers carry credentials (bearer tokens,
+    // X-Platform-Key) and nothing in them is worth a log line.
+    serializers: {
+      req: (req: { id?: unknown; method?: string; url?: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: req.url,
+      }),
+      res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+    },
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'req.headers["x-platform-key"]',
+        'res.headers["set-cookie"]',
+      ],
+      censor: '[redacted]',
+    },
+    autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
   };
 }

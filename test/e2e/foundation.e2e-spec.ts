@@ -1,4 +1,7 @@
+import { Logger } from '@nestjs/common';
 import { TABLE_REGISTERED, topicName } from '@studio/contracts';
+import * as fs from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { RunningStudio } from '../../src/bootstrap';
 import { TEST_KAFKA_BROKERS } from '../support/environment';
 import { KafkaCollector, ReceivedEvent } from '../support/kafka-collector';
@@ -8,7 +11,10 @@ import {
   uniqueTopicPrefix,
   waitFor,
 } from '../support/studio-harness';
+import { serviceLogFile } from '../support/jest-service-logs';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
+
+const METRICS_TOKEN = 'foundation-metrics-token-0123456789';
 
 jest.setTimeout(120_000);
 
@@ -125,6 +131,58 @@ describe('studio service on real PostgreSQL and real Kafka', () => {
     expect(lux).toHaveLength(2);
     expect(lux[1].seq).toBeGreaterThan(lux[0].seq);
     expect(lux[1].payload).toMatchObject({ name: 'Lux Salon', reason: 'configuration-changed' });
+  });
+
+  it('writes its logs to test-artifacts/logs, never to the runner’s stdout', async () => {
+    const marker = `log-probe-${Date.now()}`;
+    const toStdout: string[] = [];
+    const realWriteSync = fs.writeSync;
+    const writeSync = jest.spyOn(fs, 'writeSync').mockImplementation(((fd: number, ...rest) => {
+      if (fd === 1) toStdout.push(String(rest[0]));
+      return (realWriteSync as (...a: unknown[]) => number)(fd, ...rest);
+    }) as typeof fs.writeSync);
+    const stdoutWrite = jest.spyOn(process.stdout, 'write');
+    try {
+      await studio!.close();
+      studio = await startTestStudio({
+        databaseUrl: db.url,
+        kafkaBrokers: TEST_KAFKA_BROKERS,
+        topicPrefix: prefix,
+        env: { LOG_LEVEL: 'info', METRICS_TOKEN },
+      });
+      new Logger('LogProbe').warn(marker);
+      await fetch(`${studio.url}/metrics`); // a refused request: an info line
+    } finally {
+      writeSync.mockRestore();
+      stdoutWrite.mockRestore();
+    }
+    const file = readFileSync(serviceLogFile(expect.getState().testPath!), 'utf8');
+    expect(file).toContain(marker);
+    expect(file).toContain('"msg":"GET /metrics 401"');
+    const serviceLines = [...toStdout, ...stdoutWrite.mock.calls.map((c) => String(c[0]))].filter(
+      (text) => text.includes('live-dealer-studio') || text.includes(marker),
+    );
+    expect(serviceLines).toEqual([]);
+    // Nest's route dump is debug: at info level the file has none of its lines.
+    expect(file).not.toMatch(/RouterExplorer|Mapped \{/);
+  });
+
+  it('serves prom-client metrics to METRICS_TOKEN only', async () => {
+    expect((await fetch(`${studio!.url}/metrics`)).status).toBe(401);
+    const wrong = { authorization: `Bearer ${'x'.repeat(40)}` };
+    expect((await fetch(`${studio!.url}/metrics`, { headers: wrong })).status).toBe(401);
+    const headers = { authorization: `Bearer ${METRICS_TOKEN}` };
+    const answer = await fetch(`${studio!.url}/metrics`, { headers });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/plain;.*version=0\.0\.4/);
+    const text = await answer.text();
+    expect(text).toMatch(/^studio_outbox_pending_events \d+$/m);
+    expect(text).toMatch(/^studio_kafka_publisher_connected 1$/m);
+    expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+    // The refused scrapes above were timed under their route pattern.
+    expect(text).toMatch(
+      /^studio_http_request_duration_seconds_count\{method="GET",route="\/metrics",status="401"\} [1-9]/m,
+    );
   });
 
   it('answers liveness and reports a missing database as not ready', async () => {

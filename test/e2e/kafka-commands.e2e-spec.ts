@@ -9,6 +9,8 @@ import { startTestStudio, uniqueTopicPrefix } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { recordPlatformTraffic } from '../support/conformance-recorder';
 
+const METRICS_TOKEN = 'kafka-commands-metrics-token-0123456789';
+
 jest.setTimeout(120_000);
 
 const TABLE = 'pd-kafka';
@@ -74,7 +76,11 @@ describe('Kafka command intake', () => {
       kafkaBrokers: TEST_KAFKA_BROKERS,
       topicPrefix: prefix,
       tables: TABLES,
-      env: { VIRTUAL_DEALER_PACE_MS: '20', KAFKA_COMMAND_GROUP_ID: `studio-${prefix}` },
+      env: {
+        VIRTUAL_DEALER_PACE_MS: '20',
+        KAFKA_COMMAND_GROUP_ID: `studio-${prefix}`,
+        METRICS_TOKEN,
+      },
     });
     platform = new PlatformKafkaClient({
       brokers: [TEST_KAFKA_BROKERS],
@@ -187,7 +193,9 @@ describe('Kafka command intake', () => {
   });
 
   it('counts commands and relay work on GET /metrics', async () => {
-    const text = await (await fetch(`${studio.url}/metrics`)).text();
+    expect((await fetch(`${studio.url}/metrics`)).status).toBe(401);
+    const headers = { authorization: `Bearer ${METRICS_TOKEN}` };
+    const text = await (await fetch(`${studio.url}/metrics`, { headers })).text();
     const value = (line: string) =>
       Number(
         text

@@ -62,10 +62,11 @@ describe('the service process', () => {
 
     first.child.kill('SIGTERM');
     expect(await first.exited()).toEqual({ code: 0, signal: null });
-    // Structured JSON logs on stdout.
+    // Structured JSON logs on stdout (not a terminal), without Nest's route dump at info.
     const lines = first.stdout().trim().split('\n');
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    expect(first.stdout()).not.toMatch(/RouterExplorer|RoutesResolver|Mapped \{/);
 
     const second = spawnService(env);
     const url2 = await second.listening();
@@ -105,6 +106,34 @@ describe('the service process', () => {
     expect(stderr.split('\n')).toHaveLength(1);
     expect(stderr).toMatch(pattern);
     expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('plays demo hands through the platform API and logs them as readable lines', async () => {
+    const demoDir = mkdtempSync(join(tmpdir(), 'studio-demo-'));
+    const service = spawnService({ PORT: '0', PGLITE_DATA_DIR: demoDir, LOG_FORMAT: 'pretty' });
+    try {
+      await service.listening();
+      // The demo players' bets reach a Pok Deng round (about 35 s a round on the demo pace).
+      const deadline = Date.now() + 150_000;
+      let completed: string | undefined;
+      while (!completed && Date.now() < deadline) {
+        completed = service
+          .stdout()
+          .split('\n')
+          .find((l) =>
+            /Pok Deng 1 \(pokdeng-1\): round \d+ of shoe \d+ completed: \d+ bets? by/.test(l),
+          );
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      expect(completed).toBeDefined();
+      const lines = service.stdout().trim().split('\n');
+      for (const line of lines) expect(line).not.toMatch(/^\{/); // readable, not JSON
+      expect(lines.some((l) => /INFO.*Studio service listening on/.test(l))).toBe(true);
+    } finally {
+      service.child.kill('SIGTERM');
+      expect((await service.exited()).code).toBe(0);
+      rmSync(demoDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses an HTTP port that is taken, with a one-line reason', async () => {

@@ -1,0 +1,100 @@
+import type { TableDefinition } from '../config/tables-config';
+import { emptyWrites, MachineOutcome } from '../table-core/table-machine';
+import { DemoPlayers } from './demo-players';
+
+const TABLES = [{ id: 'pd', name: 'PD', game: 'pok-deng', currency: 'THB' }] as TableDefinition[];
+
+function events(...list: Array<{ type: string; payload?: object }>): MachineOutcome {
+  return {
+    state: {} as MachineOutcome['state'],
+    writes: {
+      ...emptyWrites(),
+      events: list.map((e) => ({
+        type: e.type,
+        visibility: 'public' as const,
+        payload: { ...e.payload },
+        roundId: 'r1',
+      })),
+    },
+  };
+}
+
+describe('DemoPlayers', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('sends the bets through the platform API after their pause, and none once betting closed', async () => {
+    const sent: Array<{ tableId: string; path: string; body: Record<string, unknown> }> = [];
+    // Alternating draws: some bets come quickly, the rest after betting has closed.
+    let draw = 0;
+    const random = () => (draw++ % 3 === 0 ? 0.05 : 0.95);
+    const post = async (tableId: string, path: string, body: Record<string, unknown>) => {
+      sent.push({ tableId, path, body });
+      return 200;
+    };
+    const players = new DemoPlayers(TABLES, post, random);
+    players.onTransition('pd', events({ type: 'BettingOpened', payload: { spots: ['1', '2'] } }));
+    expect(sent).toEqual([]);
+    await jest.advanceTimersByTimeAsync(1_000);
+    const early = sent.length;
+    expect(early).toBeGreaterThan(0);
+    players.onTransition('pd', events({ type: 'BettingClosed' }));
+    await jest.advanceTimersByTimeAsync(10_000);
+    expect(sent.length).toBe(early); // the late ones were dropped, not sent to be refused
+    expect(sent.every((s) => s.tableId === 'pd' && s.path === 'bets')).toBe(true);
+    expect(players.stats.sent).toBe(early);
+
+    // Without the close, the slower bets would have gone out too.
+    draw = 0;
+    const all = new DemoPlayers(TABLES, post, random);
+    sent.length = 0;
+    all.onTransition('pd', events({ type: 'BettingOpened', payload: { spots: ['1', '2'] } }));
+    await jest.advanceTimersByTimeAsync(10_000);
+    expect(sent.length).toBeGreaterThan(early);
+  });
+
+  it('lets only players whose bet was accepted decide', async () => {
+    const sent: Array<Record<string, unknown>> = [];
+    const tables = [{ id: 'lux', name: 'Lux', game: 'blackjack-lux', currency: 'EUR' }];
+    let taken: unknown;
+    const players = new DemoPlayers(
+      tables as TableDefinition[],
+      async (_t, path, body) => {
+        sent.push({ path, ...body });
+        // The table takes the first seat bet only.
+        if (path === 'bets' && taken === undefined && body.betType === 'main') {
+          taken = body.spot;
+        }
+        return path === 'decisions' || body.spot === taken ? 200 : 409;
+      },
+      () => 0.5,
+    );
+    players.onTransition('lux', events({ type: 'BettingOpened' }));
+    await jest.advanceTimersByTimeAsync(15_000);
+    const seats = sent.filter((s) => s.betType === 'main').map((s) => Number(s.spot));
+    expect(seats.length).toBeGreaterThan(1);
+    const refused = seats.find((seat) => String(seat) !== taken)!;
+    const turn = (seat: number) =>
+      events({
+        type: 'DecisionRequested',
+        payload: { seat, playerId: `demo-lux-seat-${seat}`, legalActions: ['hit', 'stand'] },
+      });
+    players.onTransition('lux', turn(refused));
+    await jest.advanceTimersByTimeAsync(5_000);
+    players.onTransition('lux', turn(Number(taken)));
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(sent.filter((s) => s.path === 'decisions').map((s) => s.playerId)).toEqual([
+      `demo-lux-seat-${String(taken)}`,
+    ]);
+  });
+
+  it('sends nothing after stop and ignores tables it does not play', async () => {
+    const post = jest.fn(async () => 200);
+    const players = new DemoPlayers(TABLES, post);
+    players.onTransition('other', events({ type: 'BettingOpened' }));
+    players.onTransition('pd', events({ type: 'BettingOpened', payload: { spots: ['1'] } }));
+    players.stop();
+    await jest.advanceTimersByTimeAsync(20_000);
+    expect(post).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,179 @@
+import type { ModuleRef } from '@nestjs/core';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { EventPublisher } from '../outbox/event-publisher';
+import type { OutboxLag, RelayCounters } from '../outbox/outbox-relay';
+import { CommandIntakeHandler } from '../platform/platform-kafka.module';
+
+/** What the metrics read at scrape time (the relay, the producer, the command intake if any). */
+export interface MetricSources {
+  lag(): Promise<OutboxLag>;
+  relayCounters(): RelayCounters;
+  publisher: Pick<EventPublisher, 'status'>;
+  /** Absent when Kafka or its command intake is switched off. */
+  intakeCounters?: () => IntakeCounts;
+}
+
+export interface IntakeCounts {
+  accepted: number;
+  rejected: number;
+  deadLettered: number;
+  duplicates: number;
+}
+
+/**
+ * The service's Prometheus registry. The metric names and meanings of the first, hand-written
+ * exposition are kept (dashboards depend on them); prom-client adds the process metrics
+ * (`process_*`, `nodejs_*`: CPU, memory, event-loop lag, GC) and the histograms.
+ */
+export class StudioMetrics {
+  readonly registry = new Registry();
+  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  readonly roundDuration: Histogram<'game'>;
+  readonly rounds: Counter<'table' | 'game' | 'outcome'>;
+  readonly automaticPauses: Counter<'table' | 'cause'>;
+  readonly supervisorActions: Counter<'table' | 'action'>;
+
+  constructor(sources: MetricSources) {
+    collectDefaultMetrics({ register: this.registry });
+    const registers = [this.registry];
+    new Gauge({
+      name: 'studio_outbox_pending_events',
+      help: 'Events in the outbox not yet acknowledged by Kafka.',
+      registers,
+      collect: async function () {
+        this.set((await sources.lag()).pending);
+      },
+    });
+    new Gauge({
+      name: 'studio_outbox_oldest_pending_age_seconds',
+      help: 'Age of the oldest unpublished event (0 when none).',
+      registers,
+      collect: async function () {
+        this.set(((await sources.lag()).oldestPendingAgeMs ?? 0) / 1000);
+      },
+    });
+    new Gauge({
+      name: 'studio_kafka_publisher_connected',
+      help: '1 when the event producer is connected, 0 otherwise (also when Kafka is off).',
+      registers,
+      collect() {
+        this.set(sources.publisher.status().connected ? 1 : 0);
+      },
+    });
+    const relayCounter = (name: string, help: string, read: (c: RelayCounters) => number) =>
+      mirroredCounter(name, help, registers, () => read(sources.relayCounters()));
+    relayCounter(
+      'studio_outbox_published_events_total',
+      'Events published by this instance.',
+      (c) => c.publishedEvents,
+    );
+    relayCounter(
+      'studio_outbox_published_batches_total',
+      'Batches published by this instance.',
+      (c) => c.publishedBatches,
+    );
+    relayCounter(
+      'studio_outbox_failed_batches_total',
+      'Batches whose publication failed (retried from the outbox).',
+      (c) => c.failedBatches,
+    );
+    relayCounter(
+      'studio_outbox_publish_seconds_total',
+      'Time spent publishing successful batches.',
+      (c) => c.publishMillis / 1000,
+    );
+    this.intakeMetrics(sources, registers);
+
+    this.httpDuration = new Histogram({
+      name: 'studio_http_request_duration_seconds',
+      help: 'HTTP requests from arrival to answer, by route: platform bets and decisions are the command-to-answer time.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    });
+    this.roundDuration = new Histogram({
+      name: 'studio_round_duration_seconds',
+      help: 'Rounds from start to completion or void, by game.',
+      labelNames: ['game'],
+      buckets: [5, 10, 20, 30, 45, 60, 90, 120, 180, 300, 600],
+      registers,
+    });
+    this.rounds = new Counter({
+      name: 'studio_rounds_total',
+      help: 'Rounds ended on tables this instance drives, by outcome (completed or voided).',
+      labelNames: ['table', 'game', 'outcome'],
+      registers,
+    });
+    this.automaticPauses = new Counter({
+      name: 'studio_automatic_pauses_total',
+      help: 'Tables paused by the service itself (restart mid-round, escalated rescan).',
+      labelNames: ['table', 'cause'],
+      registers,
+    });
+    this.supervisorActions = new Counter({
+      name: 'studio_supervisor_actions_total',
+      help: 'Supervisor actions applied (pause, resume, void, correction, end of shoe...).',
+      labelNames: ['table', 'action'],
+      registers,
+    });
+  }
+
+  /** The exposition text and its content type, for GET /metrics. */
+  async exposition(): Promise<{ contentType: string; text: string }> {
+    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+
+  private intakeMetrics(sources: MetricSources, registers: Registry[]): void {
+    // Registered only with an intake, as before: no zero series for a feature that is off.
+    const intake = sources.intakeCounters;
+    if (!intake) return;
+    new Counter({
+      name: 'studio_kafka_commands_total',
+      help: 'Platform commands read from Kafka, by outcome.',
+      labelNames: ['outcome'],
+      registers,
+      collect() {
+        const k = intake();
+        this.reset();
+        this.inc({ outcome: 'accepted' }, k.accepted);
+        this.inc({ outcome: 'rejected' }, k.rejected);
+        this.inc({ outcome: 'dead-lettered' }, k.deadLettered);
+      },
+    });
+    mirroredCounter(
+      'studio_kafka_duplicate_commands_total',
+      'Commands whose id was answered before (the stored answer was sent again).',
+      registers,
+      () => intake().duplicates,
+    );
+  }
+}
+
+/** A counter whose value is kept elsewhere (the relay's, the intake's) and read at scrape time. */
+function mirroredCounter(
+  name: string,
+  help: string,
+  registers: Registry[],
+  read: () => number,
+): Counter {
+  return new Counter({
+    name,
+    help,
+    registers,
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
+}
+
+const NO_COMMANDS: IntakeCounts = { accepted: 0, rejected: 0, deadLettered: 0, duplicates: 0 };
+
+/** The command intake's counters, looked up when scraped (it is built with the Kafka module). */
+export function intakeCountersOf(modules: ModuleRef): IntakeCounts {
+  try {
+    return modules.get(CommandIntakeHandler, { strict: false }).intake.counters;
+  } catch {
+    return NO_COMMANDS; // not built (yet)
+  }
+}
