@@ -36,3 +36,12 @@ export class ConsolePagesController {
     response.end(asset.body);
   }
 }
+
+/** The service's root sends a person who opens it in a browser to the consoles. */
+@Controller()
+export class RootRedirectController {
+  @Get()
+  root(@Res() response: Response): void {
+    response.redirect(302, '/console/');
+  }
+}

@@ -12,7 +12,7 @@ import { HoldMonitoringController } from '../hold-monitoring/hold-monitoring.con
 import { STUDIO_CONFIG } from '../tokens';
 import { ConsoleApiController } from './console-api.controller';
 import { ConsoleAssets } from './console-assets';
-import { ConsolePagesController } from './console-pages.controller';
+import { ConsolePagesController, RootRedirectController } from './console-pages.controller';
 import { ConsoleQuery, loadConsoleCards } from './console-queries';
 import { ConsoleStreamHub } from './console-stream.hub';
 import { CONSOLE_QUERY, ConsoleOutboxLag } from './console.tokens';
@@ -66,7 +66,12 @@ export class ConsolesModule {
     const hub = new ConsoleStreamHub();
     return {
       module: ConsolesModule,
-      controllers: [ConsolePagesController, ConsoleApiController, HoldMonitoringController],
+      controllers: [
+        ConsolePagesController,
+        RootRedirectController,
+        ConsoleApiController,
+        HoldMonitoringController,
+      ],
       providers: [
         { provide: STUDIO_CONFIG, useValue: config },
         { provide: CONSOLE_QUERY, useValue: query },

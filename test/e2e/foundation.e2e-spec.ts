@@ -167,6 +167,12 @@ describe('studio service on real PostgreSQL and real Kafka', () => {
     expect(file).not.toMatch(/RouterExplorer|Mapped \{/);
   });
 
+  it('sends a browser that opens the root to the consoles', async () => {
+    const root = await fetch(`${studio!.url}/`, { redirect: 'manual' });
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/console/');
+  });
+
   it('serves prom-client metrics to METRICS_TOKEN only', async () => {
     expect((await fetch(`${studio!.url}/metrics`)).status).toBe(401);
     const wrong = { authorization: `Bearer ${'x'.repeat(40)}` };
