@@ -13,7 +13,7 @@
 import 'reflect-metadata';
 import type { CommandMessage } from '@studio/contracts';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -214,6 +214,7 @@ async function main(): Promise<void> {
     await client.stop();
     await studio.close();
     await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -1,27 +1,51 @@
 #!/usr/bin/env bash
 # Runs the benchmarks (bench/*.bench.ts, compiled) and prints their figures.
-#   npm run bench              every benchmark
-#   npm run bench -- decoder   only benchmarks whose file name contains "decoder"
+#   npm run bench                 every benchmark
+#   npm run bench -- decoder      only benchmarks whose file name contains "decoder"
+#   npm run bench -- outbox-relay the relay against a bare kafkajs producer
 # Benchmarks measure; they never fail a build on timing. Each prints its own figures.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 npm run --silent build
 filter="${1:-}"
 shopt -s nullglob
+
+# A free port P with P+1 free as well (the broker's controller listens on P+1), chosen now.
+free_port_pair() {
+  node -e '
+    const net = require("node:net");
+    const free = (p) => new Promise((ok) => {
+      const s = net.createServer().once("error", () => ok(false));
+      s.listen(p, "127.0.0.1", () => s.close(() => ok(true)));
+    });
+    const any = () => new Promise((ok) => {
+      const s = net.createServer().listen(0, "127.0.0.1", () => {
+        const p = s.address().port; s.close(() => ok(p));
+      });
+    });
+    (async () => {
+      for (;;) { const p = await any(); if (p < 65535 && (await free(p + 1))) { console.log(p); return; } }
+    })();'
+}
+
+needs_kafka() { [[ "$1" == kafka-* || "$1" == outbox-relay ]]; }
+
 found=0
 for f in dist/bench/*.bench.js; do
   name=$(basename "$f" .bench.js)
   if [ -n "$filter" ] && [[ "$name" != *"$filter"* ]]; then continue; fi
   found=1
   printf '\n=== bench: %s\n' "$name"
-  if [[ "$name" == kafka-* ]] && [ -z "${BENCH_KAFKA_BROKERS:-}" ]; then
-    # A broker of its own, started here and stopped afterwards (no Kafka server on the machine).
-    export KAFKA_PORT="${BENCH_KAFKA_PORT:-19592}" KAFKA_HOME_DIR="$PWD/.tmp/kafka-bench"
+  if needs_kafka "$name" && [ -z "${BENCH_KAFKA_BROKERS:-}" ]; then
+    # A broker of its own on a port free right now, started here, stopped and removed afterwards.
+    port="${BENCH_KAFKA_PORT:-$(free_port_pair)}"
+    export KAFKA_PORT="$port" KAFKA_HOME_DIR="$PWD/.tmp/kafka-bench-$port"
     rm -rf "$KAFKA_HOME_DIR"
+    trap 'bash scripts/kafka.sh stop; rm -rf "$KAFKA_HOME_DIR"' EXIT
     bash scripts/kafka.sh start
-    trap 'bash scripts/kafka.sh stop' EXIT
-    BENCH_KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT" node --expose-gc "$f"
+    BENCH_KAFKA_BROKERS="127.0.0.1:$port" node --expose-gc "$f"
     bash scripts/kafka.sh stop
+    rm -rf "$KAFKA_HOME_DIR"
     trap - EXIT
   else
     node --expose-gc "$f"

@@ -1,21 +1,18 @@
 import { Logger } from '@nestjs/common';
-import { EVENT_HEADERS } from '@studio/contracts';
-import { OutboxEventEntity, toEnvelope } from '@studio/persistence';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
 import type { OutboxConfig } from '../config/studio-config';
 import { oneLine } from '../common/one-line';
-import { EventPublisher, OutgoingMessage } from './event-publisher';
-
-/** Only one relay (across all instances on one database) publishes at a time, keeping table order. */
-const RELAY_LOCK_KEY = 0x5354_4f42; // "STOB"
+import { EventPublisher } from './event-publisher';
+import { groupByTopic, OutboxRow } from './outbox-envelope';
+import { OutboxRelayStore, PgOutboxRelayStore, RelayLease } from './outbox-relay-store';
 
 /** Counters since start, exposed on GET /metrics. */
 export interface RelayCounters {
   publishedEvents: number;
   publishedBatches: number;
   failedBatches: number;
-  /** Wall time spent in successful publishBatch calls (read, send, mark), milliseconds. */
+  /** Wall time spent relaying batches that were published (read, send, mark), milliseconds. */
   publishMillis: number;
 }
 
@@ -26,15 +23,27 @@ export interface OutboxLag {
 }
 
 /**
+ * The leader gives its lease (and its pooled connection) back at least this often, so that a
+ * one-connection pool (embedded database) still serves the rest of the service during a long drain.
+ */
+const LEASE_SLICE_MS = 1_000;
+
+/**
  * Publishes the outbox to the broker in id order (which is per-table sequence order, because a
  * table's events are appended under a lock on its row) and marks rows published. A crash between
  * "sent" and "marked" republishes the same event ids: consumers de-duplicate by event id.
+ *
+ * Pipelined: batch k+1 is read while batch k is sent, and batch k is marked while batch k+1 is
+ * sent. Sends stay strictly one after the other, so a table's events reach the broker in order.
  */
 export class OutboxRelay {
   private readonly logger = new Logger('OutboxRelay');
+  private readonly store: OutboxRelayStore;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private stopped = true;
+  /** Set by stop(): a turn in progress finishes its batch in flight and reads no further. */
+  private stopRequested = false;
   private wakeRequested = false;
   private failures = 0;
   private topicsReady = false;
@@ -46,12 +55,15 @@ export class OutboxRelay {
   };
 
   constructor(
-    private readonly dataSource: DataSource,
+    dataSource: DataSource,
     private readonly publisher: EventPublisher,
     private readonly config: OutboxConfig,
     private readonly clock: Clock,
     private readonly topics: string[],
-  ) {}
+    store?: OutboxRelayStore,
+  ) {
+    this.store = store ?? new PgOutboxRelayStore(dataSource);
+  }
 
   start(): void {
     if (!this.publisher.enabled) {
@@ -59,6 +71,7 @@ export class OutboxRelay {
       return;
     }
     this.stopped = false;
+    this.stopRequested = false;
     this.schedule(0);
   }
 
@@ -72,106 +85,59 @@ export class OutboxRelay {
     this.schedule(0);
   }
 
+  /** Stops relaying; the batch being sent is still sent and marked before this resolves. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopRequested = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.running;
   }
 
-  /** Publishes at most one batch. Returns how many events were published. */
-  async publishBatch(): Promise<number> {
+  async lag(): Promise<OutboxLag> {
+    const { pending, oldest } = await this.store.backlog();
+    return {
+      pending,
+      oldestPendingAt: oldest ? oldest.toISOString() : null,
+      oldestPendingAgeMs: oldest
+        ? Math.max(0, this.clock.now().getTime() - oldest.getTime())
+        : null,
+    };
+  }
+
+  /**
+   * One turn as leader: publishes until the backlog is empty, the lease's slice is used up or the
+   * relay stops. Returns whether more may be waiting (a full batch was the last one read).
+   */
+  async relayOnce(): Promise<{ published: number; more: boolean }> {
+    if (!this.topicsReady) {
+      await this.publisher.connect(this.topics);
+      this.topicsReady = true;
+    }
+    const lease = await this.store.tryLead();
+    if (!lease) return { published: 0, more: false };
     const started = performance.now();
+    const turn = new LeaseTurn(lease, this.config.batchSize, this.clock, (events) => {
+      this.counters.publishedEvents += events;
+      this.counters.publishedBatches += 1;
+    });
     try {
-      const published = await this.publishOneBatch();
-      if (published > 0) {
-        this.counters.publishedEvents += published;
-        this.counters.publishedBatches += 1;
-        this.counters.publishMillis += performance.now() - started;
-      }
-      return published;
+      const more = await turn.run(
+        (rows) => this.send(rows),
+        () => this.stopRequested || performance.now() - started > LEASE_SLICE_MS,
+      );
+      if (turn.published > 0) this.counters.publishMillis += performance.now() - started;
+      return { published: turn.published, more };
     } catch (error) {
       this.counters.failedBatches += 1;
       throw error;
     }
   }
 
-  private async publishOneBatch(): Promise<number> {
-    if (!this.topicsReady) {
-      await this.publisher.connect(this.topics);
-      this.topicsReady = true;
+  private async send(rows: readonly OutboxRow[]): Promise<void> {
+    for (const [topic, messages] of groupByTopic(rows)) {
+      await this.publisher.publish(topic, messages);
     }
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    let rows: OutboxEventEntity[] = [];
-    try {
-      await runner.startTransaction();
-      const [{ locked }] = await runner.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [
-        RELAY_LOCK_KEY,
-      ]);
-      if (!locked) {
-        await runner.commitTransaction();
-        return 0;
-      }
-      rows = await runner.manager
-        .getRepository(OutboxEventEntity)
-        .createQueryBuilder('o')
-        .where('o.published_at IS NULL')
-        .orderBy('o.id', 'ASC')
-        .limit(this.config.batchSize)
-        .getMany();
-      if (rows.length === 0) {
-        await runner.commitTransaction();
-        return 0;
-      }
-      const byTopic = new Map<string, OutgoingMessage[]>();
-      for (const row of rows) {
-        const list = byTopic.get(row.topic) ?? [];
-        list.push(toMessage(row));
-        byTopic.set(row.topic, list);
-      }
-      for (const [topic, messages] of byTopic) {
-        await this.publisher.publish(topic, messages);
-      }
-      await runner.query(
-        `UPDATE outbox SET published_at = $2, publish_attempts = publish_attempts + 1, last_error = NULL
-         WHERE id = ANY($1::bigint[])`,
-        [rows.map((r) => r.id), this.clock.now()],
-      );
-      await runner.commitTransaction();
-      return rows.length;
-    } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-      // Release the connection before recording the failure: with a one-connection pool
-      // (embedded database) a second query would wait for this one forever.
-      await runner.release();
-      if (rows.length > 0) {
-        await this.dataSource
-          .query(
-            `UPDATE outbox SET publish_attempts = publish_attempts + 1, last_error = $2
-             WHERE id = ANY($1::bigint[]) AND published_at IS NULL`,
-            [rows.map((r) => r.id), oneLine(error).slice(0, 2000)],
-          )
-          .catch(() => undefined);
-      }
-      throw error;
-    } finally {
-      if (!runner.isReleased) await runner.release();
-    }
-  }
-
-  async lag(): Promise<OutboxLag> {
-    const [row] = await this.dataSource.query(
-      `SELECT count(*)::int AS pending, min(occurred_at) AS oldest FROM outbox WHERE published_at IS NULL`,
-    );
-    const oldest: Date | null = row.oldest ? new Date(row.oldest) : null;
-    return {
-      pending: row.pending,
-      oldestPendingAt: oldest ? oldest.toISOString() : null,
-      oldestPendingAgeMs: oldest
-        ? Math.max(0, this.clock.now().getTime() - oldest.getTime())
-        : null,
-    };
   }
 
   private schedule(delayMs: number): void {
@@ -186,13 +152,12 @@ export class OutboxRelay {
   }
 
   private async loop(): Promise<void> {
-    let published = 0;
     try {
+      let more: boolean;
       do {
         this.wakeRequested = false;
-        published = await this.publishBatch();
-        if (published > 0) this.logger.debug(`Published ${published} events`);
-      } while (!this.stopped && (published === this.config.batchSize || this.wakeRequested));
+        ({ more } = await this.relayOnce());
+      } while (!this.stopped && (more || this.wakeRequested));
       if (this.failures > 0) this.logger.log('Kafka publishing recovered');
       this.failures = 0;
       this.schedule(this.config.pollIntervalMs);
@@ -211,14 +176,91 @@ export class OutboxRelay {
   }
 }
 
-function toMessage(row: OutboxEventEntity): OutgoingMessage {
-  return {
-    key: row.tableId,
-    value: JSON.stringify(toEnvelope(row)),
-    headers: {
-      [EVENT_HEADERS.eventId]: row.eventId,
-      [EVENT_HEADERS.type]: row.type,
-      [EVENT_HEADERS.schemaVersion]: String(row.schemaVersion),
-    },
-  };
+/**
+ * The pipeline of one lease: reads ahead one batch, marks behind one batch, sends one at a time.
+ * Rows read and not yet marked are left out of the next read, so nothing is sent twice by one
+ * leader; after a failure the unmarked rows are read again by the next turn (same event ids).
+ */
+export class LeaseTurn {
+  published = 0;
+  private readonly unmarked = new Set<string>();
+  private readonly marks = new Set<Promise<void>>();
+  private markError: unknown;
+
+  constructor(
+    private readonly lease: RelayLease,
+    private readonly batchSize: number,
+    private readonly clock: Clock,
+    private readonly onMarked: (events: number) => void,
+  ) {}
+
+  /** Returns whether more rows may be waiting when it stopped reading ahead. */
+  async run(
+    send: (rows: readonly OutboxRow[]) => Promise<void>,
+    shouldYield: () => boolean,
+  ): Promise<boolean> {
+    let next: Promise<OutboxRow[]> | undefined = this.read();
+    let sending: OutboxRow[] = [];
+    try {
+      let more = false;
+      while (next) {
+        sending = await next;
+        next = undefined;
+        if (sending.length === 0) break;
+        sending.forEach((row) => this.unmarked.add(row.id));
+        more = sending.length === this.batchSize;
+        if (more && !shouldYield()) next = this.read();
+        this.throwIfMarkFailed();
+        await send(sending);
+        this.mark(sending.map((row) => row.id));
+        sending = [];
+      }
+      await Promise.all(this.marks);
+      this.throwIfMarkFailed();
+      return more;
+    } catch (error) {
+      await this.recordFailure(sending, error);
+      throw error;
+    } finally {
+      // The lease's connection is released only once nothing is using it any more.
+      await next?.catch(() => undefined);
+      await Promise.all(this.marks);
+      await this.lease.end();
+    }
+  }
+
+  private read(): Promise<OutboxRow[]> {
+    const reading = this.lease.read(this.batchSize, [...this.unmarked]);
+    reading.catch(() => undefined); // awaited (and its failure thrown) by run()
+    return reading;
+  }
+
+  private mark(ids: string[]): void {
+    const marking = this.lease.markPublished(ids, this.clock.now()).then(
+      () => {
+        ids.forEach((id) => this.unmarked.delete(id));
+        this.published += ids.length;
+        this.onMarked(ids.length);
+      },
+      (error: unknown) => {
+        this.markError ??= error;
+      },
+    );
+    this.marks.add(marking);
+    void marking.finally(() => this.marks.delete(marking));
+  }
+
+  private throwIfMarkFailed(): void {
+    if (this.markError !== undefined) throw this.markError;
+  }
+
+  private async recordFailure(rows: readonly OutboxRow[], error: unknown): Promise<void> {
+    if (rows.length === 0) return;
+    await this.lease
+      .recordFailure(
+        rows.map((row) => row.id),
+        oneLine(error).slice(0, 2000),
+      )
+      .catch(() => undefined);
+  }
 }

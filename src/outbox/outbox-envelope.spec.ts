@@ -1,0 +1,70 @@
+import { OutboxEventEntity, toEnvelope } from '@studio/persistence';
+import { OutboxRow, groupByTopic, toOutgoingMessage } from './outbox-envelope';
+
+function entityOf(row: OutboxRow): OutboxEventEntity {
+  const entity = new OutboxEventEntity();
+  entity.id = row.id;
+  entity.eventId = row.eventId;
+  entity.topic = row.topic;
+  entity.tableId = row.tableId;
+  entity.roundId = row.roundId;
+  entity.seq = Number(row.seq);
+  entity.type = row.type;
+  entity.schemaVersion = row.schemaVersion;
+  entity.occurredAt = new Date(row.occurredAt);
+  // What the pg driver hands TypeORM for a jsonb column: JSON.parse of jsonb's text output.
+  entity.payload = JSON.parse(row.payload);
+  return entity;
+}
+
+const base: OutboxRow = {
+  id: '17',
+  eventId: '0b9a4c1e-4a6f-4c52-9a0e-3b1f0e2d7c11',
+  topic: 'studio.table-events.v1',
+  tableId: 'bj-1',
+  roundId: 'round-9',
+  seq: '42',
+  type: 'CardDealt',
+  schemaVersion: 2,
+  occurredAt: '2026-03-04T05:06:07.089Z',
+  // jsonb's text output: spaces after ':' and ',', keys in jsonb order.
+  payload:
+    '{"card": {"rank": "Q", "suit": "hearts"}, "note": "a, b: \\"c\\" \\\\ \\n é 😀 \\u0001", "amount": {"minor": 1050}, "list": [1, 2.5, -3, true, null]}',
+};
+
+describe('toOutgoingMessage', () => {
+  it.each([
+    ['with a round', base],
+    ['without a round', { ...base, roundId: null }],
+    ['with an empty payload and odd ids', { ...base, tableId: 'tä"ble', payload: '{}' }],
+  ])('publishes exactly the bytes of JSON.stringify(toEnvelope(row)) %s', (_, row) => {
+    const message = toOutgoingMessage(row);
+    expect(message.value).toBe(JSON.stringify(toEnvelope(entityOf(row))));
+    expect(JSON.parse(message.value).seq).toBe(42);
+  });
+
+  it('keys the message by table and carries the event headers', () => {
+    const message = toOutgoingMessage(base);
+    expect(message.key).toBe('bj-1');
+    expect(message.headers).toEqual({
+      'event-id': base.eventId,
+      'event-type': 'CardDealt',
+      'schema-version': '2',
+    });
+  });
+});
+
+describe('groupByTopic', () => {
+  it('keeps the rows order within each topic', () => {
+    const rows = ['a', 'b', 'a', 'a', 'b'].map((topic, i) => ({
+      ...base,
+      topic,
+      id: String(i),
+      seq: String(i + 1),
+    }));
+    const grouped = groupByTopic(rows);
+    expect([...grouped.keys()]).toEqual(['a', 'b']);
+    expect(grouped.get('a')!.map((m) => JSON.parse(m.value).seq)).toEqual([1, 3, 4]);
+    expect(grouped.get('b')!.map((m) => JSON.parse(m.value).seq)).toEqual([2, 5]);
+  });
+});
