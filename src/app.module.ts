@@ -41,6 +41,7 @@ import { scannersCheck } from './scanner/scanner-readiness';
 import { ScannerService } from './scanner/scanner.service';
 import { PlatformKafkaModule } from './platform/platform-kafka.module';
 import { RegisterConfiguredTables } from './tables/register-configured-tables.use-case';
+import { TableRegistryRepository } from './history/table-registry.repository';
 import { DATA_SOURCE, STUDIO_CONFIG } from './tokens';
 
 export interface StudioModuleOptions {
@@ -184,7 +185,11 @@ export class StudioModule implements NestModule {
           provide: RegisterConfiguredTables,
           inject: [DataSource, Clock, IdGenerator],
           useFactory: (ds: DataSource, clock: Clock, ids: IdGenerator) =>
-            new RegisterConfiguredTables(ds, clock, ids, config.kafka?.topicPrefix ?? ''),
+            new RegisterConfiguredTables(
+              new TableRegistryRepository(ds, config.kafka?.topicPrefix ?? ''),
+              clock,
+              ids,
+            ),
         },
         {
           provide: ScannerService,

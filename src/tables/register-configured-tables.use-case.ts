@@ -1,16 +1,9 @@
 import { Logger } from '@nestjs/common';
-import {
-  TABLE_REGISTERED,
-  TABLE_REGISTERED_SCHEMA_VERSION,
-  TableRegisteredPayload,
-  topicName,
-} from '@studio/contracts';
-import { appendTableEvents, StudioTableEntity } from '@studio/persistence';
 import { createHash } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { Clock, IdGenerator } from '../clock/clock';
 import { canonicalJson } from '../common/canonical-json';
 import type { TableDefinition } from '../config/tables-config';
+import type { TableRegistryRepository } from '../history/table-registry.repository';
 
 export interface TableRegistration {
   tableId: string;
@@ -26,10 +19,9 @@ export class RegisterConfiguredTables {
   private readonly logger = new Logger('RegisterConfiguredTables');
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly registry: TableRegistryRepository,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    private readonly topicPrefix: string,
   ) {}
 
   async execute(tables: readonly TableDefinition[]): Promise<TableRegistration[]> {
@@ -41,52 +33,12 @@ export class RegisterConfiguredTables {
   }
 
   private async registerOne(table: TableDefinition): Promise<TableRegistration> {
-    const configurationHash = hashConfiguration(table);
-    const outcome = await this.dataSource.transaction(async (manager) => {
-      // Serialises two instances registering the same new table (no row to lock yet).
-      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`table:${table.id}`]);
-      const repo = manager.getRepository(StudioTableEntity);
-      const now = this.clock.now();
-      const existing = await repo.findOne({
-        where: { id: table.id },
-        lock: { mode: 'pessimistic_write' },
-      });
-      if (existing && existing.configurationHash === configurationHash) return 'unchanged';
-      if (existing && existing.game !== table.game) {
-        // A table's game is part of its identity: its history would stop making sense.
-        throw new Error(
-          `Table "${table.id}" is registered as ${existing.game} and cannot become ${table.game}; use a new table id`,
-        );
-      }
-      const row = existing ?? repo.create({ id: table.id, registeredAt: now, lastEventSeq: 0 });
-      row.name = table.name;
-      row.game = table.game;
-      row.currency = table.currency;
-      row.configuration = { ...table };
-      row.configurationHash = configurationHash;
-      row.updatedAt = now;
-      await repo.save(row);
-      const payload: TableRegisteredPayload = {
-        tableId: table.id,
-        name: table.name,
-        game: table.game,
-        currency: table.currency,
-        reason: existing ? 'configuration-changed' : 'new',
-        configurationHash,
-      };
-      await appendTableEvents(manager, [
-        {
-          eventId: this.ids.newId(),
-          topic: topicName('tableEvents', this.topicPrefix),
-          tableId: table.id,
-          type: TABLE_REGISTERED,
-          schemaVersion: TABLE_REGISTERED_SCHEMA_VERSION,
-          occurredAt: now,
-          payload,
-        },
-      ]);
-      return existing ? 'reconfigured' : 'registered';
-    });
+    const outcome = await this.registry.register(
+      table,
+      hashConfiguration(table),
+      this.clock.now(),
+      this.ids.newId(),
+    );
     if (outcome !== 'unchanged') this.logger.log(`Table ${table.id} ${outcome}`);
     return { tableId: table.id, outcome };
   }

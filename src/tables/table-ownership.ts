@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { oneLine } from '../common/one-line';
-import { TableLease, TableLeaseRepository } from './table-lease.repository';
+import { TableLease, TableLeaseRepository } from '../database/table-lease.repository';
 
 export interface OwnershipListener {
   /** This instance now drives the table (rebuild it from the database and continue). */

@@ -4,7 +4,7 @@ import type { TableDefinition } from '../config/tables-config';
 import { createGameAdapter } from '../games/game-registry';
 import { TableMachine } from '../table-core/table-machine';
 import type { TransitionWriter } from '../history/writer/transition-writer';
-import type { TableLease } from './table-lease.repository';
+import type { TableLease } from '../database/table-lease.repository';
 import { TableRuntime, TransitionListener } from './table-runtime';
 import { tableRunSettings } from './table-settings';
 import type { OwnershipListener } from './table-ownership';

@@ -15,7 +15,7 @@ import {
 } from '../table-core/table-machine';
 import type { CommandRecord } from '../history/writer/processed-commands.repository';
 import type { TransitionWriter } from '../history/writer/transition-writer';
-import type { TableLease } from './table-lease.repository';
+import type { TableLease } from '../database/table-lease.repository';
 
 /** Where a committed transition is announced (WebSocket consoles, the outbox relay...). */
 export interface TransitionListener {

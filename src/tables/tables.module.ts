@@ -22,7 +22,7 @@ import { PauseRound } from '../use-cases/pause-round/pause-round.use-case';
 import { PlaceBet } from '../use-cases/place-bet.use-case';
 import { ResumeRound } from '../use-cases/resume-round/resume-round.use-case';
 import { VoidRound } from '../use-cases/void-round/void-round.use-case';
-import { TableLeaseRepository } from './table-lease.repository';
+import { TableLeaseRepository } from '../database/table-lease.repository';
 import { TableOwnership } from './table-ownership';
 import { TableRuntimeRegistry } from './table-runtime.registry';
 import { TablesController } from './tables.controller';

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { createStudioDataSource } from '../../src/database/data-source.factory';
-import { LeaseLostError, TableLeaseRepository } from '../../src/tables/table-lease.repository';
+import { LeaseLostError, TableLeaseRepository } from '../../src/database/table-lease.repository';
 import { OwnershipListener, TableOwnership } from '../../src/tables/table-ownership';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 

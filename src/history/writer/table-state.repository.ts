@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { TableState, upgradeTableState } from '../../table-core/table-machine';
-import { TableLease, TableLeaseRepository } from '../../tables/table-lease.repository';
+import { TableLease, TableLeaseRepository } from '../../database/table-lease.repository';
 
 export interface StoredTableState {
   version: number;

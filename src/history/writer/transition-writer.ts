@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { MachineOutcome } from '../../table-core/table-machine';
-import type { TableLease } from '../../tables/table-lease.repository';
+import type { TableLease } from '../../database/table-lease.repository';
 import { CommandRecord, ProcessedCommandsRepository } from './processed-commands.repository';
 import { ReadingOutcomeRepository, RoundCardsRepository } from './round-cards.repository';
 import { RoundEventsRepository } from './round-events.repository';

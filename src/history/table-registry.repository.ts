@@ -1,0 +1,74 @@
+import {
+  TABLE_REGISTERED,
+  TABLE_REGISTERED_SCHEMA_VERSION,
+  TableRegisteredPayload,
+  topicName,
+} from '@studio/contracts';
+import { appendTableEvents, StudioTableEntity } from '@studio/persistence';
+import type { DataSource } from 'typeorm';
+import type { TableDefinition } from '../config/tables-config';
+
+export type RegistrationOutcome = 'registered' | 'reconfigured' | 'unchanged';
+
+/**
+ * The registered tables: a new or changed table's row and its TableRegistered event in the outbox,
+ * written in one transaction; an unchanged table writes nothing.
+ */
+export class TableRegistryRepository {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly topicPrefix: string,
+  ) {}
+
+  register(
+    table: TableDefinition,
+    configurationHash: string,
+    now: Date,
+    eventId: string,
+  ): Promise<RegistrationOutcome> {
+    return this.dataSource.transaction(async (manager) => {
+      // Serialises two instances registering the same new table (no row to lock yet).
+      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`table:${table.id}`]);
+      const repo = manager.getRepository(StudioTableEntity);
+      const existing = await repo.findOne({
+        where: { id: table.id },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (existing && existing.configurationHash === configurationHash) return 'unchanged';
+      if (existing && existing.game !== table.game) {
+        // A table's game is part of its identity: its history would stop making sense.
+        throw new Error(
+          `Table "${table.id}" is registered as ${existing.game} and cannot become ${table.game}; use a new table id`,
+        );
+      }
+      const row = existing ?? repo.create({ id: table.id, registeredAt: now, lastEventSeq: 0 });
+      row.name = table.name;
+      row.game = table.game;
+      row.currency = table.currency;
+      row.configuration = { ...table };
+      row.configurationHash = configurationHash;
+      row.updatedAt = now;
+      await repo.save(row);
+      const payload: TableRegisteredPayload = {
+        tableId: table.id,
+        name: table.name,
+        game: table.game,
+        currency: table.currency,
+        reason: existing ? 'configuration-changed' : 'new',
+        configurationHash,
+      };
+      await appendTableEvents(manager, [
+        {
+          eventId,
+          topic: topicName('tableEvents', this.topicPrefix),
+          tableId: table.id,
+          type: TABLE_REGISTERED,
+          schemaVersion: TABLE_REGISTERED_SCHEMA_VERSION,
+          occurredAt: now,
+          payload,
+        },
+      ]);
+      return existing ? 'reconfigured' : 'registered';
+    });
+  }
+}
