@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { AuthSettings, readAuthSettings } from '../auth/auth-settings';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error';
 import { EnvReader } from './env-reader';
@@ -61,7 +62,7 @@ export interface StudioConfig {
   outbox: OutboxConfig;
   tablesFile: string;
   tables: TableDefinition[];
-  auth: { sessionTtlMs: number; demoUsers: boolean };
+  auth: AuthSettings;
   orchestrator: {
     leaseTtlMs: number;
     platformKeys: string[];
@@ -136,11 +137,7 @@ export function loadStudioConfig(env: Record<string, string | undefined>): Studi
         .map((k) => k.trim())
         .filter(Boolean),
     },
-    auth: {
-      sessionTtlMs: read.integer('SESSION_TTL_MINUTES', 12 * 60, 1, 7 * 24 * 60) * 60_000,
-      // Well-known demo passwords are only acceptable on the embedded, loopback-only demo.
-      demoUsers: read.boolean('DEMO_USERS', !read.raw('DATABASE_URL')),
-    },
+    auth: readAuthSettings(read),
   };
 }
 
