@@ -868,6 +868,20 @@ class Transition {
           payload: { missedFrames: effect.missedFrames, sequence: effect.sequence },
         });
         return undefined;
+      case 'sequence-conflict':
+        // The supervisors' alert names no card: the held frame may carry a face-down one.
+        this.publicEvent('SupervisorAlert', {
+          kind: 'scanner-sequence',
+          reason: effect.reason,
+          sequence: effect.sequence,
+          previousSequence: effect.previousSequence,
+        });
+        this.emit({
+          type: 'ScannerSequenceConflict',
+          visibility: 'restricted',
+          payload: { ...effect, card: effect.card ?? null },
+        });
+        return { outcome: 'held', detail: { reason: effect.reason } };
     }
   }
 
