@@ -9,6 +9,8 @@ export interface VirtualShoeControl {
   dealVirtualCard(tableId: string): Promise<void>;
   /** Reshuffles the table's virtual shoe when the table starts a new shoe. */
   newVirtualShoe?(tableId: string, shoeNumber: number): Promise<void> | void;
+  /** Continues a part-dealt shoe (restart, takeover) without the cards the table counted. */
+  resumeVirtualShoe?(tableId: string, shoeNumber: number, counts: readonly number[]): void;
 }
 
 /**
@@ -45,6 +47,9 @@ export class VirtualDealer {
       // A fresh shoe at the table means the physical one was reshuffled (not at service start).
       if (!first || shoe.state.cardsDrawn === 0) {
         void this.shoes$.newVirtualShoe?.(tableId, shoe.state.shoeNumber);
+      } else {
+        // Restart or takeover mid-shoe: go on from where the table's shoe stands.
+        this.shoes$.resumeVirtualShoe?.(tableId, shoe.state.shoeNumber, state.ingestion.counts);
       }
     }
     if (
