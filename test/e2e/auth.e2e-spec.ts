@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { RunningStudio } from '../../src/bootstrap';
 import { CreateUser } from '../../src/auth/auth.use-cases';
@@ -124,6 +125,7 @@ describe('sign-in and roles', () => {
   });
 
   it('throttles 50 wrong sign-ins with Retry-After, then locks the account, then lets it in again', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn');
     const seen: string[] = [];
     let throttledRetryAfter: string | null = null;
     let lockedRetryAfter: string | null = null;
@@ -158,6 +160,25 @@ describe('sign-in and roles', () => {
       `SELECT * FROM sign_in_failures WHERE username = 'croupier'`,
     );
     expect(failures).toEqual([]);
+
+    // Every refusal is a structured warn line of the security log; no password in any of them.
+    const lines = warn.mock.calls.map(([line]) => line as Record<string, unknown>);
+    warn.mockRestore();
+    const refusals = lines.filter((l) => l?.event === 'sign-in-refused');
+    const reasons = refusals.map((l) => l.reason);
+    expect(reasons.filter((r) => r === 'wrong-password')).toHaveLength(10);
+    expect(reasons).toEqual(
+      expect.arrayContaining(['throttled-per-account', 'account-locked-now', 'account-locked']),
+    );
+    for (const line of refusals) {
+      expect(line).toMatchObject({
+        username: 'croupier',
+        address: expect.stringMatching(/127\.0\.0\.1/),
+      });
+    }
+    const logged = JSON.stringify(lines);
+    expect(logged).not.toContain('wrong-1');
+    expect(logged).not.toContain(STRONG);
   });
 
   it('answers 400, never 500, to sign-in input that is not two plain strings', async () => {
