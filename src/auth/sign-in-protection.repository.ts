@@ -10,6 +10,8 @@ type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>
  * count with its lockout.
  */
 export class PostgresThrottlerStorage implements ThrottlerStorage {
+  private calls = 0;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
@@ -24,6 +26,7 @@ export class PostgresThrottlerStorage implements ThrottlerStorage {
     throttlerName: string,
   ): Promise<ThrottlerStorageRecord> {
     const now = this.clock.now();
+    if (++this.calls % PRUNE_EVERY === 0) await this.prune(now);
     const windowEnd = new Date(now.getTime() + ttl);
     const blockEnd = new Date(now.getTime() + blockDuration);
     const rows: Array<{ hits: number; window_ends_at: Date; blocked_until: Date | null }> =
@@ -59,7 +62,25 @@ export class PostgresThrottlerStorage implements ThrottlerStorage {
       timeToBlockExpire: blockedUntil ? seconds(blockedUntil) : 0,
     };
   }
+
+  private async prune(now: Date): Promise<void> {
+    await this.dataSource.query(
+      `DELETE FROM sign_in_throttle
+        WHERE window_ends_at <= $1 AND (blocked_until IS NULL OR blocked_until <= $1)`,
+      [now],
+    );
+    await this.dataSource.query(
+      `DELETE FROM sign_in_failures
+        WHERE last_failure_at < $1 AND (locked_until IS NULL OR locked_until <= $2)`,
+      [new Date(now.getTime() - FORGET_FAILURES_AFTER_MS), now],
+    );
+  }
 }
+
+/** Now and then, counters whose window and block are over go (one row per username and address). */
+const PRUNE_EVERY = 500;
+/** Failure counts untouched this long are forgotten (locked usernames stay until unlocked). */
+const FORGET_FAILURES_AFTER_MS = 24 * 3600_000;
 
 /** Failed sign-ins in a row per username, and the lockout they lead to. */
 export class SignInFailuresRepository {
