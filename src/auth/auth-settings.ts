@@ -30,8 +30,8 @@ export function readAuthSettings(read: EnvReader): AuthSettings {
     // Well-known demo passwords are only acceptable on the embedded, loopback-only demo.
     demoUsers: read.boolean('DEMO_USERS', !read.raw('DATABASE_URL')),
     signIn: {
-      accountLimit: read.integer('SIGNIN_ACCOUNT_LIMIT', 10, 1, 10_000),
-      addressLimit: read.integer('SIGNIN_ADDRESS_LIMIT', 60, 1, 100_000),
+      accountLimit: read.integer('SIGNIN_ACCOUNT_LIMIT', 30, 1, 10_000),
+      addressLimit: read.integer('SIGNIN_ADDRESS_LIMIT', 300, 1, 100_000),
       windowMs: read.integer('SIGNIN_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
       lockoutFailures: read.integer('SIGNIN_LOCKOUT_FAILURES', 10, 1, 1000),
       lockoutMs: read.integer('SIGNIN_LOCKOUT_SECONDS', 15 * 60, 1, 7 * 86_400) * 1000,
