@@ -79,6 +79,8 @@ class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
         isVirtual: (id) => scanners.states().some((s) => s.tableId === id && s.virtual),
         dealVirtualCard: (id) => scanners.dealVirtualCard(id),
         newVirtualShoe: (id, shoeNumber) => scanners.newVirtualShoe(id, shoeNumber),
+        resumeVirtualShoe: (id, shoeNumber, counts) =>
+          scanners.resumeVirtualShoe(id, shoeNumber, counts),
       },
       this.config.orchestrator.virtualDealerPaceMs,
     );

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
+import helmet from 'helmet';
 import type { AddressInfo } from 'node:net';
 import { StudioModule, StudioModuleOptions } from './app.module';
 import { oneLine } from './common/one-line';
@@ -9,6 +10,24 @@ import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
 import { CommandAnswersPublisher } from './platform/command-answers.publisher';
 import { commandIntakeServer, CommandIntakeHandler } from './platform/platform-kafka.module';
+
+/**
+ * Helmet's headers on every answer (nosniff, frame and referrer rules, a strict CSP for API
+ * answers; the console pages send their own, stricter one), no X-Powered-By, and `no-store` on
+ * every answer: API answers carry tokens, bets and cards that no cache may keep. The console pages
+ * and their assets override it with their own `no-cache`.
+ */
+function secureHeaders(app: INestApplication): void {
+  const express = app.getHttpAdapter().getInstance() as { disable(setting: string): void };
+  express.disable('x-powered-by');
+  app.use(helmet());
+  app.use(
+    (_request: unknown, response: { setHeader(n: string, v: string): void }, next: () => void) => {
+      response.setHeader('Cache-Control', 'no-store');
+      next();
+    },
+  );
+}
 
 export interface RunningStudio {
   app: INestApplication;
@@ -41,6 +60,7 @@ export async function startStudio(
     });
     app.useLogger(app.get(Logger));
     app.flushLogs();
+    secureHeaders(app);
     const commands = config.kafka?.commands.enabled ? config.kafka : undefined;
     if (commands) {
       try {

@@ -6,6 +6,7 @@ import { loadStudioConfig } from '../config/studio-config';
 import { DatabaseConnection } from '../database/database-connection';
 import { CreateUser } from './auth.use-cases';
 import { PasswordHasher } from './password-hasher';
+import { describePasswordProblem, PasswordPolicy } from './password-policy';
 
 /**
  * Adds a console/API user on the configured database:
@@ -31,8 +32,12 @@ async function main(): Promise<void> {
       new PasswordHasher(),
       new SystemClock(),
       new RandomUuidGenerator(),
+      new PasswordPolicy(),
     ).execute({ username, role, password, displayName: nameParts.join(' ') || undefined });
-    if (!result.ok) throw new Error(`cannot add user "${username}": ${result.reason}`);
+    if (!result.ok) {
+      const why = result.reason === 'weak-password' ? describePasswordProblem(result.problem) : '';
+      throw new Error(`cannot add user "${username}": ${result.reason}${why ? ` (${why})` : ''}`);
+    }
     console.log(`Added ${result.user.role} ${result.user.username}`);
   } finally {
     await db.close();

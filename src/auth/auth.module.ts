@@ -3,15 +3,19 @@ import { APP_GUARD } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { Clock, IdGenerator } from '../clock/clock';
 import { AuthController } from './auth.controller';
-import { AuthenticateToken, CreateUser, SignIn, SignOut } from './auth.use-cases';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { AuthSettings } from './auth-settings';
+import { AuthenticateToken, CreateUser, SecurityLog, SignIn, SignOut } from './auth.use-cases';
+import { PasswordPolicy } from './password-policy';
+import {
+  PostgresThrottlerStorage,
+  SignInFailuresRepository,
+} from './sign-in-protection.repository';
+import { accountTracker, addressTracker, SignInThrottlerGuard } from './sign-in-throttler.guard';
 import { PasswordHasher } from './password-hasher';
 import { RolesGuard } from './roles.guard';
 
-export interface AuthSettings {
-  sessionTtlMs: number;
-  /** Seed dealer/supervisor/auditor demo users (embedded demo only; see README). */
-  demoUsers: boolean;
-}
+export type { AuthSettings } from './auth-settings';
 
 export const DEMO_USERS = [
   { username: 'dealer', role: 'dealer', password: 'dealer-demo', displayName: 'Demo Dealer' },
@@ -34,7 +38,7 @@ class DemoUserSeeder implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     if (!this.enabled) return;
     for (const user of DEMO_USERS) {
-      const result = await this.createUser.execute(user);
+      const result = await this.createUser.execute(user, { demoUser: true });
       if (result.ok) this.logger.log(`Demo ${user.role} "${user.username}" created (see README)`);
     }
   }
@@ -52,17 +56,38 @@ export class AuthModule {
     const { dataSource, clock, ids, settings } = deps;
     const hasher = new PasswordHasher();
     const authenticate = new AuthenticateToken(dataSource, clock);
-    const createUser = new CreateUser(dataSource, hasher, clock, ids);
+    const createUser = new CreateUser(dataSource, hasher, clock, ids, new PasswordPolicy());
+    const signIn = new SignIn(
+      dataSource,
+      hasher,
+      clock,
+      settings.sessionTtlMs,
+      new SignInFailuresRepository(dataSource),
+      settings.signIn,
+      new SecurityLog(),
+    );
+    const { accountLimit, addressLimit, windowMs } = settings.signIn;
     return {
       module: AuthModule,
+      imports: [
+        ThrottlerModule.forRoot({
+          storage: new PostgresThrottlerStorage(dataSource, clock),
+          throttlers: [
+            { name: 'account', limit: accountLimit, ttl: windowMs, getTracker: accountTracker },
+            { name: 'address', limit: addressLimit, ttl: windowMs, getTracker: addressTracker },
+          ],
+        }),
+      ],
       controllers: [AuthController],
       providers: [
-        { provide: SignIn, useValue: new SignIn(dataSource, hasher, clock, settings.sessionTtlMs) },
+        { provide: SignIn, useValue: signIn },
+        { provide: Clock, useValue: clock },
         { provide: SignOut, useValue: new SignOut(dataSource, clock) },
         { provide: AuthenticateToken, useValue: authenticate },
         { provide: CreateUser, useValue: createUser },
         { provide: DataSource, useValue: dataSource },
         { provide: APP_GUARD, useClass: RolesGuard },
+        SignInThrottlerGuard,
         { provide: DemoUserSeeder, useValue: new DemoUserSeeder(createUser, settings.demoUsers) },
       ],
       exports: [AuthenticateToken, CreateUser],

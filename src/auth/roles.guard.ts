@@ -17,7 +17,20 @@ const ROLES_KEY = 'studio:roles';
 /** Marks a route as needing a signed-in user with one of these roles. */
 export const Roles = (...roles: UserRole[]) => SetMetadata(ROLES_KEY, roles);
 
-export type AuthenticatedRequest = Request & { user?: AuthenticatedUser; token?: string };
+/**
+ * The signed-in session behind a request, for answers that outlive the request's check (console
+ * streams): whose it is, and whether its token is still good (not logged out, expired or disabled).
+ */
+export interface RequestSession {
+  userId: string;
+  isActive(): Promise<boolean>;
+}
+
+export type AuthenticatedRequest = Request & {
+  user?: AuthenticatedUser;
+  token?: string;
+  studioSession?: RequestSession;
+};
 
 export const CurrentUser = createParamDecorator(
   (_: unknown, ctx: ExecutionContext) => ctx.switchToHttp().getRequest<AuthenticatedRequest>().user,
@@ -63,6 +76,10 @@ export class RolesGuard implements CanActivate {
     }
     request.user = user;
     request.token = token;
+    request.studioSession = {
+      userId: user.id,
+      isActive: async () => (await this.authenticate.execute(token)) !== undefined,
+    };
     if (!roles.includes(user.role)) {
       throw new ForbiddenException({
         error: 'forbidden',

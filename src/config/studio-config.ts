@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { AuthSettings, readAuthSettings } from '../auth/auth-settings';
 import { resolve } from 'node:path';
 import { ConfigError } from '../common/config-error';
 import { EnvReader } from './env-reader';
@@ -79,7 +80,7 @@ export interface StudioConfig {
   outbox: OutboxConfig;
   tablesFile: string;
   tables: TableDefinition[];
-  auth: { sessionTtlMs: number; demoUsers: boolean };
+  auth: AuthSettings;
   orchestrator: {
     leaseTtlMs: number;
     platformKeys: string[];
@@ -166,11 +167,7 @@ export function loadStudioConfig(
         .map((k) => k.trim())
         .filter(Boolean),
     },
-    auth: {
-      sessionTtlMs: read.integer('SESSION_TTL_MINUTES', 12 * 60, 1, 7 * 24 * 60) * 60_000,
-      // Well-known demo passwords are only acceptable on the embedded, loopback-only demo.
-      demoUsers: read.boolean('DEMO_USERS', !read.raw('DATABASE_URL')),
-    },
+    auth: readAuthSettings(read),
   };
 }
 

@@ -15,7 +15,7 @@ import {
 } from '../table-core/table-machine';
 import type { TransitionListener } from '../tables/table-runtime';
 import type { StoredCard } from './console-snapshot';
-import { ConsoleStreamHub, MAX_UNREAD_BYTES, SseSink } from './console-stream.hub';
+import { ConsoleStreamHub, MAX_UNREAD_BYTES, SseSink, StreamSettings } from './console-stream.hub';
 
 const table = {
   id: 'pd-1',
@@ -110,7 +110,7 @@ afterEach(() => openHubs.splice(0).forEach((hub) => hub.close()));
 
 function hubFor(
   played: PlayedTable,
-  options = { heartbeatMs: 60_000, outboxLagMs: 60_000 },
+  options: Partial<StreamSettings> = { heartbeatMs: 60_000, outboxLagMs: 60_000 },
   /** Stands in for the round_cards query (a copy of the cards stored at the time of the call). */
   loadCards: () => Promise<StoredCard[]> = async () => played.stored.map((c) => ({ ...c })),
 ) {
@@ -340,5 +340,56 @@ describe('console stream hub', () => {
     // The console that reads keeps its stream.
     expect(reading.ended).toBe(false);
     expect(hub.connections).toBe(1);
+  });
+
+  describe('sessions', () => {
+    /** A sink whose request carries a session the test can end. */
+    function signedIn(userId: string, session = { active: true }) {
+      const sink = new RecordingSink() as RecordingSink & { req: object };
+      sink.req = { studioSession: { userId, isActive: async () => session.active } };
+      return { sink, session };
+    }
+    const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+    it('ends a stream at the first heartbeat after its session ends, and keeps the others', async () => {
+      const { played } = dealtRound();
+      const { hub } = hubFor(played, { heartbeatMs: 20, outboxLagMs: 60_000 });
+      const ended = signedIn('u-1');
+      const other = signedIn('u-2');
+      await hub.subscribe(ended.sink, { tableId: 'pd-1', privileged: true });
+      await hub.subscribe(other.sink, { tableId: 'pd-1', privileged: true });
+      await tick(50);
+      expect(ended.sink.ended).toBe(false);
+      ended.session.active = false;
+      await tick(50);
+      expect(ended.sink.ended).toBe(true);
+      expect(ended.sink.events('session-ended')).toEqual([{ error: 'session-ended' }]);
+      expect(other.sink.ended).toBe(false);
+      expect(hub.connections).toBe(1);
+    });
+
+    it("refuses a user's stream beyond the cap with a clear event; the open ones keep running", async () => {
+      const { played } = dealtRound();
+      const { hub } = hubFor(played, { heartbeatMs: 60_000, maxStreamsPerUser: 2 });
+      const first = signedIn('u-1');
+      const second = signedIn('u-1');
+      const third = signedIn('u-1');
+      const someoneElse = signedIn('u-2');
+      expect(await hub.subscribe(first.sink, { tableId: 'pd-1', privileged: true })).not.toBe(
+        false,
+      );
+      expect(await hub.subscribe(second.sink, { privileged: true })).not.toBe(false);
+      expect(await hub.subscribe(third.sink, { tableId: 'pd-1', privileged: true })).toBe(false);
+      expect(third.sink.ended).toBe(true);
+      expect(third.sink.events('refused')).toEqual([
+        expect.objectContaining({ error: 'too-many-streams' }),
+      ]);
+      expect(third.sink.chunks.join('')).toMatch(/^retry: 60000\n/);
+      expect(first.sink.ended || second.sink.ended).toBe(false);
+      expect(await hub.subscribe(someoneElse.sink, { tableId: 'pd-1', privileged: true })).not.toBe(
+        false,
+      );
+      expect(hub.connections).toBe(3);
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import type { RequestSession } from '../auth/roles.guard';
 import { Clock } from '../clock/clock';
 import { oneLine } from '../common/one-line';
 import type { TableDefinition } from '../config/tables-config';
@@ -16,6 +17,20 @@ export interface SseSink {
   end(): void;
   /** Bytes written but not yet taken by the client (an HTTP response's writableLength). */
   readonly writableLength?: number;
+  /** The request (an HTTP response's `req`): the RolesGuard put the signed-in session on it. */
+  readonly req?: object;
+}
+
+export interface StreamSettings {
+  /** Heartbeat comment and session re-check interval. */
+  heartbeatMs: number;
+  outboxLagMs: number;
+  /** Open streams per user; a further one is refused (the open ones keep running). */
+  maxStreamsPerUser: number;
+}
+
+function sessionOf(sink: SseSink): RequestSession | undefined {
+  return (sink.req as { studioSession?: RequestSession } | undefined)?.studioSession;
 }
 
 /**
@@ -52,6 +67,7 @@ export interface StreamScope {
 interface Subscriber {
   sink: SseSink;
   scope: StreamScope;
+  session?: RequestSession;
   heartbeat: NodeJS.Timeout;
   lag?: NodeJS.Timeout;
 }
@@ -76,12 +92,11 @@ export class ConsoleStreamHub {
   private closing = false;
   private sourcesOrNothing?: ConsoleStreamSources;
 
-  constructor(
-    private readonly options: { heartbeatMs: number; outboxLagMs: number } = {
-      heartbeatMs: 15_000,
-      outboxLagMs: 5_000,
-    },
-  ) {}
+  private readonly options: StreamSettings;
+
+  constructor(options: Partial<StreamSettings> = {}) {
+    this.options = { heartbeatMs: 15_000, outboxLagMs: 5_000, maxStreamsPerUser: 8, ...options };
+  }
 
   /**
    * Connects the hub to the tables and scanners (once every provider of the service exists): from
@@ -108,16 +123,24 @@ export class ConsoleStreamHub {
     return this.subscribers.size;
   }
 
-  /** Starts a stream and returns how to stop it; `false` when the service is shutting down. */
+  /**
+   * Starts a stream and returns how to stop it; `false` when the service is shutting down or when
+   * the user already holds `maxStreamsPerUser` streams: then the new stream gets a `refused` event
+   * (error `too-many-streams`, with a long `retry:` so the page does not hammer) and is ended; the
+   * user's open streams keep running.
+   */
   async subscribe(sink: SseSink, scope: StreamScope): Promise<(() => void) | false> {
     if (!this.accepting) return false;
+    const session = sessionOf(sink);
+    if (session && this.streamsOf(session.userId) >= this.options.maxStreamsPerUser) {
+      this.refuse(sink);
+      return false;
+    }
     const subscriber: Subscriber = {
       sink,
       scope,
-      heartbeat: setInterval(
-        () => this.send(subscriber, ': heartbeat\n\n'),
-        this.options.heartbeatMs,
-      ),
+      session,
+      heartbeat: setInterval(() => this.beat(subscriber), this.options.heartbeatMs),
     };
     this.subscribers.add(subscriber);
     const tableIds = scope.tableId ? [scope.tableId] : this.sources.tables.map((t) => t.id);
@@ -155,6 +178,51 @@ export class ConsoleStreamHub {
         // already gone
       }
     }
+  }
+
+  private streamsOf(userId: string): number {
+    return [...this.subscribers].filter((s) => s.session?.userId === userId).length;
+  }
+
+  private refuse(sink: SseSink): void {
+    const max = this.options.maxStreamsPerUser;
+    try {
+      // `retry:` belongs to the same SSE block: the page waits a minute before trying again.
+      sink.write('retry: 60000\n');
+      sink.write(
+        sse('refused', {
+          error: 'too-many-streams',
+          message: `You already have ${max} live views open; close one and reload`,
+        }),
+      );
+      sink.end();
+    } catch {
+      // already gone
+    }
+  }
+
+  /**
+   * A heartbeat, then the session check: a stream whose token was logged out, has expired or whose
+   * user was disabled gets a `session-ended` event and is closed (the page's reconnect then meets
+   * 401). A failed check (database outage) keeps the stream: an outage is not a sign-out.
+   */
+  private beat(subscriber: Subscriber): void {
+    this.send(subscriber, ': heartbeat\n\n');
+    const session = subscriber.session;
+    if (!session || !this.subscribers.has(subscriber)) return;
+    session.isActive().then(
+      (active) => {
+        if (active || !this.subscribers.has(subscriber)) return;
+        this.send(subscriber, sse('session-ended', { error: 'session-ended' }));
+        this.drop(subscriber);
+        try {
+          subscriber.sink.end();
+        } catch {
+          // already gone
+        }
+      },
+      (error) => this.logger.warn(`Console stream session check failed: ${oneLine(error)}`),
+    );
   }
 
   private drop(subscriber: Subscriber): void {

@@ -63,7 +63,10 @@ export class ConsolesModule {
   }): DynamicModule {
     const { config, dataSource, clock } = deps;
     const query: ConsoleQuery = (sql, params) => dataSource.query(sql, params);
-    const hub = new ConsoleStreamHub();
+    const hub = new ConsoleStreamHub({
+      heartbeatMs: config.auth.streamHeartbeatMs,
+      maxStreamsPerUser: config.auth.maxStreamsPerUser,
+    });
     return {
       module: ConsolesModule,
       controllers: [

@@ -1,7 +1,8 @@
 import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Clock } from '../clock/clock';
-import { READINESS_CHECKS, ReadinessCheck, runReadiness } from './readiness';
+import { Roles } from '../auth/roles.guard';
+import { READINESS_CHECKS, ReadinessCheck, ReadinessReport, runReadiness } from './readiness';
 
 @Controller('health')
 export class HealthController {
@@ -23,9 +24,27 @@ export class HealthController {
     };
   }
 
-  /** Everything the service depends on is usable; 503 with the failing checks otherwise. */
+  /**
+   * Open to load balancers and probes: 200 when everything the service depends on is usable, 503
+   * otherwise, with each check's status only (no paths, messages or reader states).
+   */
   @Get('ready')
   async ready(@Res({ passthrough: true }) response: Response) {
+    const report = await this.report(response);
+    const checks = Object.fromEntries(
+      Object.entries(report.checks).map(([name, check]) => [name, { status: check.status }]),
+    );
+    return { status: report.status, checks };
+  }
+
+  /** The full report (pty paths, reader states, outbox lag, error messages): supervisors only. */
+  @Get('ready/details')
+  @Roles('supervisor')
+  details(@Res({ passthrough: true }) response: Response) {
+    return this.report(response);
+  }
+
+  private async report(response: Response): Promise<ReadinessReport> {
     const report = await runReadiness(this.checks);
     response.status(report.status === 'ok' ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE);
     return report;

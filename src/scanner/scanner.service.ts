@@ -6,6 +6,7 @@ import {
   ScannerStatusChangedPayload,
   topicName,
 } from '@studio/contracts';
+import { cardCode, cardFromIndex } from '@studio/cards';
 import { appendTableEvents } from '@studio/persistence';
 import { printable, ScannerReading, wireFormat } from '@studio/scanner-protocol';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -56,6 +57,7 @@ interface RunningScanner {
   adapter: SerialScannerAdapter;
   state: TableScannerState;
   writer?: ShoeWriter;
+  shoe?: VirtualShoe;
   pty?: PtyPair;
   statusChain: Promise<void>;
 }
@@ -114,6 +116,23 @@ export class ScannerService {
   /** The table started shoe number `shoeNumber`: the virtual shoe reshuffles to match. */
   async newVirtualShoe(tableId: string, shoeNumber: number): Promise<void> {
     await this.scanners.get(tableId)?.writer?.newShoe(shoeNumber);
+  }
+
+  /**
+   * After a restart or a lease takeover the table's shoe is part-dealt: the virtual shoe continues
+   * shoe number `shoeNumber` without the cards the table counted from it (`counts`, per card index
+   * as the table's ingestion keeps them), so that none comes out a second time.
+   */
+  resumeVirtualShoe(tableId: string, shoeNumber: number, counts: readonly number[]): void {
+    const shoe = this.scanners.get(tableId)?.shoe;
+    if (!shoe) return;
+    const dealt = counts.flatMap((n, index) =>
+      Array.from({ length: n }, () => cardCode(cardFromIndex(index))),
+    );
+    shoe.resume(shoeNumber, dealt);
+    this.logger.log(
+      `Table ${tableId}: virtual shoe ${shoeNumber} resumed with ${dealt.length} cards already dealt`,
+    );
   }
 
   async start(): Promise<void> {
@@ -224,15 +243,16 @@ export class ScannerService {
       const sink: ByteSink = pty
         ? new SerialPortSink({ path: pty.shoePath, baudRate: settings.baudRate })
         : mockSink(running.adapter);
+      running.shoe = new VirtualShoe({
+        seed: shoeSettings.seed,
+        decks: shoeSettings.decks,
+        encoder,
+        misreadRate: shoeSettings.misreadRate,
+        noiseRate: shoeSettings.noiseRate,
+        duplicateRate: shoeSettings.duplicateRate,
+      });
       running.writer = new ShoeWriter({
-        shoe: new VirtualShoe({
-          seed: shoeSettings.seed,
-          decks: shoeSettings.decks,
-          encoder,
-          misreadRate: shoeSettings.misreadRate,
-          noiseRate: shoeSettings.noiseRate,
-          duplicateRate: shoeSettings.duplicateRate,
-        }),
+        shoe: running.shoe,
         sink,
         intervalMs: shoeSettings.intervalMs,
         heartbeatIntervalMs: shoeSettings.heartbeatIntervalMs,

@@ -137,6 +137,20 @@ function ingestionEffect(
         payload: { missedFrames: effect.missedFrames, sequence: effect.sequence },
       });
       return undefined;
+    case 'sequence-conflict':
+      // The supervisors' alert names no card: the held frame may carry a face-down one.
+      tx.publicEvent('SupervisorAlert', {
+        kind: 'scanner-sequence',
+        reason: effect.reason,
+        sequence: effect.sequence,
+        previousSequence: effect.previousSequence,
+      });
+      tx.emit({
+        type: 'ScannerSequenceConflict',
+        visibility: 'restricted',
+        payload: { ...effect, card: effect.card ?? null },
+      });
+      return { outcome: 'held', detail: { reason: effect.reason } };
   }
 }
 

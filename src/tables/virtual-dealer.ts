@@ -9,6 +9,8 @@ export interface VirtualShoeControl {
   dealVirtualCard(tableId: string): Promise<void>;
   /** Reshuffles the table's virtual shoe when the table starts a new shoe. */
   newVirtualShoe?(tableId: string, shoeNumber: number): Promise<void> | void;
+  /** Continues a part-dealt shoe (restart, takeover) without the cards the table counted. */
+  resumeVirtualShoe?(tableId: string, shoeNumber: number, counts: readonly number[]): void;
 }
 
 /**
@@ -47,6 +49,9 @@ export class VirtualDealer {
         Promise.resolve(this.shoes$.newVirtualShoe?.(tableId, shoe.state.shoeNumber)).catch(
           () => undefined, // the scanner logs it; the old order then deals on
         );
+      } else {
+        // Restart or takeover mid-shoe: go on from where the table's shoe stands.
+        this.shoes$.resumeVirtualShoe?.(tableId, shoe.state.shoeNumber, state.ingestion.counts);
       }
     }
     if (

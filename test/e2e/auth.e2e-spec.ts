@@ -1,8 +1,14 @@
+import { Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import type { RunningStudio } from '../../src/bootstrap';
+import { CreateUser } from '../../src/auth/auth.use-cases';
 import { startTestStudio } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(60_000);
+
+const STRONG = 'Tr1cky-Casino-Floor';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Users in the real database, hashed passwords, bearer tokens and role checks over HTTP. */
 describe('sign-in and roles', () => {
@@ -11,7 +17,29 @@ describe('sign-in and roles', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('auth');
-    studio = await startTestStudio({ databaseUrl: db.url, env: { DEMO_USERS: 'true' } });
+    studio = await startTestStudio({
+      databaseUrl: db.url,
+      env: {
+        DEMO_USERS: 'true',
+        // Short windows so that throttling, lockout and stream checks fit in a test.
+        SIGNIN_ACCOUNT_LIMIT: '5',
+        SIGNIN_ADDRESS_LIMIT: '1000',
+        SIGNIN_WINDOW_SECONDS: '3',
+        SIGNIN_LOCKOUT_FAILURES: '10',
+        SIGNIN_LOCKOUT_SECONDS: '6',
+        CONSOLE_STREAM_HEARTBEAT_MS: '300',
+        CONSOLE_STREAMS_PER_USER: '3',
+      },
+    });
+    const createUser = studio.app.get(CreateUser);
+    for (const [username, role] of [
+      ['croupier', 'dealer'],
+      ['floor', 'supervisor'],
+      ['pitboss', 'supervisor'],
+    ]) {
+      const created = await createUser.execute({ username, role, password: STRONG });
+      expect(created.ok).toBe(true);
+    }
   });
 
   afterAll(async () => {
@@ -44,7 +72,7 @@ describe('sign-in and roles', () => {
   it('stores only scrypt hashes of passwords and of tokens', async () => {
     const token = await login('supervisor', 'supervisor-demo');
     const users = await studio.database.dataSource.query(`SELECT password_hash FROM users`);
-    expect(users).toHaveLength(3);
+    expect(users).toHaveLength(6);
     for (const u of users) expect(u.password_hash).toMatch(/^scrypt\$16384\$8\$1\$/);
     const sessions = await studio.database.dataSource.query(`SELECT token_hash FROM user_sessions`);
     expect(sessions.map((s: { token_hash: string }) => s.token_hash)).not.toContain(token);
@@ -71,7 +99,10 @@ describe('sign-in and roles', () => {
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as Array<{ username: string }>).map((u) => u.username)).toEqual([
       'auditor',
+      'croupier',
       'dealer',
+      'floor',
+      'pitboss',
       'supervisor',
     ]);
     const refused = await get('/auth/users', dealer);
@@ -91,5 +122,224 @@ describe('sign-in and roles', () => {
     expect(await me.json()).toMatchObject({ username: 'auditor', role: 'auditor' });
     expect((await post('/auth/logout', {}, token)).status).toBe(204);
     expect((await get('/auth/me', token)).status).toBe(401);
+  });
+
+  it('throttles 50 wrong sign-ins with Retry-After, then locks the account, then lets it in again', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    const seen: string[] = [];
+    let throttledRetryAfter: string | null = null;
+    let lockedRetryAfter: string | null = null;
+    for (let i = 0; i < 50 && !lockedRetryAfter; i += 1) {
+      const response = await post('/auth/login', { username: 'croupier', password: `wrong-${i}` });
+      const body = (await response.json()) as { error: string };
+      seen.push(`${response.status}:${body.error}`);
+      if (body.error === 'too-many-attempts') {
+        throttledRetryAfter = response.headers.get('retry-after');
+        await sleep(Number(throttledRetryAfter) * 1000 + 100);
+      }
+      if (body.error === 'account-locked') lockedRetryAfter = response.headers.get('retry-after');
+    }
+    expect(seen.slice(0, 5)).toEqual(Array(5).fill('401:invalid-credentials'));
+    expect(seen[5]).toBe('429:too-many-attempts');
+    expect(Number(throttledRetryAfter)).toBeGreaterThanOrEqual(1);
+    expect(seen.filter((s) => s === '401:invalid-credentials')).toHaveLength(10);
+    expect(seen.at(-1)).toBe('429:account-locked');
+    expect(Number(lockedRetryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(lockedRetryAfter)).toBeLessThanOrEqual(6);
+
+    // The right password during the lockout is refused too.
+    const during = await post('/auth/login', { username: 'croupier', password: STRONG });
+    expect(during.status).toBe(429);
+    expect(await during.json()).toMatchObject({ error: 'account-locked' });
+    expect(Number(during.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+
+    await sleep(Number(during.headers.get('retry-after')) * 1000 + 200);
+    const after = await post('/auth/login', { username: 'croupier', password: STRONG });
+    expect(after.status).toBe(200);
+    const failures = await studio.database.dataSource.query(
+      `SELECT * FROM sign_in_failures WHERE username = 'croupier'`,
+    );
+    expect(failures).toEqual([]);
+
+    // Every refusal is a structured warn line of the security log; no password in any of them.
+    const lines = warn.mock.calls.map(([line]) => line as Record<string, unknown>);
+    warn.mockRestore();
+    const refusals = lines.filter((l) => l?.event === 'sign-in-refused');
+    const reasons = refusals.map((l) => l.reason);
+    expect(reasons.filter((r) => r === 'wrong-password')).toHaveLength(10);
+    expect(reasons).toEqual(
+      expect.arrayContaining(['throttled-per-account', 'account-locked-now', 'account-locked']),
+    );
+    for (const line of refusals) {
+      expect(line).toMatchObject({
+        username: 'croupier',
+        address: expect.stringMatching(/127\.0\.0\.1/),
+      });
+    }
+    const logged = JSON.stringify(lines);
+    expect(logged).not.toContain('wrong-1');
+    expect(logged).not.toContain(STRONG);
+  });
+
+  it('answers 400, never 500, to sign-in input that is not two plain strings', async () => {
+    for (const body of [
+      { username: 'dealer\u0000', password: 'dealer-demo' },
+      { username: 'dealer', password: 'dealer-demo\ud800' },
+      { username: '\udc00dealer', password: 'dealer-demo' },
+      { username: 'x'.repeat(10_000), password: 'dealer-demo' },
+      { username: 'dealer', password: 'p'.repeat(10_000) },
+      { username: ['dealer'], password: 'dealer-demo' },
+      { username: 'dealer', password: { $ne: 1 } },
+      { username: '', password: '' },
+      [],
+    ]) {
+      const response = await post('/auth/login', body);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: 'invalid-request' });
+    }
+    // Not a JSON object at all: the body parser's own 400.
+    for (const body of [null, 'dealer', 42]) {
+      expect((await post('/auth/login', body)).status).toBe(400);
+    }
+  });
+
+  it('refuses short and common passwords where users are created', async () => {
+    const createUser = studio.app.get(CreateUser);
+    const attempt = (password: string) =>
+      createUser.execute({ username: 'newcomer', role: 'auditor', password });
+    expect(await attempt('12345678')).toMatchObject({ ok: false, problem: 'too-short' });
+    expect(await attempt('Password1234')).toMatchObject({ ok: false, problem: 'common' });
+    expect(await attempt('qwertyuiopasdf')).toMatchObject({ ok: false, problem: 'common' });
+    expect(await attempt('newcomer-Vault-88')).toMatchObject({ ok: true });
+  });
+
+  it('sends helmet headers and no-store, without X-Powered-By; console pages keep their CSP', async () => {
+    const login = await post('/auth/login', { username: 'auditor', password: 'auditor-demo' });
+    const live = await get('/health/live');
+    for (const response of [login, live]) {
+      expect(response.headers.get('x-powered-by')).toBeNull();
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+      expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
+    }
+    const page = await get('/console/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(page.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('keeps /health/ready minimal and the detailed readiness for supervisors', async () => {
+    const ready = await get('/health/ready');
+    expect(ready.status).toBe(200);
+    const body = (await ready.json()) as { status: string; checks: Record<string, object> };
+    expect(body.status).toBe('ok');
+    for (const check of Object.values(body.checks)) expect(Object.keys(check)).toEqual(['status']);
+    expect(JSON.stringify(body)).not.toMatch(/message|outbox|port/);
+
+    expect((await get('/health/ready/details')).status).toBe(401);
+    const dealer = await login('dealer', 'dealer-demo');
+    expect((await get('/health/ready/details', dealer)).status).toBe(403);
+    const supervisor = await login('supervisor', 'supervisor-demo');
+    const details = await get('/health/ready/details', supervisor);
+    expect(details.status).toBe(200);
+    const detailed = (await details.json()) as { checks: { kafka: { message: string } } };
+    expect(detailed.checks.kafka.message).toMatch(/KAFKA_BROKERS/);
+  });
+
+  describe('console streams', () => {
+    const open: Array<ReadableStreamDefaultReader<Uint8Array>> = [];
+    afterAll(async () => {
+      for (const reader of open) await reader.cancel().catch(() => undefined);
+    });
+
+    async function signIn(username: string): Promise<string> {
+      const response = await post('/auth/login', { username, password: STRONG });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { token: string }).token;
+    }
+
+    /** Opens the supervisors' overview stream and collects its text until it ends. */
+    async function stream(token: string) {
+      const response = await get('/console/api/tables/stream', token);
+      expect(response.status).toBe(200);
+      const reader = response.body!.getReader();
+      open.push(reader);
+      const state = { text: '', endedAt: undefined as number | undefined };
+      const decoder = new TextDecoder();
+      const done = (async () => {
+        for (;;) {
+          const { value, done: finished } = await reader.read();
+          if (finished) break;
+          state.text += decoder.decode(value);
+        }
+        state.endedAt = Date.now();
+      })().catch(() => undefined);
+      await waitUntil(() => state.text.includes('event: table'));
+      return { state, done };
+    }
+
+    async function waitUntil(probe: () => boolean, timeoutMs = 5_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      while (!probe()) {
+        if (Date.now() > deadline) throw new Error('timed out');
+        await sleep(20);
+      }
+    }
+
+    /** Ends the session one way, and expects the stream to end within one heartbeat (300 ms). */
+    async function expectEndedWithinAHeartbeat(
+      opened: Awaited<ReturnType<typeof stream>>,
+      end: () => Promise<unknown>,
+    ) {
+      await sleep(700); // two heartbeats with a valid token: the stream stays open
+      expect(opened.state.endedAt).toBeUndefined();
+      const endedAt = Date.now();
+      await end();
+      await Promise.race([opened.done, sleep(2_000)]);
+      expect(opened.state.endedAt).toBeDefined();
+      // One heartbeat (300 ms) plus the check's query and some scheduling slack.
+      expect(opened.state.endedAt! - endedAt).toBeLessThan(300 + 400);
+      expect(opened.state.text).toContain('event: session-ended');
+    }
+
+    it('ends an open stream when its token is logged out', async () => {
+      const token = await signIn('floor');
+      const opened = await stream(token);
+      await expectEndedWithinAHeartbeat(opened, () => post('/auth/logout', {}, token));
+    });
+
+    it('ends an open stream when its token expires', async () => {
+      const token = await signIn('floor');
+      const opened = await stream(token);
+      const hash = createHash('sha256').update(token).digest('hex');
+      await expectEndedWithinAHeartbeat(opened, () =>
+        studio.database.dataSource.query(
+          `UPDATE user_sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1`,
+          [hash],
+        ),
+      );
+    });
+
+    it('ends an open stream when its user is disabled', async () => {
+      const token = await signIn('pitboss');
+      const opened = await stream(token);
+      await expectEndedWithinAHeartbeat(opened, () =>
+        studio.database.dataSource.query(
+          `UPDATE users SET disabled_at = now() WHERE username = 'pitboss'`,
+        ),
+      );
+    });
+
+    it('refuses a fourth stream of one user with a clear event and keeps the three open', async () => {
+      const token = await signIn('floor');
+      const streams = [await stream(token), await stream(token), await stream(token)];
+      const refused = await get('/console/api/tables/stream', token);
+      const text = await refused.text();
+      expect(text).toContain('event: refused');
+      expect(text).toContain('too-many-streams');
+      await sleep(400);
+      for (const s of streams) expect(s.state.endedAt).toBeUndefined();
+    });
   });
 });

@@ -251,4 +251,80 @@ describe('ingestion (games.md 0, "Card readings and rescans")', () => {
     ]);
     expect(JSON.parse(JSON.stringify(state))).toEqual(state);
   });
+
+  describe('device sequence numbers that cannot be trusted', () => {
+    const framed = (
+      reading: ScannerReading,
+      sequenceCheck: NonNullable<ScannerReading['sequenceCheck']>,
+    ): ScannerReading => ({ ...reading, sequenceCheck });
+
+    it('holds a repeated number carrying another card: not applied, slot open, alert', () => {
+      const { state, steps } = run(initialIngestionState(8), [
+        { type: 'expect-card', slot: 'a', at: T0 },
+        { type: 'reading', reading: framed(cardAt('KD', T0, 17), 'next') },
+        { type: 'expect-card', slot: 'b', at: T0 + 1 },
+        { type: 'reading', reading: framed(cardAt('2H', T0 + 2_000, 17), 'repeat') },
+      ]);
+      expect(steps[3].disposition).toBe('held');
+      expect(steps[3].effects).toEqual([
+        {
+          type: 'sequence-conflict',
+          reason: 'repeated-with-other-content',
+          sequence: 17,
+          previousSequence: 17,
+          card: '2H',
+        },
+      ]);
+      expect(state.slot?.id).toBe('b');
+      expect(state.counts[cardIndex(parseCardCode('2H')!)]).toBe(0);
+    });
+
+    it('still drops a true repeat (same number, same card) silently', () => {
+      const { state, steps } = run(initialIngestionState(8), [
+        { type: 'expect-card', slot: 'a', at: T0 },
+        { type: 'reading', reading: framed(cardAt('KD', T0, 17), 'next') },
+        { type: 'expect-card', slot: 'b', at: T0 + 1 },
+        { type: 'reading', reading: framed(cardAt('KD', T0 + 2_000, 17), 'repeat') },
+      ]);
+      expect(steps[3].disposition).toBe('duplicate');
+      expect(steps[3].effects).toEqual([
+        { type: 'duplicate-ignored', basis: 'sequence', sequence: 17, card: 'KD' },
+      ]);
+      expect(state.slot?.id).toBe('b');
+    });
+
+    it('holds a card whose number went backwards, then applies the next good one', () => {
+      const { state, steps } = run(initialIngestionState(8), [
+        { type: 'expect-card', slot: 'a', at: T0 },
+        { type: 'reading', reading: framed(cardAt('KD', T0, 500), 'next') },
+        { type: 'expect-card', slot: 'b', at: T0 + 1 },
+        { type: 'reading', reading: framed(cardAt('9C', T0 + 1_000, 3), 'backwards') },
+        { type: 'reading', reading: framed(cardAt('9C', T0 + 2_000, 4), 'next') },
+      ]);
+      expect(steps[3].disposition).toBe('held');
+      expect(steps[3].effects).toEqual([
+        {
+          type: 'sequence-conflict',
+          reason: 'backwards',
+          sequence: 3,
+          previousSequence: 500,
+          card: '9C',
+        },
+      ]);
+      // The held frame started no debounce window: the rescan 1 s later fills the slot.
+      expect(steps[4].disposition).toBe('applied');
+      expect(state.slot).toBeNull();
+      expect(state.counts[cardIndex(parseCardCode('9C')!)]).toBe(1);
+    });
+
+    it('does not take a repeated number for a conflict after a restart of a stored state', () => {
+      // Stored before lastContent existed: nothing to compare, so a repeat stays a duplicate.
+      const stored = { ...initialIngestionState(8), lastSequence: 9 } as IngestionState;
+      delete stored.lastContent;
+      const step = ok(
+        ingest(stored, { type: 'reading', reading: framed(misreadAt(T0, 9), 'repeat') }),
+      );
+      expect(step.disposition).toBe('duplicate');
+    });
+  });
 });

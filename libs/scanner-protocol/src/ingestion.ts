@@ -39,6 +39,11 @@ export interface IngestionState {
   slot: ExpectedSlot | null;
   /** Last device sequence number seen (any frame kind), to spot a repeated frame. */
   lastSequence: number | null;
+  /**
+   * What that frame said (`card:AS`, `heartbeat`...): a repeated number with other content is not
+   * a repeated frame. Absent in states stored before it existed.
+   */
+  lastContent?: string | null;
   /** Last card-or-failed reading, to debounce a card read twice. */
   lastRead: { code: CardCode | null; at: number } | null;
 }
@@ -53,7 +58,13 @@ export type IngestionInput =
 
 /** What became of a reading; persisted next to the raw bytes. */
 export type ReadingDisposition =
-  'applied' | 'rescan-required' | 'duplicate' | 'integrity-error' | 'not-expected' | 'recorded';
+  | 'applied'
+  | 'rescan-required'
+  | 'duplicate'
+  | 'integrity-error'
+  | 'not-expected'
+  | 'recorded'
+  | 'held';
 
 export type IngestionEffect =
   | { type: 'card-accepted'; slot: string; card: CardCode; sequence?: number }
@@ -73,7 +84,18 @@ export type IngestionEffect =
     }
   | { type: 'integrity-error'; card: CardCode; seen: number; allowed: number }
   | { type: 'card-not-expected'; card: CardCode }
-  | { type: 'sequence-gap'; missedFrames: number; sequence: number };
+  | { type: 'sequence-gap'; missedFrames: number; sequence: number }
+  | {
+      /**
+       * The device numbering cannot be trusted for this frame: the same number with other content,
+       * or a number going backwards. Nothing is applied, the slot stays open, a supervisor looks.
+       */
+      type: 'sequence-conflict';
+      reason: 'repeated-with-other-content' | 'backwards';
+      sequence: number;
+      previousSequence: number | null;
+      card?: CardCode;
+    };
 
 export interface IngestionRejection {
   code: 'slot-already-open' | 'no-slot-open' | 'bad-deck-count' | 'not-escalated';
@@ -90,6 +112,7 @@ export function initialIngestionState(deckCount: number): IngestionState {
     counts: new Array<number>(CARDS_PER_DECK).fill(0),
     slot: null,
     lastSequence: null,
+    lastContent: null,
     lastRead: null,
   };
 }
@@ -171,14 +194,28 @@ function read(
   const effects: IngestionEffect[] = [];
   const at = reading.receivedAt;
   const code = reading.kind === 'card' ? reading.code : null;
+  const content = contentOf(reading);
   const next: IngestionState = {
     ...state,
     lastSequence: reading.sequence ?? state.lastSequence,
+    ...(reading.sequence !== undefined ? { lastContent: content } : {}),
     lastRead:
       reading.kind === 'heartbeat' || reading.kind === 'status' ? state.lastRead : { code, at },
   };
 
-  if (reading.sequence !== undefined && state.lastSequence === reading.sequence) {
+  const conflict = sequenceConflict(state, reading, content);
+  if (conflict) {
+    effects.push({
+      type: 'sequence-conflict',
+      reason: conflict,
+      sequence: reading.sequence!,
+      previousSequence: state.lastSequence,
+      ...(code ? { card: code } : {}),
+    });
+    // Held: not applied, the slot stays open, no debounce window starts.
+    return { state: { ...next, lastRead: state.lastRead }, effects, disposition: 'held' };
+  }
+  if (isRepeatedFrame(state, reading)) {
     effects.push({
       type: 'duplicate-ignored',
       basis: 'sequence',
@@ -279,6 +316,42 @@ function read(
       };
     }
   }
+}
+
+/** The frame's meaning without its number: equal for a frame the device sent twice. */
+function contentOf(reading: ScannerReading): string {
+  switch (reading.kind) {
+    case 'card':
+    case 'unrecognised':
+      return `${reading.kind}:${reading.code}`;
+    case 'status':
+      return `status:${reading.status}`;
+    case 'heartbeat':
+      return 'heartbeat';
+    case 'invalid':
+      return `invalid:${reading.reason}`;
+  }
+}
+
+/** The same number again (the decoder says so; states fed without a decoder compare numbers). */
+function isRepeatedFrame(state: IngestionState, reading: ScannerReading): boolean {
+  if (reading.sequence === undefined) return false;
+  if (reading.sequenceCheck !== undefined) return reading.sequenceCheck === 'repeat';
+  return state.lastSequence === reading.sequence;
+}
+
+function sequenceConflict(
+  state: IngestionState,
+  reading: ScannerReading,
+  content: string,
+): 'repeated-with-other-content' | 'backwards' | undefined {
+  if (reading.sequence === undefined) return undefined;
+  if (reading.sequenceCheck === 'backwards') return 'backwards';
+  const known = state.lastContent !== undefined && state.lastContent !== null;
+  if (isRepeatedFrame(state, reading) && known && state.lastContent !== content) {
+    return 'repeated-with-other-content';
+  }
+  return undefined;
 }
 
 function reject(code: IngestionRejection['code'], message: string): IngestionResult {

@@ -16,8 +16,11 @@ interface ReadingBase {
   receivedAt: number;
 }
 
-/** How a device sequence number relates to the one before it (framed formats only). */
-export type SequenceCheck = 'first' | 'next' | 'repeat' | 'gap';
+/**
+ * How a device sequence number relates to the one before it (framed formats only): `backwards` is
+ * a number behind the previous one by more than it could have wrapped (over half the range).
+ */
+export type SequenceCheck = 'first' | 'next' | 'repeat' | 'gap' | 'backwards';
 
 interface Sequenced {
   /** Device sequence number, when the wire format has one. */

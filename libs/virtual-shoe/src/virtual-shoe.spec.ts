@@ -120,4 +120,18 @@ describe('virtual shoe', () => {
       new VirtualShoe({ seed: 1, decks: 1, encoder: new LineEncoder() }).heartbeat(),
     ).toHaveLength(0);
   });
+
+  it('resumes a shoe where the table stands: the rest of its order, no card dealt again', () => {
+    const order = shuffledShoe(7 + 2, 1); // shoe number 3 of seed 7
+    const dealt = order.slice(0, 20);
+    const shoe = new VirtualShoe({ seed: 7, decks: 1, encoder: new StudioFramedV1Encoder() });
+    shoe.resume(3, dealt);
+    expect(shoe.remaining).toBe(32);
+    const rest = Array.from({ length: 32 }, () => shoe.drawNext())
+      .flat()
+      .filter((e) => e.kind === 'card')
+      .map((e) => e.card);
+    expect(rest).toEqual(order.slice(20));
+    expect(rest.filter((card) => dealt.includes(card!))).toEqual([]);
+  });
 });

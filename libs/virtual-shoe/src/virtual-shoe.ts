@@ -141,6 +141,25 @@ export class VirtualShoe {
     return [this.status('NEW-SHOE')];
   }
 
+  /**
+   * Continues shoe number `shoeNumber` after a restart or a takeover, where the table stands: the
+   * same order as newShoe(shoeNumber), without the cards the table already counted from it (one
+   * copy removed per card dealt), so that none is dealt again. Sends nothing: the shoe never left.
+   */
+  resume(shoeNumber: number, alreadyDealt: readonly CardCode[]): void {
+    this.shoeNumber = Math.max(1, Math.floor(shoeNumber));
+    const left = [...alreadyDealt];
+    this.cards = shuffledShoe(this.options.seed + this.shoeNumber - 1, this.options.decks).filter(
+      (card) => {
+        const i = left.indexOf(card);
+        if (i < 0) return true;
+        left.splice(i, 1);
+        return false;
+      },
+    );
+    this.position = 0;
+  }
+
   /** Nothing for formats without heartbeats. */
   heartbeat(): Emission[] {
     return this.options.encoder.supports('heartbeat')

@@ -540,15 +540,18 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
   entry(
     'SupervisorAlert',
     ALL,
-    'Something needs a supervisor (rescan limit, composition error).',
+    'Something needs a supervisor (rescan limit, composition error, a scanner sequence number repeated with other content or going backwards).',
     payload(
       {
-        kind: { type: 'string', enum: ['rescan-limit', 'composition'] },
+        kind: { type: 'string', enum: ['rescan-limit', 'composition', 'scanner-sequence'] },
         slot: STR,
         failedAttempts: COUNT,
         elapsedMs: COUNT,
         trigger: STR,
         message: STR,
+        reason: { type: 'string', enum: ['repeated-with-other-content', 'backwards'] },
+        sequence: COUNT,
+        previousSequence: { type: ['integer', 'null'], minimum: 0 },
       },
       ['kind'],
     ),

@@ -138,9 +138,9 @@ describe('studio-framed-v1 decoder: one frame of each kind', () => {
     expect(readings.reduce((n, r) => n + r.raw.length, 0)).toBe(huge.length + 17); // 17 = the card frame
   });
 
-  it('classifies sequence numbers: first, next, repeat, gap (with the count), wrap-around', () => {
+  it('classifies sequence numbers: first, next, repeat, gap (with the count), wrap-around, backwards', () => {
     const decoder = new StudioFramedV1Decoder();
-    const seqs = [99_998, 99_999, 0, 0, 4, 2];
+    const seqs = [99_998, 99_999, 0, 0, 4, 2, 3, 49_000, 99_500, 10];
     const readings = seqs.flatMap((s) => decoder.push(studioFramedV1Frame(s, 'H'), AT));
     expect(readings.map((r) => [r.sequence, r.sequenceCheck, r.missedFrames])).toEqual([
       [99_998, 'first', undefined],
@@ -148,7 +148,11 @@ describe('studio-framed-v1 decoder: one frame of each kind', () => {
       [0, 'next', undefined],
       [0, 'repeat', undefined],
       [4, 'gap', 3],
-      [2, 'gap', 99_997], // the device went backwards: everything in between counts as missed
+      [2, 'backwards', undefined],
+      [3, 'next', undefined], // counting goes on from the number it went back to
+      [49_000, 'gap', 48_996],
+      [99_500, 'backwards', undefined], // 50,500 ahead is more likely 49,500 back
+      [10, 'gap', 509], // a wrap: 99,500 -> 10
     ]);
   });
 

@@ -305,7 +305,10 @@ export class StudioFramedV1Decoder implements FrameDecoder {
     this.lastSequence = sequence;
     if (last < 0) return 'first';
     if (sequence === last) return 'repeat';
-    this.missedFrames = (sequence - last - 1 + SEQUENCE_MODULUS) % SEQUENCE_MODULUS;
+    const forward = (sequence - last + SEQUENCE_MODULUS) % SEQUENCE_MODULUS;
+    // 99999 -> 3 is a wrap (4 ahead); 500 -> 3 went back: no device skips half its range.
+    if (forward > SEQUENCE_MODULUS / 2) return 'backwards';
+    this.missedFrames = forward - 1;
     return this.missedFrames === 0 ? 'next' : 'gap';
   }
 }
