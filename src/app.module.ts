@@ -42,6 +42,7 @@ import { ScannerService } from './scanner/scanner.service';
 import { PlatformKafkaModule } from './platform/platform-kafka.module';
 import { RegisterConfiguredTables } from './tables/register-configured-tables.use-case';
 import { TableRegistryRepository } from './history/table-registry.repository';
+import { ScannerHistoryRepository } from './history/scanner-history.repository';
 import { DATA_SOURCE, STUDIO_CONFIG } from './tokens';
 
 export interface StudioModuleOptions {
@@ -197,7 +198,12 @@ export class StudioModule implements NestModule {
           provide: ScannerService,
           inject: [DataSource, Clock, IdGenerator],
           useFactory: (ds: DataSource, clock: Clock, ids: IdGenerator) =>
-            new ScannerService(config.tables, ds, clock, ids, config.kafka?.topicPrefix ?? ''),
+            new ScannerService(
+              config.tables,
+              new ScannerHistoryRepository(ds, config.kafka?.topicPrefix ?? ''),
+              clock,
+              ids,
+            ),
         },
         {
           provide: READINESS_CHECKS,

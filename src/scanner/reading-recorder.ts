@@ -1,50 +1,13 @@
 import { Logger } from '@nestjs/common';
-import { ScannerReadingEntity } from '@studio/persistence';
-import type { ReadingDisposition, ScannerReading } from '@studio/scanner-protocol';
-import { DataSource } from 'typeorm';
 import { oneLine } from '../common/one-line';
+import type { ReadingRecord } from '../history/scanner-history.repository';
 
-export interface ReadingRecord {
-  tableId: string;
-  port: string;
-  wireFormat: string;
-  reading: ScannerReading;
-  outcome: ReadingDisposition;
-  outcomeDetail?: Record<string, unknown> | null;
-}
+export type { ReadingRecord } from '../history/scanner-history.repository';
 
-/** The reading as stored in `decoded`: everything but the bytes and the time, which have columns. */
-export function decodedOf(reading: ScannerReading): Record<string, unknown> {
-  const { raw: _raw, receivedAt: _at, ...decoded } = reading;
-  return decoded as Record<string, unknown>;
-}
-
-const COLUMNS = [
-  'table_id',
-  'port',
-  'wire_format',
-  'kind',
-  'raw',
-  'decoded',
-  'device_seq',
-  'received_at',
-  'outcome',
-  'outcome_detail',
-];
-
-export function toEntity(record: ReadingRecord): Partial<ScannerReadingEntity> {
-  return {
-    tableId: record.tableId,
-    port: record.port,
-    wireFormat: record.wireFormat,
-    kind: record.reading.kind,
-    raw: Buffer.from(record.reading.raw),
-    decoded: decodedOf(record.reading),
-    deviceSeq: record.reading.sequence ?? null,
-    receivedAt: new Date(record.reading.receivedAt),
-    outcome: record.outcome,
-    outcomeDetail: record.outcomeDetail ?? null,
-  };
+/** Where the recorder stores its batches (the scanners' history repository). */
+export interface ReadingStore {
+  readonly open: boolean;
+  insertReadings(batch: readonly ReadingRecord[]): Promise<string[]>;
 }
 
 /**
@@ -61,7 +24,7 @@ export class ScannerReadingRecorder {
   private written = 0;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly store: ReadingStore,
     private readonly options: { batchSize: number; maxQueued: number; retryDelayMs: number } = {
       batchSize: 500,
       maxQueued: 100_000,
@@ -103,42 +66,12 @@ export class ScannerReadingRecorder {
    * One multi-row INSERT with plain parameters: the ORM's query builder is far slower on large
    * bytea values (a megabyte of garbage took seconds), and this path must keep up with a reader.
    */
-  private async insert(batch: ReadingRecord[]): Promise<string[]> {
-    const params: unknown[] = [];
-    const tuples = batch.map((record) => {
-      const e = toEntity(record);
-      const values = [
-        e.tableId,
-        e.port,
-        e.wireFormat,
-        e.kind,
-        e.raw,
-        JSON.stringify(e.decoded),
-        e.deviceSeq,
-        e.receivedAt,
-        e.outcome,
-        e.outcomeDetail === null ? null : JSON.stringify(e.outcomeDetail),
-      ];
-      const placeholders = values.map((v) => {
-        params.push(v);
-        return `$${params.length}`;
-      });
-      return `(${placeholders.join(', ')})`;
-    });
-    // PostgreSQL returns the rows of a multi-row VALUES insert in the order given.
-    const rows: Array<{ id: string }> = await this.dataSource.query(
-      `INSERT INTO scanner_readings (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} RETURNING id`,
-      params,
-    );
-    return rows.map((r) => String(r.id));
-  }
-
   private async drain(): Promise<void> {
     let failures = 0;
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, this.options.batchSize);
       try {
-        const ids = await this.insert(batch.map((entry) => entry.record));
+        const ids = await this.store.insertReadings(batch.map((entry) => entry.record));
         this.queue.splice(0, batch.length);
         this.written += batch.length;
         batch.forEach((entry, i) => entry.stored(ids[i] ?? null));
@@ -148,7 +81,7 @@ export class ScannerReadingRecorder {
         this.logger.error(
           `Cannot store ${batch.length} scanner readings (attempt ${failures}): ${oneLine(error)}`,
         );
-        if (!this.dataSource.isInitialized || failures >= 10) {
+        if (!this.store.open || failures >= 10) {
           this.dropped += this.queue.length;
           for (const entry of this.queue.splice(0)) entry.stored(null);
           return;

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { ScannerReading } from '@studio/scanner-protocol';
-import type { DataSource } from 'typeorm';
+import type { ScannerHistoryRepository } from '../history/scanner-history.repository';
 import { shuffledShoe } from '@studio/virtual-shoe';
 import { RandomUuidGenerator, SystemClock } from '../clock/clock';
 import type { TableDefinition } from '../config/tables-config';
@@ -43,10 +43,9 @@ describe('ScannerService without socat (serialport mock binding fallback)', () =
     } as TableDefinition;
     const service = new ScannerService(
       [table],
-      {} as DataSource, // nothing newsworthy happens, so no event is written
+      {} as ScannerHistoryRepository, // nothing newsworthy happens, so no event is written
       new SystemClock(),
       new RandomUuidGenerator(),
-      '',
       recorder as unknown as ScannerReadingRecorder,
       null, // as if socat were not installed
     );

@@ -7,13 +7,11 @@ import {
   topicName,
 } from '@studio/contracts';
 import { cardCode, cardFromIndex } from '@studio/cards';
-import { appendTableEvents } from '@studio/persistence';
 import { printable, ScannerReading, wireFormat } from '@studio/scanner-protocol';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SerialPortMock } from 'serialport';
-import { DataSource } from 'typeorm';
 import {
   ByteSink,
   findSocat,
@@ -25,6 +23,7 @@ import {
 import { Clock, IdGenerator } from '../clock/clock';
 import { oneLine } from '../common/one-line';
 import type { TableDefinition } from '../config/tables-config';
+import type { ScannerHistoryRepository } from '../history/scanner-history.repository';
 import { ScannerReadingRecorder } from './reading-recorder';
 import { PortFactory, ScannerStatusChange, SerialScannerAdapter } from './serial-scanner-adapter';
 import type { ScannerSettings } from './scanner-settings';
@@ -80,11 +79,10 @@ export class ScannerService {
 
   constructor(
     private readonly tables: readonly TableDefinition[],
-    private readonly dataSource: DataSource,
+    private readonly history: ScannerHistoryRepository,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    private readonly topicPrefix: string,
-    readonly recorder = new ScannerReadingRecorder(dataSource),
+    readonly recorder = new ScannerReadingRecorder(history),
     /** Where socat lives; null forces the in-process mock fallback (tests). */
     private readonly socatPath: string | null = findSocat() ?? null,
   ) {}
@@ -332,19 +330,7 @@ export class ScannerService {
     };
     running.statusChain = running.statusChain
       .then(() =>
-        this.dataSource.transaction((manager) =>
-          appendTableEvents(manager, [
-            {
-              eventId: this.ids.newId(),
-              topic: topicName('tableEvents', this.topicPrefix),
-              tableId: state.tableId,
-              type: SCANNER_STATUS_CHANGED,
-              schemaVersion: SCANNER_STATUS_CHANGED_SCHEMA_VERSION,
-              occurredAt: change.at,
-              payload,
-            },
-          ]),
-        ),
+        this.history.appendStatusChanged(this.ids.newId(), change.at, payload),
       )
       .then(
         () => undefined,

@@ -10,6 +10,7 @@ import { DataSource } from 'typeorm';
 import { createStudioDataSource } from '../../src/database/data-source.factory';
 import { Clock, RandomUuidGenerator, SystemClock } from '../../src/clock/clock';
 import type { TableDefinition } from '../../src/config/tables-config';
+import { ScannerHistoryRepository } from '../../src/history/scanner-history.repository';
 import { ScannerReadingRecorder } from '../../src/scanner/reading-recorder';
 import { ScannerService } from '../../src/scanner/scanner.service';
 import { parseScannerSettings } from '../../src/scanner/scanner-settings';
@@ -64,7 +65,7 @@ describe('scanner readings in PostgreSQL', () => {
   }
 
   it('stores garbage, frames and a cut-off frame with their bytes, decoding, sequence and time', async () => {
-    const recorder = new ScannerReadingRecorder(dataSource);
+    const recorder = new ScannerReadingRecorder(new ScannerHistoryRepository(dataSource, ''));
     const decoder = new StudioFramedV1Decoder();
     const input = Buffer.concat([
       Buffer.from([0xde, 0xad]),
@@ -123,7 +124,7 @@ describe('scanner readings in PostgreSQL', () => {
   });
 
   it('stores a 1 MB line without delimiter in bounded pieces, losing no byte', async () => {
-    const recorder = new ScannerReadingRecorder(dataSource);
+    const recorder = new ScannerReadingRecorder(new ScannerHistoryRepository(dataSource, ''));
     const decoder = new LineDecoder();
     const huge = Buffer.alloc(1024 * 1024, 0x5a);
     const input = Buffer.concat([huge, Buffer.from('\n10H\n')]);
@@ -164,7 +165,12 @@ describe('scanner readings in PostgreSQL', () => {
         'test',
       ),
     } as TableDefinition;
-    const service = new ScannerService([table], dataSource, clock, new RandomUuidGenerator(), '');
+    const service = new ScannerService(
+      [table],
+      new ScannerHistoryRepository(dataSource, ''),
+      clock,
+      new RandomUuidGenerator(),
+    );
     const heard: Array<{ id: string | null; raw: Uint8Array }> = [];
     service.onReading((_t, reading, id) => heard.push({ id, raw: reading.raw }));
     await service.start();
@@ -212,10 +218,9 @@ describe('scanner readings in PostgreSQL', () => {
     } as TableDefinition;
     const service = new ScannerService(
       [table],
-      dataSource,
+      new ScannerHistoryRepository(dataSource, 'test.'),
       new SystemClock(),
       new RandomUuidGenerator(),
-      'test.',
     );
     await service.start();
     await until(() => service.states()[0].reconnectAttempts >= 2, 'two reconnect attempts');
