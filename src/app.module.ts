@@ -8,42 +8,40 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
-import { topicName } from '@studio/contracts';
+import { HttpAdapterHost } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import { DataSource } from 'typeorm';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
-import { ConsolesModule } from './consoles/consoles.module';
-import { TablesLifecycle, TablesModule } from './tables/tables.module';
-import { TableRuntimeRegistry } from './tables/table-runtime.registry';
-import type { TransitionListener } from './tables/table-runtime';
-import { VirtualDealer } from './tables/virtual-dealer';
-import { ApplyReadingCommand } from './use-cases/apply-reading/apply-reading.command';
-import { ApplyReading } from './use-cases/apply-reading/apply-reading.use-case';
 import { Clock, IdGenerator, RandomUuidGenerator, SystemClock } from './clock/clock';
 import type { StudioConfig } from './config/studio-config';
+import { ConsolesModule } from './consoles/consoles.module';
 import { DatabaseConnection } from './database/database-connection';
+import { databaseCheck, migrationsCheck } from './database/database-readiness';
 import { DemoPlayers, httpPlatformPost } from './demo/demo-players';
 import { HealthController } from './health/health.controller';
-import { databaseCheck, kafkaCheck, migrationsCheck, READINESS_CHECKS } from './health/readiness';
+import { kafkaCheck, READINESS_CHECKS } from './health/readiness';
+import { HistoryModule } from './history/history.module';
 import { loggingOptions } from './logging/logging.options';
 import { RoundLogListener } from './logging/round-log.listener';
 import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsAccessGuard } from './metrics/metrics-access.guard';
 import { RoundMetricsListener } from './metrics/round-metrics.listener';
-import { intakeCountersOf, StudioMetrics } from './metrics/studio-metrics';
-import { DisabledEventPublisher, EventPublisher } from './outbox/event-publisher';
-import { KafkaEventPublisher } from './outbox/kafka-event-publisher';
+import { StudioMetrics } from './metrics/studio-metrics';
+import { EventPublisher } from './outbox/event-publisher';
 import { MetricsController } from './outbox/metrics.controller';
+import { OutboxModule } from './outbox/outbox.module';
 import { OutboxRelay } from './outbox/outbox-relay';
+import { PlatformHttpModule } from './platform/platform-http.module';
+import { CommandIntakeHandler, PlatformKafkaModule } from './platform/platform-kafka.module';
 import { scannersCheck } from './scanner/scanner-readiness';
+import { ScannerModule, ScannersLifecycle } from './scanner/scanner.module';
 import { ScannerService } from './scanner/scanner.service';
-import { PlatformKafkaModule } from './platform/platform-kafka.module';
+import { SupervisorModule } from './supervisor/supervisor.module';
 import { RegisterConfiguredTables } from './tables/register-configured-tables.use-case';
-import { TableRegistryRepository } from './history/table-registry.repository';
-import { ScannerHistoryRepository } from './history/scanner-history.repository';
-import { DATA_SOURCE, STUDIO_CONFIG } from './tokens';
+import type { TransitionListener } from './tables/table-runtime';
+import { TableRuntimeRegistry } from './tables/table-runtime.registry';
+import { TablesLifecycle, TablesModule } from './tables/tables.module';
+import { STUDIO_CONFIG } from './tokens';
 
 export interface StudioModuleOptions {
   config: StudioConfig;
@@ -54,18 +52,15 @@ export interface StudioModuleOptions {
 
 /** Start-up and shutdown order of the service's own moving parts. */
 class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
-  private dealer?: VirtualDealer;
-
   constructor(
     @Inject(STUDIO_CONFIG) private readonly config: StudioConfig,
     private readonly register: RegisterConfiguredTables,
     private readonly relay: OutboxRelay,
     private readonly publisher: EventPublisher,
     private readonly database: DatabaseConnection,
-    private readonly scanners: ScannerService,
+    private readonly scanners: ScannersLifecycle,
     private readonly tables: TablesLifecycle,
     private readonly registry: TableRuntimeRegistry,
-    private readonly applyReading: ApplyReading,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -73,39 +68,14 @@ class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     this.relay.start();
     // Committed transitions put events in the outbox: publish them without waiting for the poll.
     this.registry.onTransition(() => this.relay.notify());
-    const scanners = this.scanners;
-    this.dealer = new VirtualDealer(
-      this.registry,
-      {
-        isVirtual: (id) => scanners.states().some((s) => s.tableId === id && s.virtual),
-        dealVirtualCard: (id) => scanners.dealVirtualCard(id),
-        newVirtualShoe: (id, shoeNumber) => scanners.newVirtualShoe(id, shoeNumber),
-        resumeVirtualShoe: (id, shoeNumber, counts) =>
-          scanners.resumeVirtualShoe(id, shoeNumber, counts),
-      },
-      this.config.orchestrator.virtualDealerPaceMs,
-    );
-    const dealer = this.dealer;
-    this.registry.onTransition((tableId, outcome) => dealer.onTransition(tableId, outcome));
     // Tables start before the scanners so that no reading arrives at a table that is not running.
     await this.tables.start();
-    this.scanners.onReading((tableId, reading, readingId) => {
-      if (this.registry.get(tableId).ok) {
-        // A reading that cannot be committed (the database is away) is logged by its table and
-        // not applied; the table still expects that card, so the next reading takes its place.
-        this.applyReading
-          .execute(ApplyReadingCommand.create({ tableId, readingId, reading }))
-          .catch(() => undefined);
-      }
-    });
     // After registration: readings and scanner events refer to registered tables.
     await this.scanners.start();
-    for (const runtime of this.registry.all()) dealer.onTransition(runtime.tableId);
   }
 
   async onApplicationShutdown(): Promise<void> {
     // Close the serial ports first and store their last readings while the database is open.
-    this.dealer?.stop();
     await this.scanners.stop();
     // Stop the tables (their in-flight transitions finish) and release their leases at once.
     await this.tables.stop();
@@ -152,85 +122,64 @@ export class StudioModule implements NestModule {
 
   static forRoot(options: StudioModuleOptions): DynamicModule {
     const { config, database } = options;
-    const topics = [topicName('tableEvents', config.kafka?.topicPrefix ?? '')];
+    const dataSource = database.dataSource;
     const clock = options.clock ?? new SystemClock();
     const ids = options.ids ?? new RandomUuidGenerator();
+    const topicPrefix = config.kafka?.topicPrefix ?? '';
+    // Each shared module is built once here and imported by the modules that use it.
+    const history = HistoryModule.forRoot({
+      dataSource,
+      topicPrefix,
+      leaseTtlMs: config.orchestrator.leaseTtlMs,
+    });
+    const tables = TablesModule.forRoot({ config, clock, ids, history });
+    const outbox = OutboxModule.forRoot({ config, dataSource, clock });
+    const scanners = ScannerModule.forRoot({ config, clock, ids, history, tables });
+    const platformKafka = PlatformKafkaModule.forRoot(config, { clock, tables });
     return {
       module: StudioModule,
       imports: [
         LoggerModule.forRoot(loggingOptions(config.logging)),
-        AuthModule.forRoot({ dataSource: database.dataSource, clock, ids, settings: config.auth }),
-        TablesModule.forRoot({ config, dataSource: database.dataSource, clock, ids }),
-        PlatformKafkaModule.forRoot(config),
-        AuditModule.forRoot({ dataSource: database.dataSource }),
-        ConsolesModule.forRoot({ config, dataSource: database.dataSource, clock }),
+        AuthModule.forRoot({ dataSource, clock, ids, settings: config.auth }),
+        history,
+        tables,
+        outbox,
+        scanners,
+        platformKafka,
+        SupervisorModule.forRoot({ tables }),
+        PlatformHttpModule.forRoot({ config, tables }),
+        AuditModule.forRoot({ history }),
+        ConsolesModule.forRoot({ config, clock, history, tables, scanners, outbox }),
       ],
       controllers: [HealthController, MetricsController],
       providers: [
         { provide: STUDIO_CONFIG, useValue: config },
         { provide: DatabaseConnection, useValue: database },
-        { provide: DATA_SOURCE, useValue: database.dataSource },
-        { provide: DataSource, useValue: database.dataSource },
         { provide: Clock, useValue: clock },
         { provide: IdGenerator, useValue: ids },
         {
-          provide: EventPublisher,
-          useFactory: () =>
-            config.kafka ? new KafkaEventPublisher(config.kafka) : new DisabledEventPublisher(),
-        },
-        {
-          provide: OutboxRelay,
-          inject: [DataSource, EventPublisher, Clock],
-          useFactory: (ds: DataSource, publisher: EventPublisher, clock: Clock) =>
-            new OutboxRelay(ds, publisher, config.outbox, clock, topics),
-        },
-        {
-          provide: RegisterConfiguredTables,
-          inject: [DataSource, Clock, IdGenerator],
-          useFactory: (ds: DataSource, clock: Clock, ids: IdGenerator) =>
-            new RegisterConfiguredTables(
-              new TableRegistryRepository(ds, config.kafka?.topicPrefix ?? ''),
-              clock,
-              ids,
-            ),
-        },
-        {
-          provide: ScannerService,
-          inject: [DataSource, Clock, IdGenerator],
-          useFactory: (ds: DataSource, clock: Clock, ids: IdGenerator) =>
-            new ScannerService(
-              config.tables,
-              new ScannerHistoryRepository(ds, config.kafka?.topicPrefix ?? ''),
-              clock,
-              ids,
-            ),
-        },
-        {
           provide: READINESS_CHECKS,
-          inject: [DataSource, EventPublisher, OutboxRelay, ScannerService],
-          useFactory: (
-            ds: DataSource,
-            publisher: EventPublisher,
-            relay: OutboxRelay,
-            scanners: ScannerService,
-          ) => [
-            databaseCheck(ds),
-            migrationsCheck(ds),
+          inject: [EventPublisher, OutboxRelay, ScannerService],
+          useFactory: (publisher: EventPublisher, relay: OutboxRelay, scanners: ScannerService) => [
+            databaseCheck(dataSource),
+            migrationsCheck(dataSource),
             kafkaCheck(publisher, relay),
             scannersCheck(scanners),
           ],
         },
         {
           provide: StudioMetrics,
-          inject: [OutboxRelay, EventPublisher, ModuleRef],
-          useFactory: (relay: OutboxRelay, publisher: EventPublisher, modules: ModuleRef) =>
+          inject: [OutboxRelay, EventPublisher, { token: CommandIntakeHandler, optional: true }],
+          useFactory: (
+            relay: OutboxRelay,
+            publisher: EventPublisher,
+            intake: CommandIntakeHandler | undefined,
+          ) =>
             new StudioMetrics({
               lag: () => relay.lag(),
               relayCounters: () => relay.counters,
               publisher,
-              ...(config.kafka?.commands.enabled
-                ? { intakeCounters: () => intakeCountersOf(modules) }
-                : {}),
+              ...(intake ? { intakeCounters: () => intake.intake.counters } : {}),
             }),
         },
         MetricsAccessGuard,
@@ -244,14 +193,13 @@ export class StudioModule implements NestModule {
         },
         {
           provide: RoundMetricsListener,
-          inject: [TableRuntimeRegistry, StudioMetrics, Clock],
-          useFactory: (registry: TableRuntimeRegistry, metrics: StudioMetrics, clock: Clock) =>
+          inject: [TableRuntimeRegistry, StudioMetrics],
+          useFactory: (registry: TableRuntimeRegistry, metrics: StudioMetrics) =>
             subscribed(registry, new RoundMetricsListener(config.tables, metrics, clock)),
         },
         ...demoPlayers(config),
         StudioLifecycle,
       ],
-      exports: [OutboxRelay, Clock, IdGenerator, DataSource, ScannerService],
     };
   }
 }

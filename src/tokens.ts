@@ -1,3 +1,2 @@
 /** Injection tokens for values that are not classes. */
 export const STUDIO_CONFIG = Symbol('STUDIO_CONFIG');
-export const DATA_SOURCE = Symbol('DATA_SOURCE');

@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { HistoryModule } from '../history/history.module';
 import { HistoryReader } from '../history/reader/history-reader';
 import { AuditController } from './audit.controller';
 import { ExportRounds } from './export-rounds.use-case';
@@ -21,11 +20,11 @@ const USE_CASES = [
 /** The auditor's read-only history API: plain use cases over the history reader. */
 @Module({})
 export class AuditModule {
-  /** `deps` is what the history module needs (the database); the audit itself never sees it. */
-  static forRoot(deps: Parameters<typeof HistoryModule.forRoot>[0]): DynamicModule {
+  /** `history` is the service's one HistoryModule. */
+  static forRoot(deps: { history: DynamicModule }): DynamicModule {
     return {
       module: AuditModule,
-      imports: [HistoryModule.forRoot(deps)],
+      imports: [deps.history],
       controllers: [AuditController],
       providers: USE_CASES.map((useCase) => ({
         provide: useCase,

@@ -14,8 +14,9 @@ import type { AuthenticatedUser } from '../auth/auth.use-cases';
 import { CurrentUser, Roles } from '../auth/roles.guard';
 import type { StudioConfig } from '../config/studio-config';
 import { STUDIO_CONFIG } from '../tokens';
-import { CONSOLE_QUERY, ConsoleOutboxLag } from './console.tokens';
-import { ConsoleQuery, loadActionLog } from './console-queries';
+import { ConsoleOutboxLag } from './console.tokens';
+import { loadActionLog } from './console-queries';
+import { HistoryReader } from '../history/reader/history-reader';
 import { ConsoleStreamHub, StreamScope } from './console-stream.hub';
 
 /**
@@ -27,7 +28,7 @@ export class ConsoleApiController {
   constructor(
     @Inject(STUDIO_CONFIG) private readonly config: StudioConfig,
     private readonly hub: ConsoleStreamHub,
-    @Inject(CONSOLE_QUERY) private readonly query: ConsoleQuery,
+    private readonly history: HistoryReader,
     private readonly outbox: ConsoleOutboxLag,
   ) {}
 
@@ -85,7 +86,7 @@ export class ConsoleApiController {
         message: `limit must be a whole number from 1 to 500 (got "${limit}")`,
       });
     }
-    return loadActionLog(this.query, { tableId, limit: count });
+    return loadActionLog(this.history, { tableId, limit: count });
   }
 
   @Get('outbox')

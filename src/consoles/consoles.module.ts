@@ -1,6 +1,4 @@
 import { DynamicModule, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
-import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
 import type { StudioConfig } from '../config/studio-config';
 import { OutboxRelay } from '../outbox/outbox-relay';
@@ -13,30 +11,32 @@ import { STUDIO_CONFIG } from '../tokens';
 import { ConsoleApiController } from './console-api.controller';
 import { ConsoleAssets } from './console-assets';
 import { ConsolePagesController, RootRedirectController } from './console-pages.controller';
-import { ConsoleQuery, loadConsoleCards } from './console-queries';
+import { loadConsoleCards } from './console-queries';
+import { HistoryReader } from '../history/reader/history-reader';
 import { ConsoleStreamHub } from './console-stream.hub';
-import { CONSOLE_QUERY, ConsoleOutboxLag } from './console.tokens';
+import { ConsoleOutboxLag } from './console.tokens';
 
-/**
- * The tables, scanners and relay belong to the modules that import this one, so they are looked
- * up once every provider exists rather than injected (the same way /metrics finds the intake).
- */
+/** Starts the live streams once the tables, scanners and relay exist; ends them before shutdown. */
 class ConsolesLifecycle implements OnModuleInit, OnModuleDestroy {
   constructor(
-    private readonly modules: ModuleRef,
     private readonly hub: ConsoleStreamHub,
     private readonly config: StudioConfig,
-    private readonly query: ConsoleQuery,
+    private readonly sources: {
+      registry: TableRuntimeRegistry;
+      scanners: ScannerService;
+      relay: OutboxRelay;
+      history: HistoryReader;
+    },
     private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
-    const relay = this.modules.get(OutboxRelay, { strict: false });
+    const { registry, scanners, relay, history } = this.sources;
     this.hub.start({
       tables: this.config.tables,
-      registry: this.modules.get(TableRuntimeRegistry, { strict: false }),
-      scanners: this.modules.get(ScannerService, { strict: false }),
-      loadCards: (state) => loadConsoleCards(this.query, state),
+      registry,
+      scanners,
+      loadCards: (state) => loadConsoleCards(history, state),
       outboxLag: async () => ({ ...(await relay.lag()), publishing: publishing(this.config) }),
       clock: this.clock,
     });
@@ -58,17 +58,20 @@ function publishing(config: StudioConfig): 'on' | 'off' {
 export class ConsolesModule {
   static forRoot(deps: {
     config: StudioConfig;
-    dataSource: DataSource;
     clock: Clock;
+    history: DynamicModule;
+    tables: DynamicModule;
+    scanners: DynamicModule;
+    outbox: DynamicModule;
   }): DynamicModule {
-    const { config, dataSource, clock } = deps;
-    const query: ConsoleQuery = (sql, params) => dataSource.query(sql, params);
+    const { config, clock } = deps;
     const hub = new ConsoleStreamHub({
       heartbeatMs: config.auth.streamHeartbeatMs,
       maxStreamsPerUser: config.auth.maxStreamsPerUser,
     });
     return {
       module: ConsolesModule,
+      imports: [deps.history, deps.tables, deps.scanners, deps.outbox],
       controllers: [
         ConsolePagesController,
         RootRedirectController,
@@ -77,28 +80,30 @@ export class ConsolesModule {
       ],
       providers: [
         { provide: STUDIO_CONFIG, useValue: config },
-        { provide: CONSOLE_QUERY, useValue: query },
         { provide: ConsoleAssets, useValue: new ConsoleAssets() },
         { provide: ConsoleStreamHub, useValue: hub },
         {
           provide: ConsoleOutboxLag,
-          inject: [ModuleRef],
-          useFactory: (modules: ModuleRef): ConsoleOutboxLag => ({
-            lag: async () => ({
-              ...(await modules.get(OutboxRelay, { strict: false }).lag()),
-              publishing: publishing(config),
-            }),
+          inject: [OutboxRelay],
+          useFactory: (relay: OutboxRelay): ConsoleOutboxLag => ({
+            lag: async () => ({ ...(await relay.lag()), publishing: publishing(config) }),
           }),
         },
         {
           provide: GetHoldReport,
-          useValue: new GetHoldReport(config.tables, new HoldStatisticsReader(query), clock),
+          inject: [HoldStatisticsReader],
+          useFactory: (reader: HoldStatisticsReader) =>
+            new GetHoldReport(config.tables, reader, clock),
         },
         {
           provide: ConsolesLifecycle,
-          inject: [ModuleRef],
-          useFactory: (modules: ModuleRef) =>
-            new ConsolesLifecycle(modules, hub, config, query, clock),
+          inject: [TableRuntimeRegistry, ScannerService, OutboxRelay, HistoryReader],
+          useFactory: (
+            registry: TableRuntimeRegistry,
+            scanners: ScannerService,
+            relay: OutboxRelay,
+            history: HistoryReader,
+          ) => new ConsolesLifecycle(hub, config, { registry, scanners, relay, history }, clock),
         },
       ],
     };

@@ -1,5 +1,3 @@
-import { DataSource } from 'typeorm';
-import { oneLine } from '../common/one-line';
 import type { EventPublisher } from '../outbox/event-publisher';
 import type { OutboxRelay } from '../outbox/outbox-relay';
 
@@ -23,36 +21,6 @@ export interface ReadinessCheck {
 }
 
 export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
-
-export function databaseCheck(dataSource: DataSource): ReadinessCheck {
-  return {
-    name: 'database',
-    async check() {
-      try {
-        await dataSource.query('SELECT 1');
-        return { status: 'ok' };
-      } catch (error) {
-        return { status: 'error', message: `database unreachable: ${oneLine(error)}` };
-      }
-    },
-  };
-}
-
-export function migrationsCheck(dataSource: DataSource): ReadinessCheck {
-  return {
-    name: 'migrations',
-    async check() {
-      try {
-        const pending = await dataSource.showMigrations();
-        return pending
-          ? { status: 'error', message: 'migrations are pending: run `npm run migration:run`' }
-          : { status: 'ok' };
-      } catch (error) {
-        return { status: 'error', message: `cannot read migrations: ${oneLine(error)}` };
-      }
-    },
-  };
-}
 
 export function kafkaCheck(publisher: EventPublisher, relay: OutboxRelay): ReadinessCheck {
   return {

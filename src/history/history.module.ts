@@ -1,18 +1,55 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { TableLeaseRepository } from '../database/table-lease.repository';
+import { HoldStatisticsReader } from './hold-statistics.reader';
 import { HistoryReader } from './reader/history-reader';
 import { historyQueryOf } from './reader/history-query';
+import { ScannerHistoryRepository } from './scanner-history.repository';
+import { TableRegistryRepository } from './table-registry.repository';
+import { TableStateRepository } from './writer/table-state.repository';
+import { createTransitionWriter, TransitionWriter } from './writer/transition-writer';
+import { SupervisorActionsRepository } from './writer/supervisor-actions.repository';
 
-/** The history's read side as a provider: modules that read history import this. */
+export interface HistoryModuleOptions {
+  dataSource: DataSource;
+  /** Kafka topic prefix of the events the writers put in the outbox. */
+  topicPrefix: string;
+  /** How long a table lease lasts without renewal. */
+  leaseTtlMs: number;
+}
+
+/**
+ * The one place the service's history is written and read: the transition writer and its
+ * repositories, the registered tables, the scanners' readings, the table leases and the history
+ * reader shared by the audit API, the consoles and replay. Modules that read or write history
+ * import this module; none of them sees the database itself.
+ */
 @Module({})
 export class HistoryModule {
-  static forRoot(deps: { dataSource: DataSource }): DynamicModule {
-    return {
-      module: HistoryModule,
-      providers: [
-        { provide: HistoryReader, useValue: new HistoryReader(historyQueryOf(deps.dataSource)) },
-      ],
-      exports: [HistoryReader],
-    };
+  static forRoot(options: HistoryModuleOptions): DynamicModule {
+    const { dataSource, topicPrefix, leaseTtlMs } = options;
+    const leases = new TableLeaseRepository(dataSource, leaseTtlMs);
+    const { writer, supervisorActions } = createTransitionWriter(
+      dataSource,
+      new TableStateRepository(dataSource, leases),
+      topicPrefix,
+    );
+    const query = historyQueryOf(dataSource);
+    const providers = [
+      { provide: HistoryReader, useValue: new HistoryReader(query) },
+      { provide: HoldStatisticsReader, useValue: new HoldStatisticsReader(query) },
+      { provide: TransitionWriter, useValue: writer },
+      { provide: SupervisorActionsRepository, useValue: supervisorActions },
+      { provide: TableLeaseRepository, useValue: leases },
+      {
+        provide: TableRegistryRepository,
+        useValue: new TableRegistryRepository(dataSource, topicPrefix),
+      },
+      {
+        provide: ScannerHistoryRepository,
+        useValue: new ScannerHistoryRepository(dataSource, topicPrefix),
+      },
+    ];
+    return { module: HistoryModule, providers, exports: providers.map((p) => p.provide) };
   }
 }

@@ -1,4 +1,8 @@
-import { SCANNER_STATUS_CHANGED, SCANNER_STATUS_CHANGED_SCHEMA_VERSION, topicName } from '@studio/contracts';
+import {
+  SCANNER_STATUS_CHANGED,
+  SCANNER_STATUS_CHANGED_SCHEMA_VERSION,
+  topicName,
+} from '@studio/contracts';
 import type { ScannerStatusChangedPayload } from '@studio/contracts';
 import { appendTableEvents } from '@studio/persistence';
 import type { ReadingDisposition, ScannerReading } from '@studio/scanner-protocol';

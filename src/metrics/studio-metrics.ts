@@ -1,8 +1,6 @@
-import type { ModuleRef } from '@nestjs/core';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EventPublisher } from '../outbox/event-publisher';
 import type { OutboxLag, RelayCounters } from '../outbox/outbox-relay';
-import { CommandIntakeHandler } from '../platform/platform-kafka.module';
 
 /** What the metrics read at scrape time (the relay, the producer, the command intake if any). */
 export interface MetricSources {
@@ -165,15 +163,4 @@ function mirroredCounter(
       this.inc(read());
     },
   });
-}
-
-const NO_COMMANDS: IntakeCounts = { accepted: 0, rejected: 0, deadLettered: 0, duplicates: 0 };
-
-/** The command intake's counters, looked up when scraped (it is built with the Kafka module). */
-export function intakeCountersOf(modules: ModuleRef): IntakeCounts {
-  try {
-    return modules.get(CommandIntakeHandler, { strict: false }).intake.counters;
-  } catch {
-    return NO_COMMANDS; // not built (yet)
-  }
 }

@@ -6,7 +6,6 @@ import {
   Module,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
 import type { KafkaOptions } from '@nestjs/microservices';
 import { topicName } from '@studio/contracts';
 import { logLevel, Partitioners } from 'kafkajs';
@@ -68,29 +67,28 @@ class AnswersLifecycle implements BeforeApplicationShutdown, OnApplicationShutdo
  */
 @Module({})
 export class PlatformKafkaModule {
-  static forRoot(config: StudioConfig): DynamicModule {
+  static forRoot(
+    config: StudioConfig,
+    deps: { clock: Clock; tables: DynamicModule },
+  ): DynamicModule {
     const kafka = config.kafka;
     if (!kafka?.commands.enabled) return { module: PlatformKafkaModule };
     const answers = new CommandAnswersPublisher(kafka);
     intakeShutdown.started = false; // a new service in this process (tests restart it)
     return {
       module: PlatformKafkaModule,
+      imports: [deps.tables],
       providers: [
         { provide: CommandAnswersPublisher, useValue: answers },
         {
           provide: CommandIntakeHandler,
-          inject: [ModuleRef],
-          // The use cases live in the tables module; found by type across modules.
-          useFactory: (ref: ModuleRef) => {
-            const clock = ref.get(Clock, { strict: false });
-            const intake = new CommandIntake(
-              ref.get(PlaceBet, { strict: false }),
-              ref.get(Decide, { strict: false }),
-              ref.get(ApplyCommands, { strict: false }),
-              clock,
-            );
-            return new CommandIntakeHandler(intake, answers, clock);
-          },
+          inject: [PlaceBet, Decide, ApplyCommands],
+          useFactory: (placeBet: PlaceBet, decide: Decide, apply: ApplyCommands) =>
+            new CommandIntakeHandler(
+              new CommandIntake(placeBet, decide, apply, deps.clock),
+              answers,
+              deps.clock,
+            ),
         },
         AnswersLifecycle,
       ],

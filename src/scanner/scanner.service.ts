@@ -1,11 +1,5 @@
 import { Logger } from '@nestjs/common';
-import {
-  SCANNER_STATUS_CHANGED,
-  SCANNER_STATUS_CHANGED_SCHEMA_VERSION,
-  ScannerConnectionStatus,
-  ScannerStatusChangedPayload,
-  topicName,
-} from '@studio/contracts';
+import { ScannerConnectionStatus, ScannerStatusChangedPayload } from '@studio/contracts';
 import { cardCode, cardFromIndex } from '@studio/cards';
 import { printable, ScannerReading, wireFormat } from '@studio/scanner-protocol';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -329,9 +323,7 @@ export class ScannerService {
       reconnectAttempts: change.reconnectAttempts,
     };
     running.statusChain = running.statusChain
-      .then(() =>
-        this.history.appendStatusChanged(this.ids.newId(), change.at, payload),
-      )
+      .then(() => this.history.appendStatusChanged(this.ids.newId(), change.at, payload))
       .then(
         () => undefined,
         (error) =>

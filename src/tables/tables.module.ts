@@ -1,15 +1,10 @@
 import { DynamicModule, Logger, Module } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { Clock, IdGenerator } from '../clock/clock';
 import type { StudioConfig } from '../config/studio-config';
-import {
-  PLATFORM_KEYS,
-  PlatformHttpController,
-  PlatformKeyGuard,
-} from '../platform/platform-http.controller';
-import { createTransitionWriter } from '../history/writer/transition-writer';
-import { TableStateRepository } from '../history/writer/table-state.repository';
-import { TableActionsController } from '../supervisor/table-actions.controller';
+import { TableLeaseRepository } from '../database/table-lease.repository';
+import { TableRegistryRepository } from '../history/table-registry.repository';
+import { SupervisorActionsRepository } from '../history/writer/supervisor-actions.repository';
+import { TransitionWriter } from '../history/writer/transition-writer';
 import { ApplyCommands } from '../use-cases/apply-commands.use-case';
 import { ApplyReading } from '../use-cases/apply-reading/apply-reading.use-case';
 import { ApproveVoid } from '../use-cases/approve-void/approve-void.use-case';
@@ -22,11 +17,11 @@ import { PauseRound } from '../use-cases/pause-round/pause-round.use-case';
 import { PlaceBet } from '../use-cases/place-bet.use-case';
 import { ResumeRound } from '../use-cases/resume-round/resume-round.use-case';
 import { VoidRound } from '../use-cases/void-round/void-round.use-case';
-import { TableLeaseRepository } from '../database/table-lease.repository';
+import { STUDIO_CONFIG } from '../tokens';
+import { RegisterConfiguredTables } from './register-configured-tables.use-case';
 import { TableOwnership } from './table-ownership';
 import { TableRuntimeRegistry } from './table-runtime.registry';
 import { TablesController } from './tables.controller';
-import { STUDIO_CONFIG } from '../tokens';
 
 /** Starts and stops table ownership; the lifecycle of the studio calls these in order. */
 export class TablesLifecycle {
@@ -43,70 +38,100 @@ export class TablesLifecycle {
   }
 }
 
-/** Round orchestration: leases, table runtimes, the use cases and their HTTP controllers. */
+/** Use cases that need nothing but the tables. */
+const TABLE_USE_CASES = [
+  CloseBetting,
+  DrawCutCard,
+  PauseRound,
+  ResumeRound,
+  CorrectCard,
+  EndShoe,
+  ApplyReading,
+  Decide,
+  ApplyCommands,
+] as const;
+
+/**
+ * Round orchestration: table leases and runtimes, the table registration and the use cases every
+ * edge (HTTP, Kafka, scanners, consoles) applies to tables. History comes from `history` (the one
+ * HistoryModule of the service).
+ */
 @Module({})
 export class TablesModule {
   static forRoot(deps: {
     config: StudioConfig;
-    dataSource: DataSource;
     clock: Clock;
     ids: IdGenerator;
+    history: DynamicModule;
   }): DynamicModule {
-    const { config, dataSource, clock, ids } = deps;
-    const leases = new TableLeaseRepository(dataSource, config.orchestrator.leaseTtlMs);
-    const { writer, supervisorActions } = createTransitionWriter(
-      dataSource,
-      new TableStateRepository(dataSource, leases),
-      config.kafka?.topicPrefix ?? '',
-    );
-    const registry = new TableRuntimeRegistry(config.tables, writer, clock, ids);
-    const ownership = new TableOwnership(
-      leases,
-      config.instanceId,
-      registry.tableIds,
-      registry,
-      Math.max(250, Math.floor(config.orchestrator.leaseTtlMs / 3)),
-    );
-    const useCases = [
-      CloseBetting,
-      DrawCutCard,
-      PauseRound,
-      ResumeRound,
-      CorrectCard,
-      EndShoe,
-      ApplyReading,
-      Decide,
-      ApplyCommands,
-    ].map((useCase) => ({ provide: useCase, useValue: new useCase(registry) }));
+    const { config, clock, ids, history } = deps;
+    const useCases = TABLE_USE_CASES.map((useCase) => ({
+      provide: useCase,
+      inject: [TableRuntimeRegistry],
+      useFactory: (registry: TableRuntimeRegistry) => new useCase(registry),
+    }));
     return {
       module: TablesModule,
-      controllers: [TablesController, TableActionsController, PlatformHttpController],
+      imports: [history],
+      controllers: [TablesController],
       providers: [
-        { provide: TableRuntimeRegistry, useValue: registry },
-        { provide: TableOwnership, useValue: ownership },
-        { provide: PlaceBet, useValue: new PlaceBet(registry, ids) },
+        { provide: STUDIO_CONFIG, useValue: config },
+        {
+          provide: TableRuntimeRegistry,
+          inject: [TransitionWriter],
+          useFactory: (writer: TransitionWriter) =>
+            new TableRuntimeRegistry(config.tables, writer, clock, ids),
+        },
+        {
+          provide: TableOwnership,
+          inject: [TableLeaseRepository, TableRuntimeRegistry],
+          useFactory: (leases: TableLeaseRepository, registry: TableRuntimeRegistry) =>
+            new TableOwnership(
+              leases,
+              config.instanceId,
+              registry.tableIds,
+              registry,
+              Math.max(250, Math.floor(config.orchestrator.leaseTtlMs / 3)),
+            ),
+        },
+        {
+          provide: TablesLifecycle,
+          inject: [TableOwnership],
+          useFactory: (ownership: TableOwnership) => new TablesLifecycle(ownership),
+        },
+        {
+          provide: RegisterConfiguredTables,
+          inject: [TableRegistryRepository],
+          useFactory: (tables: TableRegistryRepository) =>
+            new RegisterConfiguredTables(tables, clock, ids),
+        },
+        {
+          provide: PlaceBet,
+          inject: [TableRuntimeRegistry],
+          useFactory: (registry: TableRuntimeRegistry) => new PlaceBet(registry, ids),
+        },
         {
           provide: VoidRound,
-          useValue: new VoidRound(
-            registry,
-            supervisorActions,
-            config.orchestrator.voidRequiresApproval,
-          ),
+          inject: [TableRuntimeRegistry, SupervisorActionsRepository],
+          useFactory: (registry: TableRuntimeRegistry, actions: SupervisorActionsRepository) =>
+            new VoidRound(registry, actions, config.orchestrator.voidRequiresApproval),
         },
-        { provide: ApproveVoid, useValue: new ApproveVoid(registry, supervisorActions) },
-        { provide: STUDIO_CONFIG, useValue: config },
-        { provide: PLATFORM_KEYS, useValue: config.orchestrator.platformKeys },
-        PlatformKeyGuard,
-        { provide: TablesLifecycle, useValue: new TablesLifecycle(ownership) },
+        {
+          provide: ApproveVoid,
+          inject: [TableRuntimeRegistry, SupervisorActionsRepository],
+          useFactory: (registry: TableRuntimeRegistry, actions: SupervisorActionsRepository) =>
+            new ApproveVoid(registry, actions),
+        },
         ...useCases,
       ],
       exports: [
         TableRuntimeRegistry,
         TablesLifecycle,
-        ApplyReading,
+        RegisterConfiguredTables,
         PlaceBet,
-        Decide,
-        ApplyCommands,
+        VoidRound,
+        ApproveVoid,
+        ...TABLE_USE_CASES,
       ],
     };
   }
