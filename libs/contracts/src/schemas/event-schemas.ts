@@ -478,6 +478,7 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
         totals: OBJECT('staked, paid and refunded per bet kind'),
         earlyEnd: { type: ['string', 'null'], maxLength: 40 },
         insuranceWins: BOOL,
+        voided: { ...BOOL, description: 'the round was voided: every bet refunded' },
         round: { ...COUNT, description: 'practice: the round number' },
         seats: LIST(OBJECT('practice: one seat with its hands, cards and payouts')),
         dealer: OBJECT("practice: the dealer's cards and total"),
