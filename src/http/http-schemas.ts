@@ -117,14 +117,6 @@ export const ACCEPTED_BODY: JsonSchema = {
   required: ['accepted'],
 };
 
-export const HTTP_SCHEMAS: readonly JsonSchema[] = [
-  PLACE_BET_BODY,
-  DECIDE_BODY,
-  REASON_BODY,
-  CORRECT_CARD_BODY,
-  ERROR_BODY,
-];
-
 const nullable = (schema: JsonSchema): JsonSchema => ({ ...schema, nullable: true }) as JsonSchema;
 
 /** What a console shows of a table (see src/tables/table-view.ts). */
@@ -187,3 +179,17 @@ export const ACTION_LOG_ENTRY: JsonSchema = {
   },
   required: ['id', 'at', 'tableId', 'action', 'by', 'status'],
 };
+
+/**
+ * POST /auth/login, for the sign-in controller (src/auth, merged by the lead): the same `id` as
+ * everywhere for the username; a password is any text up to 200 characters.
+ */
+export const LOGIN_BODY = httpSchema(
+  'LoginBody',
+  'Sign in: the answer carries the bearer token for every staff route.',
+  {
+    username: def('id'),
+    password: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^\\u0000]*$' },
+  },
+  ['username', 'password'],
+);

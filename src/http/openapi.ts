@@ -45,7 +45,11 @@ function staffOnly(app: INestApplication) {
         if (user && (USER_ROLES as readonly string[]).includes(user.role)) next();
         else refuse('The token is unknown, expired or revoked; sign in again');
       })
-      .catch(next);
+      .catch(() =>
+        response
+          .status(503)
+          .json({ error: 'unavailable', message: 'Cannot check the token now; try again' }),
+      );
   };
 }
 

@@ -4,6 +4,7 @@ import {
   CORRECT_CARD_BODY,
   DECIDE_BODY,
   ID_PARAM,
+  LOGIN_BODY,
   PLACE_BET_BODY,
   REASON_BODY,
 } from './http-schemas';
@@ -87,6 +88,17 @@ describe('SchemaPipe', () => {
     const cards = new SchemaPipe(CORRECT_CARD_BODY, { codes: { '/card': 'invalid-card' } });
     expect(refusal(cards, { slot: 'player-1/1', card: 'ZZ', reason: 'r' })).toMatchObject({
       error: 'invalid-card',
+    });
+  });
+
+  it('checks a sign-in body (for the auth controller)', () => {
+    const login = new SchemaPipe(LOGIN_BODY);
+    expect(login.transform({ username: 'dealer', password: 'dealer-demo' }, BODY)).toBeTruthy();
+    expect(refusal(login, { username: ['a'], password: 'p' })).toMatchObject({
+      pointer: '/username',
+    });
+    expect(refusal(login, { username: 'a', password: 'p'.repeat(201) })).toMatchObject({
+      pointer: '/password',
     });
   });
 
