@@ -28,7 +28,7 @@ import { MetricsAccessGuard } from './metrics/metrics-access.guard';
 import { RoundMetricsListener } from './metrics/round-metrics.listener';
 import { StudioMetrics } from './metrics/studio-metrics';
 import { EventPublisher } from './outbox/event-publisher';
-import { MetricsController } from './outbox/metrics.controller';
+import { MetricsController } from './metrics/metrics.controller';
 import { OutboxModule } from './outbox/outbox.module';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { PlatformHttpModule } from './platform/platform-http.module';

@@ -8,6 +8,7 @@ import { oneLine } from './common/one-line';
 import { StartupError } from './common/config-error';
 import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
+import { setupOpenApi } from './http/openapi';
 import { CommandAnswersPublisher } from './platform/command-answers.publisher';
 import { commandIntakeServer, CommandIntakeHandler } from './platform/platform-kafka.module';
 
@@ -76,6 +77,7 @@ export async function startStudio(
         { inheritAppConfig: true },
       );
     }
+    setupOpenApi(app);
     await app.init();
     try {
       await app.listen(config.http.port, config.http.host);

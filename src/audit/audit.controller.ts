@@ -9,15 +9,30 @@ import {
 } from '@nestjs/common';
 import type { Response } from 'express';
 import { Roles } from '../auth/roles.guard';
-import { MAX_REPLAY_ROUNDS, replayRange, textParam } from './audit-params';
+import { ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { def } from '@studio/contracts';
+import { ApiIdParams, ApiOk, ApiOptionalQuery, ApiStaff } from '../http/api-docs';
+import {
+  AUDIT_400,
+  EXPORT_200,
+  NoSuchRound,
+  Page,
+  RoundFilters,
+  TIME,
+} from '../http/audit-api-docs';
+import * as Answers from '../http/audit-api-schemas';
+import { ERROR_BODY } from '../http/http-schemas';
+import { openApiSchema } from '../http/openapi-schema';
+import { MAX_REPLAY_DAYS, MAX_REPLAY_ROUNDS, replayRange, textParam } from './audit-params';
 import { AuditRequestError } from './audit-query';
-import { AUDIT_OPENAPI } from './audit-openapi';
 import { ExportRounds } from './export-rounds.use-case';
 import { PlayerBetHistory } from './player-bet-history.use-case';
 import { RoundTimeline } from './round-timeline.use-case';
 import { RoundSearchQuery, SearchRounds } from './search-rounds.use-case';
 import { VerifyEventChain } from './verify-event-chain.use-case';
 import { VerifyRoundReplay } from './verify-round-replay.use-case';
+
+const ID = def('id');
 
 /** 400 / 404 with the project's `{ error, message }` body. */
 async function answer<T>(work: () => Promise<T>): Promise<T> {
@@ -34,8 +49,10 @@ async function answer<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Read-only history for auditors (role `auditor`). Described by GET /audit/openapi.json. */
+/** Read-only history for auditors (role `auditor`), described in the OpenAPI document (/docs). */
 @Controller('audit')
+@ApiStaff('audit', 'auditor')
+@ApiResponse({ status: 400, description: AUDIT_400, schema: openApiSchema(ERROR_BODY) })
 export class AuditController {
   constructor(
     private readonly search: SearchRounds,
@@ -46,24 +63,32 @@ export class AuditController {
     private readonly chain: VerifyEventChain,
   ) {}
 
-  /** The API description is public, like any API documentation; the data is not. */
-  @Get('openapi.json')
-  openapi() {
-    return AUDIT_OPENAPI;
-  }
-
+  @ApiOperation({ summary: 'Search rounds, newest first' })
+  @RoundFilters()
+  @Page()
+  @ApiOk(Answers.RoundPage, 'A page of rounds')
   @Get('rounds')
   @Roles('auditor')
   rounds(@Query() query: RoundSearchQuery) {
     return answer(() => this.search.execute(query));
   }
 
+  @ApiOperation({ summary: "A round's full record in time order" })
+  @ApiIdParams('roundId')
+  @ApiOk(Answers.RoundTimeline, 'The timeline')
+  @NoSuchRound()
   @Get('rounds/:roundId/timeline')
   @Roles('auditor')
   roundTimeline(@Param('roundId') roundId: string) {
     return answer(() => this.timeline.execute(roundId));
   }
 
+  @ApiOperation({
+    summary: 'Replay one round with the engines and compare it with the stored settlements',
+  })
+  @ApiParam({ name: 'roundId', required: true, schema: { type: 'string', format: 'uuid' } })
+  @ApiOk(Answers.RoundVerdict, 'The verdict')
+  @NoSuchRound()
   @Get('rounds/:roundId/replay')
   @Roles('auditor')
   verifyRound(@Param('roundId') roundId: string) {
@@ -78,6 +103,13 @@ export class AuditController {
     });
   }
 
+  @ApiOperation({
+    summary: `Replay every round started in a time range (at most ${MAX_REPLAY_DAYS} days and ${MAX_REPLAY_ROUNDS} rounds per call)`,
+  })
+  @ApiQuery({ name: 'from', required: true, schema: TIME, description: 'Range start (inclusive)' })
+  @ApiQuery({ name: 'to', required: true, schema: TIME, description: 'Range end (exclusive)' })
+  @ApiOptionalQuery('tableId', ID, 'Only this table.')
+  @ApiOk(Answers.RangeVerdict, 'Counts and every round that failed')
   @Get('replay')
   @Roles('auditor')
   verifyRange(@Query() query: { from?: string; to?: string; tableId?: string }) {
@@ -88,6 +120,22 @@ export class AuditController {
     });
   }
 
+  @ApiOperation({ summary: "A player's bets with their settlements, newest first" })
+  @ApiIdParams('playerId')
+  @ApiQuery({
+    name: 'from',
+    required: false,
+    schema: TIME,
+    description: 'Bets placed at or after this time.',
+  })
+  @ApiQuery({
+    name: 'to',
+    required: false,
+    schema: TIME,
+    description: 'Bets placed before this time.',
+  })
+  @Page()
+  @ApiOk(Answers.PlayerBetPage, 'A page of bets')
   @Get('players/:playerId/bets')
   @Roles('auditor')
   playerBets(
@@ -97,6 +145,15 @@ export class AuditController {
     return answer(() => this.history.execute(playerId, query));
   }
 
+  @ApiOperation({
+    summary: "Walk each table's hash-chained round events and name the first broken link",
+  })
+  @ApiOptionalQuery('tableId', ID, 'Only this table.')
+  @ApiResponse({
+    status: 200,
+    description: 'One verdict per table',
+    schema: { type: 'array', items: Answers.ChainVerdict },
+  })
   @Get('chain')
   @Roles('auditor')
   verifyChain(@Query('tableId') tableId?: string) {
@@ -111,6 +168,17 @@ export class AuditController {
    * Streams the export with backpressure. Errors before the first byte are answered as JSON; a
    * failure mid-stream can only cut the stream (the status is already sent).
    */
+  @ApiOperation({
+    summary: 'Stream the rounds of a time range (oldest first) with settlement totals',
+  })
+  @ApiQuery({
+    name: 'format',
+    required: false,
+    schema: { type: 'string', enum: ['csv', 'ndjson'] },
+  })
+  @RoundFilters(true)
+  @ApiProduces('text/csv', 'application/x-ndjson')
+  @ApiResponse({ status: 200, description: EXPORT_200 })
   @Get('export')
   @Roles('auditor')
   async export(

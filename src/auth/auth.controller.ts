@@ -11,7 +11,10 @@ import {
   UnauthorizedException,
   UseGuards,
 } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { ApiJsonBody, ApiStaff } from '../http/api-docs';
+import { LOGIN_BODY } from '../http/http-schemas';
 import { UserEntity, USER_ROLES } from '@studio/persistence';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
@@ -22,6 +25,7 @@ import { AuthenticatedRequest, CurrentUser, Roles } from './roles.guard';
 import type { AuthenticatedUser } from './auth.use-cases';
 
 @Controller('auth')
+@ApiTags('auth')
 export class AuthController {
   constructor(
     private readonly signIn: SignIn,
@@ -32,6 +36,7 @@ export class AuthController {
 
   /** Throttled per account and per address (429 + Retry-After); locked accounts get 429 too. */
   @Post('login')
+  @ApiJsonBody(LOGIN_BODY)
   @HttpCode(200)
   @UseGuards(SignInThrottlerGuard)
   async login(@Body() body: unknown, @Req() request: Request) {
@@ -63,6 +68,7 @@ export class AuthController {
   }
 
   @Post('logout')
+  @ApiStaff('auth', ...USER_ROLES)
   @HttpCode(204)
   @Roles(...USER_ROLES)
   async logout(@Req() request: AuthenticatedRequest): Promise<void> {
@@ -71,6 +77,7 @@ export class AuthController {
 
   /** Who may use the consoles: supervisors only. */
   @Get('users')
+  @ApiStaff('auth', 'supervisor')
   @Roles('supervisor')
   async users() {
     const users = await this.dataSource
@@ -86,6 +93,7 @@ export class AuthController {
   }
 
   @Get('me')
+  @ApiStaff('auth', ...USER_ROLES)
   @Roles(...USER_ROLES)
   me(@CurrentUser() user: AuthenticatedUser) {
     return user;

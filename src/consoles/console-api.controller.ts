@@ -9,10 +9,14 @@ import {
   Res,
   ServiceUnavailableException,
 } from '@nestjs/common';
+import { ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthenticatedUser } from '../auth/auth.use-cases';
 import { CurrentUser, Roles } from '../auth/roles.guard';
 import type { StudioConfig } from '../config/studio-config';
+import { ApiIdParams, ApiOk, ApiOptionalQuery, ApiStaff } from '../http/api-docs';
+import { ACTION_LOG_ENTRY, ERROR_BODY, ID_PARAM } from '../http/http-schemas';
+import { openApiSchema } from '../http/openapi-schema';
 import { STUDIO_CONFIG } from '../tokens';
 import { ConsoleOutboxLag } from './console.tokens';
 import { loadActionLog } from './console-queries';
@@ -35,6 +39,9 @@ export class ConsoleApiController {
   /** Every table at a glance, plus the outbox lag every few seconds (supervisor overview). */
   @Get('tables/stream')
   @Roles('supervisor')
+  @ApiStaff('consoles', 'supervisor')
+  @ApiProduces('text/event-stream')
+  @ApiResponse({ status: 200, description: 'Server-Sent Events: table views and the outbox lag' })
   streamAll(@Res() response: Response): Promise<void> {
     return this.stream(response, { privileged: true });
   }
@@ -46,6 +53,12 @@ export class ConsoleApiController {
    */
   @Get('tables/:tableId/stream')
   @Roles('dealer', 'supervisor')
+  @ApiStaff('consoles', 'dealer', 'supervisor')
+  @ApiIdParams('tableId')
+  @ApiQuery({ name: 'view', required: false, schema: { type: 'string', enum: ['dealer'] } })
+  @ApiProduces('text/event-stream')
+  @ApiResponse({ status: 200, description: 'Server-Sent Events: the table view, role-filtered' })
+  @ApiResponse({ status: 404, description: 'unknown table', schema: openApiSchema(ERROR_BODY) })
   streamOne(
     @Param('tableId') tableId: string,
     @Query('view') view: string | undefined,
@@ -72,6 +85,16 @@ export class ConsoleApiController {
 
   @Get('actions')
   @Roles('supervisor')
+  @ApiStaff('consoles', 'supervisor')
+  @ApiOptionalQuery('tableId', ID_PARAM, 'Only this table.')
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'string', pattern: '^[0-9]+$', default: '50' },
+    description: 'How many entries, 1..500 (default 50).',
+  })
+  @ApiOk({ type: 'array', items: ACTION_LOG_ENTRY }, 'the newest actions first')
+  @ApiResponse({ status: 400, description: 'a bad limit', schema: openApiSchema(ERROR_BODY) })
   actions(@Query('tableId') tableId?: string, @Query('limit') limit?: string) {
     if (tableId !== undefined && !this.config.tables.some((t) => t.id === tableId)) {
       throw new NotFoundException({
@@ -91,6 +114,8 @@ export class ConsoleApiController {
 
   @Get('outbox')
   @Roles('supervisor')
+  @ApiStaff('consoles', 'supervisor')
+  @ApiOk({ type: 'object' }, 'the outbox lag and whether publishing is on')
   outboxLag() {
     return this.outbox.lag();
   }

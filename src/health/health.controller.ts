@@ -1,10 +1,15 @@
 import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Clock } from '../clock/clock';
 import { Roles } from '../auth/roles.guard';
+import { ApiOk, ApiStaff } from '../http/api-docs';
+import { LIVENESS_BODY, READINESS_BODY } from '../http/http-schemas';
+import { openApiSchema } from '../http/openapi-schema';
 import { READINESS_CHECKS, ReadinessCheck, ReadinessReport, runReadiness } from './readiness';
 
 @Controller('health')
+@ApiTags('health')
 export class HealthController {
   private readonly startedAt: Date;
 
@@ -17,6 +22,7 @@ export class HealthController {
 
   /** The process is up and serving HTTP. */
   @Get('live')
+  @ApiOk(LIVENESS_BODY, 'the process is up')
   live() {
     return {
       status: 'ok',
@@ -29,6 +35,12 @@ export class HealthController {
    * otherwise, with each check's status only (no paths, messages or reader states).
    */
   @Get('ready')
+  @ApiOk(READINESS_BODY, 'every check is ok')
+  @ApiResponse({
+    status: 503,
+    description: 'a check failed',
+    schema: openApiSchema(READINESS_BODY),
+  })
   async ready(@Res({ passthrough: true }) response: Response) {
     const report = await this.report(response);
     const checks = Object.fromEntries(
@@ -40,6 +52,8 @@ export class HealthController {
   /** The full report (pty paths, reader states, outbox lag, error messages): supervisors only. */
   @Get('ready/details')
   @Roles('supervisor')
+  @ApiStaff('health', 'supervisor')
+  @ApiOk(READINESS_BODY, 'every check is ok, with what each one found')
   details(@Res({ passthrough: true }) response: Response) {
     return this.report(response);
   }

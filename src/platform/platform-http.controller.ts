@@ -13,6 +13,15 @@ import {
 } from '@nestjs/common';
 import type { Request } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
+import {
+  ApiIdParams,
+  ApiJsonBody,
+  ApiOk,
+  ApiPlatform,
+  ApiTableCommandErrors,
+} from '../http/api-docs';
+import { ACCEPTED_BODY, DECIDE_BODY, ID_PARAM, PLACE_BET_BODY } from '../http/http-schemas';
+import { SchemaPipe } from '../http/schema-pipe';
 import { toHttp } from '../supervisor/http-result';
 import { Decide } from '../use-cases/decide.use-case';
 import { PlaceBet } from '../use-cases/place-bet.use-case';
@@ -43,14 +52,39 @@ export class PlatformKeyGuard implements CanActivate {
   }
 }
 
-type Body = Record<string, unknown> | undefined;
+interface BetBody {
+  commandId?: string;
+  roundId?: string;
+  playerId: string;
+  betType: string;
+  spot?: string;
+  amount: number;
+  sideBets?: Record<string, number>;
+  currency?: string;
+}
+
+interface DecisionBody {
+  commandId?: string;
+  roundId?: string;
+  playerId: string;
+  action: string;
+  seat?: string;
+}
+
+const tableIdPipe = new SchemaPipe(ID_PARAM);
+/** A bad amount keeps the code the table answers to one (`invalid-amount`). */
+const AMOUNT_CODES = { '/amount': 'invalid-amount', '/sideBets': 'invalid-amount' };
 
 /**
- * The platform command API over HTTP (the same use cases serve the Kafka command topic). Every
- * command may carry a commandId: a repeat gets the first answer, with `duplicate: true`.
+ * The platform command API over HTTP (the same use cases serve the Kafka command topic), with the
+ * same field schemas as the Kafka commands. A repeated commandId gets the first answer, with
+ * `duplicate: true`.
  */
 @Controller('platform/tables/:tableId')
 @UseGuards(PlatformKeyGuard)
+@ApiPlatform()
+@ApiIdParams('tableId')
+@ApiTableCommandErrors()
 export class PlatformHttpController {
   constructor(
     private readonly placeBet: PlaceBet,
@@ -59,36 +93,23 @@ export class PlatformHttpController {
 
   @Post('bets')
   @HttpCode(200)
-  async bet(@Param('tableId') tableId: string, @Body() body: Body) {
-    const b = body ?? {};
-    return toHttp(
-      await this.placeBet.execute({
-        tableId,
-        commandId: typeof b.commandId === 'string' ? b.commandId : undefined,
-        roundId: typeof b.roundId === 'string' ? b.roundId : undefined,
-        playerId: String(b.playerId ?? ''),
-        betType: String(b.betType ?? ''),
-        spot: b.spot === undefined ? undefined : String(b.spot),
-        amount: typeof b.amount === 'number' ? b.amount : Number.NaN,
-        sideBets: (b.sideBets as Record<string, number> | undefined) ?? undefined,
-        currency: typeof b.currency === 'string' ? b.currency : undefined,
-      }),
-    );
+  @ApiJsonBody(PLACE_BET_BODY)
+  @ApiOk(ACCEPTED_BODY, 'the bet is placed')
+  async bet(
+    @Param('tableId', tableIdPipe) tableId: string,
+    @Body(new SchemaPipe(PLACE_BET_BODY, { codes: AMOUNT_CODES })) body: BetBody,
+  ) {
+    return toHttp(await this.placeBet.execute({ tableId, ...body }));
   }
 
   @Post('decisions')
   @HttpCode(200)
-  async decision(@Param('tableId') tableId: string, @Body() body: Body) {
-    const b = body ?? {};
-    return toHttp(
-      await this.decide.execute({
-        tableId,
-        commandId: typeof b.commandId === 'string' ? b.commandId : undefined,
-        roundId: typeof b.roundId === 'string' ? b.roundId : undefined,
-        playerId: String(b.playerId ?? ''),
-        action: String(b.action ?? ''),
-        seat: b.seat === undefined ? undefined : String(b.seat),
-      }),
-    );
+  @ApiJsonBody(DECIDE_BODY)
+  @ApiOk(ACCEPTED_BODY, 'the decision is taken')
+  async decision(
+    @Param('tableId', tableIdPipe) tableId: string,
+    @Body(new SchemaPipe(DECIDE_BODY)) body: DecisionBody,
+  ) {
+    return toHttp(await this.decide.execute({ tableId, ...body }));
   }
 }

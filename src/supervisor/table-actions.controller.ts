@@ -18,11 +18,23 @@ import { ResumeRound } from '../use-cases/resume-round/resume-round.use-case';
 import { CommandRejection, CommandResult, isRejection } from '../use-cases/table-command';
 import { VoidRoundCommand } from '../use-cases/void-round/void-round.command';
 import { VoidRound } from '../use-cases/void-round/void-round.use-case';
+import { ApiIdParams, ApiJsonBody, ApiOk, ApiStaff, ApiTableCommandErrors } from '../http/api-docs';
+import { ACCEPTED_BODY, CORRECT_CARD_BODY, ID_PARAM, REASON_BODY } from '../http/http-schemas';
+import { SchemaPipe } from '../http/schema-pipe';
 import { toHttp } from './http-result';
 
-type Body = Record<string, unknown> | undefined;
-const text = (body: Body, key: string): string =>
-  typeof body?.[key] === 'string' ? (body[key] as string) : '';
+interface ReasonBody {
+  reason?: string;
+}
+interface CorrectCardBody extends ReasonBody {
+  slot: string;
+  card: string;
+}
+
+const idPipe = new SchemaPipe(ID_PARAM);
+const reasonPipe = new SchemaPipe(REASON_BODY);
+/** A card that is not a card code keeps the code the table answers to one. */
+const correctionPipe = new SchemaPipe(CORRECT_CARD_BODY, { codes: { '/card': 'invalid-card' } });
 
 /** A command that refused itself is answered at once; a valid one goes to its use case. */
 async function run<C>(
@@ -34,6 +46,9 @@ async function run<C>(
 
 /** The dealer's controls and the supervisor's interventions on one table. */
 @Controller('tables/:tableId')
+@ApiIdParams('tableId')
+@ApiOk(ACCEPTED_BODY, 'the table took the action')
+@ApiTableCommandErrors()
 export class TableActionsController {
   constructor(
     private readonly closeBetting: CloseBetting,
@@ -48,66 +63,75 @@ export class TableActionsController {
 
   @Post('close-betting')
   @HttpCode(200)
+  @ApiStaff('table actions', 'dealer', 'supervisor')
   @Roles('dealer', 'supervisor')
-  close(@Param('tableId') tableId: string, @CurrentUser() user: AuthenticatedUser) {
+  close(@Param('tableId', idPipe) tableId: string, @CurrentUser() user: AuthenticatedUser) {
     const command = CloseBettingCommand.create({ tableId, by: user.username });
     return run(command, (c) => this.closeBetting.execute(c));
   }
 
   @Post('cut-card')
   @HttpCode(200)
+  @ApiStaff('table actions', 'dealer', 'supervisor')
   @Roles('dealer', 'supervisor')
-  cut(@Param('tableId') tableId: string, @CurrentUser() user: AuthenticatedUser) {
+  cut(@Param('tableId', idPipe) tableId: string, @CurrentUser() user: AuthenticatedUser) {
     const command = DrawCutCardCommand.create({ tableId, by: user.username });
     return run(command, (c) => this.cutCard.execute(c));
   }
 
   @Post('pause')
   @HttpCode(200)
+  @ApiStaff('table actions', 'supervisor')
+  @ApiJsonBody(REASON_BODY)
   @Roles('supervisor')
   pause(
-    @Param('tableId') tableId: string,
-    @Body() body: Body,
+    @Param('tableId', idPipe) tableId: string,
+    @Body(reasonPipe) body: ReasonBody,
     @CurrentUser() user: AuthenticatedUser,
   ) {
     const command = PauseRoundCommand.create({
       tableId,
       by: user.username,
-      reason: text(body, 'reason'),
+      reason: body.reason ?? '',
     });
     return run(command, (c) => this.pauseRound.execute(c));
   }
 
   @Post('resume')
   @HttpCode(200)
+  @ApiStaff('table actions', 'supervisor')
   @Roles('supervisor')
-  resume(@Param('tableId') tableId: string, @CurrentUser() user: AuthenticatedUser) {
+  resume(@Param('tableId', idPipe) tableId: string, @CurrentUser() user: AuthenticatedUser) {
     const command = ResumeRoundCommand.create({ tableId, by: user.username });
     return run(command, (c) => this.resumeRound.execute(c));
   }
 
   @Post('void')
   @HttpCode(200)
+  @ApiStaff('table actions', 'supervisor')
+  @ApiJsonBody(REASON_BODY)
   @Roles('supervisor')
   void(
-    @Param('tableId') tableId: string,
-    @Body() body: Body,
+    @Param('tableId', idPipe) tableId: string,
+    @Body(reasonPipe) body: ReasonBody,
     @CurrentUser() user: AuthenticatedUser,
   ) {
     const command = VoidRoundCommand.create({
       tableId,
       by: user.username,
-      reason: text(body, 'reason'),
+      reason: body.reason ?? '',
     });
     return run(command, (c) => this.voidRound.execute(c));
   }
 
   @Post('void-requests/:requestId/approve')
+  @ApiIdParams('requestId')
   @HttpCode(200)
+  @ApiStaff('table actions', 'supervisor')
   @Roles('supervisor')
   approve(
-    @Param('tableId') tableId: string,
-    @Param('requestId') requestId: string,
+    @Param('tableId', idPipe) tableId: string,
+    @Param('requestId', idPipe) requestId: string,
     @CurrentUser() user: AuthenticatedUser,
   ) {
     const command = ApproveVoidCommand.create({ tableId, by: user.username, requestId });
@@ -116,34 +140,38 @@ export class TableActionsController {
 
   @Post('correct-card')
   @HttpCode(200)
+  @ApiStaff('table actions', 'supervisor')
+  @ApiJsonBody(CORRECT_CARD_BODY)
   @Roles('supervisor')
   correct(
-    @Param('tableId') tableId: string,
-    @Body() body: Body,
+    @Param('tableId', idPipe) tableId: string,
+    @Body(correctionPipe) body: CorrectCardBody,
     @CurrentUser() user: AuthenticatedUser,
   ) {
     const command = CorrectCardCommand.create({
       tableId,
       by: user.username,
-      slot: text(body, 'slot'),
-      card: text(body, 'card'),
-      reason: text(body, 'reason'),
+      slot: body.slot,
+      card: body.card,
+      reason: body.reason ?? '',
     });
     return run(command, (c) => this.correctCard.execute(c));
   }
 
   @Post('end-shoe')
   @HttpCode(200)
+  @ApiStaff('table actions', 'supervisor')
+  @ApiJsonBody(REASON_BODY)
   @Roles('supervisor')
   end(
-    @Param('tableId') tableId: string,
-    @Body() body: Body,
+    @Param('tableId', idPipe) tableId: string,
+    @Body(reasonPipe) body: ReasonBody,
     @CurrentUser() user: AuthenticatedUser,
   ) {
     const command = EndShoeCommand.create({
       tableId,
       by: user.username,
-      reason: text(body, 'reason'),
+      reason: body.reason ?? '',
     });
     return run(command, (c) => this.endShoe.execute(c));
   }

@@ -140,7 +140,10 @@ function partProblem(
       message: `The ${betType} amount must be a positive whole number of minor units`,
     };
   }
-  const limit = tx.settings.limits[betType];
+  // betType is the platform's text: only the table's own limits count (never `__proto__`).
+  const limit = Object.hasOwn(tx.settings.limits, betType)
+    ? tx.settings.limits[betType]
+    : undefined;
   if (limit && amount < limit.min) {
     return {
       code: 'under-limit',

@@ -1,12 +1,18 @@
 import { Controller, Get, Inject, NotFoundException, Param } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/auth.use-cases';
 import { CurrentUser, Roles } from '../auth/roles.guard';
 import type { StudioConfig } from '../config/studio-config';
+import { ApiIdParams, ApiOk, ApiStaff } from '../http/api-docs';
+import { ERROR_BODY, ID_PARAM, TABLE_VIEW } from '../http/http-schemas';
+import { openApiSchema } from '../http/openapi-schema';
+import { SchemaPipe } from '../http/schema-pipe';
 import { STUDIO_CONFIG } from '../tokens';
 import { TableRuntimeRegistry } from './table-runtime.registry';
 import { tableView } from './table-view';
 
 @Controller('tables')
+@ApiStaff('tables', 'dealer', 'supervisor', 'auditor')
 export class TablesController {
   constructor(
     @Inject(STUDIO_CONFIG) private readonly config: StudioConfig,
@@ -15,13 +21,21 @@ export class TablesController {
 
   @Get()
   @Roles('dealer', 'supervisor', 'auditor')
+  @ApiOk({ type: 'array', items: TABLE_VIEW }, 'every configured table')
   list(@CurrentUser() user: AuthenticatedUser) {
     return this.config.tables.map((t) => this.view(t.id, user));
   }
 
   @Get(':tableId')
   @Roles('dealer', 'supervisor', 'auditor')
-  one(@Param('tableId') tableId: string, @CurrentUser() user: AuthenticatedUser) {
+  @ApiIdParams('tableId')
+  @ApiOk(TABLE_VIEW, 'the table: supervisors also see its face-down cards')
+  @ApiResponse({ status: 400, description: 'not an id', schema: openApiSchema(ERROR_BODY) })
+  @ApiResponse({ status: 404, description: 'unknown table', schema: openApiSchema(ERROR_BODY) })
+  one(
+    @Param('tableId', new SchemaPipe(ID_PARAM)) tableId: string,
+    @CurrentUser() user: AuthenticatedUser,
+  ) {
     return this.view(tableId, user);
   }
 

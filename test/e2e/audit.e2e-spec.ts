@@ -262,14 +262,14 @@ describe('auditor history', () => {
   });
 
   describe('API', () => {
-    it('is for auditors only, and describes itself in OpenAPI 3 at /audit/openapi.json', async () => {
+    it('is for auditors only, and is described in the OpenAPI document at /docs/openapi.json', async () => {
       expect((await get('/audit/rounds', 'x'.repeat(32))).status).toBe(401);
       expect((await get('/audit/rounds', dealer)).status).toBe(403);
+      expect((await get('/docs/openapi.json', '')).status).toBe(401);
       const doc = await get<{ openapi: string; paths: Record<string, unknown> }>(
-        '/audit/openapi.json',
-        '',
+        '/docs/openapi.json',
       );
-      expect(doc.body.openapi).toBe('3.0.3');
+      expect(doc.body.openapi).toMatch(/^3\./);
       expect(Object.keys(doc.body.paths)).toEqual(
         expect.arrayContaining([
           '/audit/rounds',

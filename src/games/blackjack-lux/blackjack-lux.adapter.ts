@@ -1,3 +1,4 @@
+import { spotNumber } from '../spot-number';
 import { cardCode, CardCode, parseCardCode } from '@studio/cards';
 import {
   BlackjackRules,
@@ -143,7 +144,7 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
   }
 
   placeBet(state: LuxState, bet: BetCommand): AdapterResult<LuxState> {
-    const seatNo = Number(bet.spot);
+    const seatNo = spotNumber(bet.spot);
     if (!bet.spot || !Number.isInteger(seatNo) || seatNo < 1 || seatNo > LUX_SEAT_COUNT) {
       return rejection('unknown-seat', `Lux bets name a seat 1-${LUX_SEAT_COUNT} in "spot"`);
     }
@@ -181,13 +182,13 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
    */
   betRefused(state: LuxState, bet: BetCommand): AdapterResult<LuxState> | null {
     if (bet.betType !== 'main') return null;
-    const input = refuseLuxSeatBet(state, bet.playerId, Number(bet.spot), 'below-minimum');
+    const input = refuseLuxSeatBet(state, bet.playerId, spotNumber(bet.spot), 'below-minimum');
     return input ? this.step(state, input) : null;
   }
 
   decide(state: LuxState, decision: DecisionCommand): AdapterResult<LuxState> {
     const { playerId, action } = decision;
-    const seat = decision.seat !== undefined ? Number(decision.seat) : undefined;
+    const seat = decision.seat !== undefined ? spotNumber(decision.seat) : undefined;
     const mapped = luxDecisionInput(state, playerId, action, seat);
     if ('rejected' in mapped) return { rejected: { ...mapped.rejected } };
     const seatNo = (mapped.input as { seat: number }).seat;

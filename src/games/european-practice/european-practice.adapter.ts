@@ -1,3 +1,4 @@
+import { spotNumber } from '../spot-number';
 import type { CardCode } from '@studio/cards';
 import {
   BlackjackRules,
@@ -183,7 +184,7 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
       seat = [1, 2, 3, 4, 5, 6, 7].find((s) => !taken.has(s)) ?? 0;
       if (!seat) return rejection('seat-taken', 'Every seat is taken this round');
     } else {
-      seat = Number(bet.spot);
+      seat = spotNumber(bet.spot);
       if (!Number.isInteger(seat) || seat < 1 || seat > DEFAULT_EUROPEAN_CONFIG.seats) {
         return rejection('unknown-seat', 'Seats are numbered 1-7');
       }
@@ -218,7 +219,7 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
       !bet ||
       bet.bot ||
       bet.playerId !== decision.playerId ||
-      (decision.seat !== undefined && Number(decision.seat) !== seat)
+      (decision.seat !== undefined && spotNumber(decision.seat) !== seat)
     ) {
       return rejection('not-your-turn', `It is not ${decision.playerId}'s turn`);
     }

@@ -1,3 +1,4 @@
+import { spotNumber } from '../spot-number';
 import { CardCode, parseCardCode } from '@studio/cards';
 import {
   applyPokDengInput,
@@ -79,7 +80,7 @@ export class PokDengAdapter implements GameAdapter<PokDengRoundState> {
   }
 
   placeBet(state: PokDengRoundState, bet: BetCommand): AdapterResult<PokDengRoundState> {
-    const hand = Number(bet.spot);
+    const hand = spotNumber(bet.spot);
     if (bet.betType !== 'player' && bet.betType !== 'pair') {
       return {
         rejected: {

@@ -296,8 +296,9 @@ export function burnCountFor(rules: ShoeRules, code: CardCode): number {
 
 /** games.md "Round availability": a side bet is offered while the round number is within its limit. */
 export function isSideBetOffered(rules: ShoeRules, betType: string, roundNumber: number): boolean {
-  const last = rules.sideBetLastRound[betType];
-  return last === undefined || roundNumber <= last;
+  // betType comes from a platform: only the rules' own keys count (not `constructor`).
+  if (!Object.hasOwn(rules.sideBetLastRound, betType)) return true;
+  return roundNumber <= rules.sideBetLastRound[betType];
 }
 
 export function sideBetsNoLongerOffered(rules: ShoeRules, roundNumber: number): string[] {

@@ -191,7 +191,7 @@ export function luxDecisionInput(
 export function luxDecisionKind(action: string): LuxDecisionKind | null {
   if (isPlayerAction(action)) return 'play';
   if (action === 'insurance' || action === 'no-insurance') return 'insurance';
-  if (action in FOLLOW_CHOICES) return 'follow';
+  if (Object.hasOwn(FOLLOW_CHOICES, action)) return 'follow';
   if (action === 'leave-seat') return 'leave';
   if (action.startsWith(PRE_PREFIX)) {
     const pre = action.slice(PRE_PREFIX.length);

@@ -1,7 +1,9 @@
 import { Controller, Get, Res, UseGuards } from '@nestjs/common';
+import { ApiProduces } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { MetricsAccessGuard } from '../metrics/metrics-access.guard';
-import { StudioMetrics } from '../metrics/studio-metrics';
+import { ApiStaff } from '../http/api-docs';
+import { MetricsAccessGuard } from './metrics-access.guard';
+import { StudioMetrics } from './studio-metrics';
 
 /**
  * GET /metrics for Prometheus: outbox lag, relay and command-intake counters, rounds, pauses,
@@ -13,6 +15,8 @@ export class MetricsController {
 
   @Get('metrics')
   @UseGuards(MetricsAccessGuard)
+  @ApiStaff('operations', 'supervisor (or the METRICS_TOKEN bearer)')
+  @ApiProduces('text/plain')
   async scrape(@Res() response: Response): Promise<void> {
     const { contentType, text } = await this.metrics.exposition();
     response.setHeader('Content-Type', contentType);

@@ -1,0 +1,67 @@
+import { applyDecorators } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiParam,
+  ApiQuery,
+  ApiResponse,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { JsonSchema } from '@studio/contracts';
+import { ERROR_BODY, ID_PARAM } from './http-schemas';
+import { openApiSchema } from './openapi-schema';
+
+/** The names of the security schemes in the OpenAPI document. */
+export const BEARER = 'bearer';
+export const PLATFORM_KEY = 'platform-key';
+
+const error = (status: number, description: string) =>
+  ApiResponse({ status, description, schema: openApiSchema(ERROR_BODY) });
+
+/** A JSON body validated by `schema` (the SchemaPipe's), and its 400. */
+export const ApiJsonBody = (schema: JsonSchema) =>
+  applyDecorators(
+    ApiBody({ schema: openApiSchema(schema) }),
+    error(400, 'refused input: `pointer` names the value'),
+  );
+
+/** Path parameters that are contract ids. */
+export const ApiIdParams = (...names: string[]) =>
+  applyDecorators(
+    ...names.map((name) => ApiParam({ name, required: true, schema: openApiSchema(ID_PARAM) })),
+  );
+
+/** An optional query parameter. */
+export const ApiOptionalQuery = (name: string, schema: JsonSchema, description?: string) =>
+  ApiQuery({ name, required: false, schema: openApiSchema(schema), description });
+
+/** The 200 answer's body, where it is known. */
+export const ApiOk = (schema: JsonSchema | SchemaObject, description = 'OK') =>
+  ApiResponse({ status: 200, description, schema: openApiSchema(schema as JsonSchema) });
+
+/** A route for signed-in staff (Authorization: Bearer from POST /auth/login). */
+export const ApiStaff = (tag: string, ...roles: string[]) =>
+  applyDecorators(
+    ApiTags(tag),
+    ApiBearerAuth(BEARER),
+    error(401, 'no token, or an unknown, expired or revoked one'),
+    error(403, `signed in without the role ${roles.join(' or ')}`),
+  );
+
+/** A route of the platform API (X-Platform-Key). */
+export const ApiPlatform = () =>
+  applyDecorators(
+    ApiTags('platform'),
+    ApiSecurity(PLATFORM_KEY),
+    error(401, 'no or unknown X-Platform-Key'),
+  );
+
+/** The refusals every table command may answer. */
+export const ApiTableCommandErrors = () =>
+  applyDecorators(
+    error(404, 'unknown table (or void request)'),
+    error(409, 'the table refuses the command in its current phase'),
+    error(503, 'the table is driven by another instance'),
+  );

@@ -1,0 +1,147 @@
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+
+/**
+ * What the auditor API answers, for the OpenAPI document (taken over from the hand-written
+ * document it replaces). Requests are validated by the audit parameter checks.
+ */
+const integer: SchemaObject = { type: 'integer' };
+const text: SchemaObject = { type: 'string' };
+const nullableText: SchemaObject = { type: 'string', nullable: true };
+
+export const RoundSummary: SchemaObject = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    tableId: text,
+    game: text,
+    shoeId: { ...nullableText, format: 'uuid' },
+    shoeNumber: integer,
+    roundNumber: integer,
+    status: { type: 'string', enum: ['in-progress', 'paused', 'completed', 'voided'] },
+    phase: text,
+    startedAt: { type: 'string', format: 'date-time' },
+    endedAt: { type: 'string', format: 'date-time', nullable: true },
+    voidReason: nullableText,
+  },
+};
+
+export const RoundPage: SchemaObject = {
+  type: 'object',
+  properties: {
+    items: { type: 'array', items: RoundSummary },
+    nextCursor: nullableText,
+  },
+};
+
+export const TimelineEntry: SchemaObject = {
+  type: 'object',
+  description:
+    'kind is reading (rawHex: the bytes received, outcome, rescan), card (slot, card, readingId, faceDown, correction), bet, decision (automatic marks auto-play), settlement, supervisor-action or event (eventNo, prevHash, hash). Until the round has ended (completed or voided), a face-down card has card null, a reading not of a face-up card has rawHex, decoded and outcomeDetail null (both with withheld: true), and events are the public ones without hashes.',
+  properties: {
+    at: { type: 'string', format: 'date-time' },
+    kind: {
+      type: 'string',
+      enum: ['reading', 'card', 'bet', 'decision', 'settlement', 'supervisor-action', 'event'],
+    },
+  },
+  additionalProperties: true,
+};
+
+export const RoundTimeline: SchemaObject = {
+  type: 'object',
+  properties: {
+    round: RoundSummary,
+    timeline: { type: 'array', items: TimelineEntry },
+    counts: { type: 'object', additionalProperties: integer },
+  },
+};
+
+export const PlayerBet: SchemaObject = {
+  type: 'object',
+  properties: {
+    betId: text,
+    roundId: text,
+    tableId: text,
+    game: text,
+    roundStatus: text,
+    betType: text,
+    spot: nullableText,
+    amount: integer,
+    deducted: integer,
+    currency: text,
+    status: { type: 'string', enum: ['accepted', 'settled', 'refunded'] },
+    placedAt: { type: 'string', format: 'date-time' },
+    settlement: {
+      type: 'object',
+      nullable: true,
+      properties: { returned: integer, net: integer, outcome: text, roundedDown: text },
+    },
+  },
+};
+
+export const PlayerBetPage: SchemaObject = {
+  type: 'object',
+  properties: {
+    items: { type: 'array', items: PlayerBet },
+    nextCursor: nullableText,
+  },
+};
+
+export const RoundVerdict: SchemaObject = {
+  type: 'object',
+  description:
+    'verdict match | mismatch (mismatches: [{ field, stored, replayed }], e.g. field settlement[1].net) | replay-failed (step, code, message) | skipped (reason: not completed).',
+  properties: {
+    roundId: text,
+    tableId: text,
+    game: text,
+    verdict: { type: 'string', enum: ['match', 'mismatch', 'replay-failed', 'skipped'] },
+    settlements: integer,
+    mismatches: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { field: text, stored: {}, replayed: {} },
+      },
+    },
+    step: text,
+    code: text,
+    message: text,
+    reason: text,
+  },
+};
+
+export const RangeVerdict: SchemaObject = {
+  type: 'object',
+  properties: {
+    from: text,
+    to: text,
+    rounds: integer,
+    matched: integer,
+    skipped: integer,
+    failed: { type: 'array', items: RoundVerdict },
+  },
+};
+
+export const ChainVerdict: SchemaObject = {
+  type: 'object',
+  properties: {
+    tableId: text,
+    events: { ...integer, description: 'Events checked before the first broken link.' },
+    intact: { type: 'boolean' },
+    firstBrokenLink: {
+      type: 'object',
+      properties: {
+        tableId: text,
+        eventNo: integer,
+        rowId: text,
+        reason: {
+          type: 'string',
+          enum: ['event-number-gap', 'prev-hash-mismatch', 'hash-mismatch'],
+        },
+        expected: text,
+        found: text,
+      },
+    },
+  },
+};

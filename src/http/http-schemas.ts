@@ -1,0 +1,195 @@
+import {
+  COMMAND_SCHEMAS,
+  def,
+  JsonSchema,
+  SCHEMA_BASE_URI,
+  SCHEMA_DIALECT,
+} from '@studio/contracts';
+
+/**
+ * The JSON Schemas of the HTTP APIs: built from the contract's shared definitions and command
+ * schemas, so an id, an amount or a bet means the same over HTTP as on the Kafka command topic.
+ * Only what HTTP adds (no `type`/`tableId` in the body, optional commandId) is defined here.
+ */
+
+/** A key a user names: starts with a letter or digit, so `__proto__` is not a name. */
+const NAME_TOKEN = (maxLength: number): JsonSchema => ({
+  type: 'string',
+  minLength: 1,
+  maxLength,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9:+._-]*$',
+});
+
+function httpSchema(
+  name: string,
+  description: string,
+  properties: Record<string, JsonSchema>,
+  required: string[] = [],
+): JsonSchema {
+  return {
+    $schema: SCHEMA_DIALECT,
+    $id: `${SCHEMA_BASE_URI}http/${name}.json`,
+    title: name,
+    description,
+    type: 'object',
+    properties,
+    required,
+    additionalProperties: false,
+  };
+}
+
+/** The command's own fields, minus what the HTTP path says (`tableId`) or implies (`type`). */
+const PATH_OR_TYPE = new Set(['type', 'schemaVersion', 'tableId']);
+
+function commandBody(
+  command: keyof typeof COMMAND_SCHEMAS,
+  description: string,
+  overrides: Record<string, JsonSchema> = {},
+): JsonSchema {
+  const schema = COMMAND_SCHEMAS[command];
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties ?? {}).filter(([name]) => !PATH_OR_TYPE.has(name)),
+  );
+  // Over HTTP the commandId is optional (without one, a repeat is a new command).
+  const required = (schema.required ?? []).filter(
+    (name) => !PATH_OR_TYPE.has(name) && name !== 'commandId',
+  );
+  return httpSchema(`${command}Body`, description, { ...properties, ...overrides }, required);
+}
+
+export const PLACE_BET_BODY = commandBody(
+  'PlaceBet',
+  'The PlaceBet command of the Kafka contract without type/schemaVersion/tableId (the path names the table).',
+  {
+    betType: NAME_TOKEN(40),
+    sideBets: {
+      type: 'object',
+      propertyNames: NAME_TOKEN(40),
+      additionalProperties: def('amountOrZero'),
+      maxProperties: 20,
+    },
+  },
+);
+
+export const DECIDE_BODY = commandBody(
+  'Decide',
+  'The Decide command of the Kafka contract without type/schemaVersion/tableId (the path names the table).',
+  { action: NAME_TOKEN(40) },
+);
+
+/** A supervisor's reason: free text; a blank one is refused by the command (`reason-required`). */
+const REASON = def('text', 'why: recorded with the action and shown in the action log');
+
+export const REASON_BODY = httpSchema('ReasonBody', 'A supervisor action with its reason.', {
+  reason: REASON,
+});
+
+export const CORRECT_CARD_BODY = httpSchema(
+  'CorrectCardBody',
+  'Replace a mis-scanned card before the round settles.',
+  { slot: def('slot'), card: def('cardCode'), reason: REASON },
+  ['slot', 'card'],
+);
+
+/** Path parameters: every id in a path is the contract's id. */
+export const ID_PARAM: JsonSchema = def('id');
+
+/** The `{ error, message }` of every refused request. */
+export const ERROR_BODY: JsonSchema = httpSchema(
+  'Error',
+  'A refused request: a machine-readable code and a sentence for people.',
+  {
+    error: { type: 'string', minLength: 1, maxLength: 60 },
+    message: { type: 'string' },
+    pointer: { type: 'string', description: 'JSON Pointer of the refused value (invalid-request)' },
+  },
+  ['error', 'message'],
+);
+ERROR_BODY.additionalProperties = true;
+
+/** The answer to an accepted table or platform command (what it produced varies by command). */
+export const ACCEPTED_BODY: JsonSchema = {
+  type: 'object',
+  properties: {
+    accepted: { const: true },
+    duplicate: { type: 'boolean', description: 'a repeated commandId: the first answer' },
+  },
+  required: ['accepted'],
+};
+
+const nullable = (schema: JsonSchema): JsonSchema => ({ ...schema, nullable: true }) as JsonSchema;
+
+/** What a console shows of a table (see src/tables/table-view.ts). */
+export const TABLE_VIEW: JsonSchema = {
+  type: 'object',
+  properties: {
+    tableId: def('id'),
+    name: { type: 'string' },
+    game: { type: 'string' },
+    currency: def('currency'),
+    driven: { type: 'boolean', description: 'false: another instance drives the table' },
+    shoe: nullable({ type: 'object' }),
+    round: nullable({
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        number: { type: 'integer' },
+        phase: { type: 'string' },
+        bettingOpen: { type: 'boolean' },
+        view: { type: 'object' },
+      },
+      required: ['id', 'number', 'phase', 'bettingOpen'],
+    }),
+    paused: nullable({ type: 'object' }),
+    timers: { type: 'array', items: { type: 'object' } },
+    faceDownCards: { type: 'object', description: 'supervisors only' },
+  },
+  required: ['tableId', 'name', 'game', 'currency', 'driven'],
+};
+
+/** GET /health/live. */
+export const LIVENESS_BODY: JsonSchema = {
+  type: 'object',
+  properties: { status: { const: 'ok' }, uptimeSeconds: { type: 'integer', minimum: 0 } },
+  required: ['status', 'uptimeSeconds'],
+  additionalProperties: false,
+};
+
+/** GET /health/ready: 200 when every check is ok, 503 otherwise. */
+export const READINESS_BODY: JsonSchema = {
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: ['ok', 'error'] },
+    checks: { type: 'object', additionalProperties: { type: 'object' } },
+  },
+  required: ['status'],
+};
+
+/** One entry of the supervisors' action log (see src/consoles/console-queries.ts). */
+export const ACTION_LOG_ENTRY: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    at: def('timestamp'),
+    tableId: def('id'),
+    action: { type: 'string' },
+    by: { type: 'string' },
+    status: { type: 'string' },
+    details: { type: 'object' },
+  },
+  required: ['id', 'at', 'tableId', 'action', 'by', 'status'],
+};
+
+/**
+ * POST /auth/login, for the sign-in controller (src/auth, merged by the lead): the same `id` as
+ * everywhere for the username; a password is any text up to 200 characters.
+ */
+export const LOGIN_BODY = httpSchema(
+  'LoginBody',
+  'Sign in: the answer carries the bearer token for every staff route.',
+  {
+    username: def('id'),
+    password: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^\\u0000]*$' },
+  },
+  ['username', 'password'],
+);

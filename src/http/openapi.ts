@@ -1,0 +1,64 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { USER_ROLES } from '@studio/persistence';
+import type { NextFunction, Request, Response } from 'express';
+import { AuthenticateToken } from '../auth/auth.use-cases';
+import { bearerToken } from '../auth/roles.guard';
+import { BEARER, PLATFORM_KEY } from './api-docs';
+
+export const DOCS_PATH = 'docs';
+export const OPENAPI_JSON_PATH = `/${DOCS_PATH}/openapi.json`;
+
+/** The OpenAPI 3 document generated from every controller's routes and schemas. */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Live-dealer studio')
+    .setDescription(
+      'Tables, dealer and supervisor actions, the platform command API (also on Kafka: see the ' +
+        "AsyncAPI document), the consoles' API, auditor history and health. Request bodies and " +
+        'parameters are described by the JSON Schemas the service validates them with.',
+    )
+    .setVersion('1')
+    .addBearerAuth({ type: 'http', scheme: 'bearer' }, BEARER)
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Platform-Key' }, PLATFORM_KEY)
+    .build();
+  return SwaggerModule.createDocument(app, config);
+}
+
+/**
+ * The document is for staff: `/docs` (Swagger UI) and `/docs/openapi.json` answer 401 without a
+ * valid bearer token of any role (a browser sends it with a header tool, or a console's fetch).
+ */
+function staffOnly(app: INestApplication) {
+  const authenticate = app.get(AuthenticateToken);
+  return (request: Request, response: Response, next: NextFunction) => {
+    const token = bearerToken(request);
+    const refuse = (message: string) =>
+      response.status(401).json({ error: 'unauthenticated', message });
+    if (!token) {
+      refuse('Sign in first: send Authorization: Bearer <token> from POST /auth/login');
+      return;
+    }
+    authenticate
+      .execute(token)
+      .then((user) => {
+        if (user && (USER_ROLES as readonly string[]).includes(user.role)) next();
+        else refuse('The token is unknown, expired or revoked; sign in again');
+      })
+      .catch(() =>
+        response
+          .status(503)
+          .json({ error: 'unavailable', message: 'Cannot check the token now; try again' }),
+      );
+  };
+}
+
+/** Serves Swagger UI at /docs and the document at /docs/openapi.json. Call before app.init(). */
+export function setupOpenApi(app: INestApplication): void {
+  app.use(`/${DOCS_PATH}`, staffOnly(app));
+  SwaggerModule.setup(DOCS_PATH, app, () => buildOpenApiDocument(app), {
+    jsonDocumentUrl: OPENAPI_JSON_PATH,
+    raw: ['json'],
+    customSiteTitle: 'Studio API',
+  });
+}
