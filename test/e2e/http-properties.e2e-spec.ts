@@ -311,7 +311,7 @@ describe('every HTTP route, every caller, arbitrary input', () => {
     ['table actions', /^\/tables\/:tableId\/./],
     ['tables', /^\/tables(\/:tableId)?$/],
     ['consoles API', /^\/console\/api\//],
-    ['console pages', /^\/console(\/:file)?$/],
+    ['console pages and the root', /^\/(console(\/:file)?)?$/],
     ['audit', /^\/audit\//],
     ['auth', /^\/auth\//],
     ['health and metrics', /^\/(health|metrics)/],
