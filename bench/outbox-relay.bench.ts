@@ -69,8 +69,15 @@ function payloadFor(i: number, tableId: string): Record<string, unknown> {
 
 async function loadBacklog(url: string, topic: string): Promise<void> {
   await withClient(url, async (c) => {
-    // The backlog is synthetic: the tables' registration rows are not needed for the relay.
-    await c.query(`SET session_replication_role = replica`);
+    // The relay reads each registered table's pending rows: register the tables, with the seq
+    // the writer would have left them at.
+    await c.query(
+      `INSERT INTO studio_tables (id, name, game, currency, configuration, configuration_hash,
+                                  last_event_seq, registered_at, updated_at)
+       SELECT 'bench-table-' || t, 'Bench ' || t, 'baccarat', 'EUR', '{}', '', $1::bigint / $2 + (t < $1::bigint % $2)::int, now(), now()
+         FROM generate_series(0, $2 - 1) t`,
+      [EVENTS, TABLES],
+    );
     const seq = new Array<number>(TABLES).fill(0);
     const occurred = Date.parse('2026-01-01T00:00:00Z');
     for (let start = 0; start < EVENTS; start += 5_000) {
@@ -159,7 +166,7 @@ async function main(): Promise<void> {
     await dataSource.runMigrations({ transaction: 'each' });
     await loadBacklog(url.toString(), topic);
     const rows = await withClient(url.toString(), async (c) => {
-      return (await c.query<OutboxRow>(READ_SQL, [EVENTS, []])).rows;
+      return (await c.query<OutboxRow>(READ_SQL, [EVENTS, [], []])).rows;
     });
     const bytes = [...groupByTopic(rows).values()].flat().reduce((n, m) => n + m.value.length, 0);
 

@@ -30,8 +30,9 @@ const LEASE_SLICE_MS = 1_000;
 
 /**
  * Publishes the outbox to the broker in id order (which is per-table sequence order, because a
- * table's events are appended under a lock on its row) and marks rows published. A crash between
- * "sent" and "marked" republishes the same event ids: consumers de-duplicate by event id.
+ * table's events are appended under a lock on its row) and records, per table, the seq it is
+ * published up to. A crash between "sent" and "marked" republishes the same event ids: consumers
+ * de-duplicate by event id.
  *
  * Pipelined: batch k+1 is read while batch k is sent, and batch k is marked while batch k+1 is
  * sent. Sends stay strictly one after the other, so a table's events reach the broker in order.
@@ -178,12 +179,13 @@ export class OutboxRelay {
 
 /**
  * The pipeline of one lease: reads ahead one batch, marks behind one batch, sends one at a time.
- * Rows read and not yet marked are left out of the next read, so nothing is sent twice by one
- * leader; after a failure the unmarked rows are read again by the next turn (same event ids).
+ * Reads start after the tables' seqs already read, so nothing is sent twice by one leader; after a
+ * failure the unmarked rows are read again by the next turn (same event ids).
  */
 export class LeaseTurn {
   published = 0;
-  private readonly unmarked = new Set<string>();
+  /** Per table, the last seq read by this lease (sent or about to be). */
+  private readonly readUpTo = new Map<string, number>();
   private readonly marks = new Set<Promise<void>>();
   private markError: unknown;
 
@@ -207,12 +209,13 @@ export class LeaseTurn {
         sending = await next;
         next = undefined;
         if (sending.length === 0) break;
-        sending.forEach((row) => this.unmarked.add(row.id));
+        const upTo = lastSeqs(sending);
+        upTo.forEach((seq, tableId) => this.readUpTo.set(tableId, seq));
         more = sending.length === this.batchSize;
         if (more && !shouldYield()) next = this.read();
         this.throwIfMarkFailed();
         await send(sending);
-        this.mark(sending.map((row) => row.id));
+        this.mark(upTo, sending.length);
         sending = [];
       }
       await Promise.all(this.marks);
@@ -230,17 +233,17 @@ export class LeaseTurn {
   }
 
   private read(): Promise<OutboxRow[]> {
-    const reading = this.lease.read(this.batchSize, [...this.unmarked]);
+    const reading = this.lease.read(this.batchSize, new Map(this.readUpTo));
     reading.catch(() => undefined); // awaited (and its failure thrown) by run()
     return reading;
   }
 
-  private mark(ids: string[]): void {
-    const marking = this.lease.markPublished(ids, this.clock.now()).then(
+  /** Marks run in order on the lease's connection, so a table's progress only moves forward. */
+  private mark(upTo: Map<string, number>, events: number): void {
+    const marking = this.lease.markPublished(upTo, this.clock.now()).then(
       () => {
-        ids.forEach((id) => this.unmarked.delete(id));
-        this.published += ids.length;
-        this.onMarked(ids.length);
+        this.published += events;
+        this.onMarked(events);
       },
       (error: unknown) => {
         this.markError ??= error;
@@ -263,4 +266,14 @@ export class LeaseTurn {
       )
       .catch(() => undefined);
   }
+}
+
+/** Per table, the highest seq among the rows (a batch holds each table's rows in seq order). */
+export function lastSeqs(rows: readonly OutboxRow[]): Map<string, number> {
+  const upTo = new Map<string, number>();
+  for (const row of rows) {
+    const seq = Number(row.seq);
+    if (seq > (upTo.get(row.tableId) ?? 0)) upTo.set(row.tableId, seq);
+  }
+  return upTo;
 }
