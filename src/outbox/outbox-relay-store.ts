@@ -127,19 +127,25 @@ class PgRelayLease implements RelayLease {
   ) {}
 
   async read(limit: number, readUpTo: TableSeqs): Promise<OutboxRow[]> {
-    return (await this.query<OutboxRow>(READ_SQL, [limit, ...columns(readUpTo)])).rows;
+    return (await this.query<OutboxRow>(READ_SQL, [limit, ...columns(readUpTo)], 'outbox-read'))
+      .rows;
   }
 
   async markPublished(upTo: TableSeqs, at: Date): Promise<void> {
-    await this.query(MARK_SQL, [...columns(upTo), at]);
+    await this.query(MARK_SQL, [...columns(upTo), at], 'outbox-mark');
   }
 
   async recordFailure(ids: readonly string[], message: string): Promise<void> {
     await this.query(FAILURE_SQL, [ids, message]);
   }
 
-  private query<R extends QueryResultRow>(sql: string, values: unknown[]): Promise<QueryResult<R>> {
-    const result = this.tail.then(() => this.client.query<R>(sql, values));
+  /** A name prepares the statement once per connection: the read plans in about half its run. */
+  private query<R extends QueryResultRow>(
+    text: string,
+    values: unknown[],
+    name?: string,
+  ): Promise<QueryResult<R>> {
+    const result = this.tail.then(() => this.client.query<R>({ name, text, values }));
     this.tail = result.catch(() => undefined);
     return result;
   }
