@@ -4,6 +4,7 @@ import { Clock } from '../clock/clock';
 import type { OutboxConfig } from '../config/studio-config';
 import { oneLine } from '../common/one-line';
 import { EventPublisher } from './event-publisher';
+import type { OutgoingMessage } from './event-publisher';
 import { groupByTopic, OutboxRow } from './outbox-envelope';
 import { OutboxRelayStore, PgOutboxRelayStore, RelayLease } from './outbox-relay-store';
 
@@ -124,7 +125,7 @@ export class OutboxRelay {
     });
     try {
       const more = await turn.run(
-        (rows) => this.send(rows),
+        (batch) => this.send(batch),
         () => this.stopRequested || performance.now() - started > LEASE_SLICE_MS,
       );
       if (turn.published > 0) this.counters.publishMillis += performance.now() - started;
@@ -135,8 +136,8 @@ export class OutboxRelay {
     }
   }
 
-  private async send(rows: readonly OutboxRow[]): Promise<void> {
-    for (const [topic, messages] of groupByTopic(rows)) {
+  private async send(batch: Batch): Promise<void> {
+    for (const [topic, messages] of batch.messages) {
       await this.publisher.publish(topic, messages);
     }
   }
@@ -177,6 +178,12 @@ export class OutboxRelay {
   }
 }
 
+/** Rows read, with their messages built while the batch before was being sent. */
+export interface Batch {
+  rows: OutboxRow[];
+  messages: Map<string, OutgoingMessage[]>;
+}
+
 /**
  * The pipeline of one lease: reads ahead one batch, marks behind one batch, sends one at a time.
  * Reads start after the tables' seqs already read, so nothing is sent twice by one leader; after a
@@ -197,16 +204,14 @@ export class LeaseTurn {
   ) {}
 
   /** Returns whether more rows may be waiting when it stopped reading ahead. */
-  async run(
-    send: (rows: readonly OutboxRow[]) => Promise<void>,
-    shouldYield: () => boolean,
-  ): Promise<boolean> {
-    let next: Promise<OutboxRow[]> | undefined = this.read();
+  async run(send: (batch: Batch) => Promise<void>, shouldYield: () => boolean): Promise<boolean> {
+    let next: Promise<Batch> | undefined = this.read();
     let sending: OutboxRow[] = [];
     try {
       let more = false;
       while (next) {
-        sending = await next;
+        const batch = await next;
+        sending = batch.rows;
         next = undefined;
         if (sending.length === 0) break;
         const upTo = lastSeqs(sending);
@@ -214,7 +219,7 @@ export class LeaseTurn {
         more = sending.length === this.batchSize;
         if (more && !shouldYield()) next = this.read();
         this.throwIfMarkFailed();
-        await send(sending);
+        await send(batch);
         this.mark(upTo, sending.length);
         sending = [];
       }
@@ -232,8 +237,10 @@ export class LeaseTurn {
     }
   }
 
-  private read(): Promise<OutboxRow[]> {
-    const reading = this.lease.read(this.batchSize, new Map(this.readUpTo));
+  private read(): Promise<Batch> {
+    const reading = this.lease
+      .read(this.batchSize, new Map(this.readUpTo))
+      .then((rows) => ({ rows, messages: groupByTopic(rows) }));
     reading.catch(() => undefined); // awaited (and its failure thrown) by run()
     return reading;
   }
