@@ -81,6 +81,22 @@ const FAILURE_SQL = `
 
 const BACKLOG_SQL = `SELECT count(*)::int AS pending, min(occurred_at) AS oldest FROM outbox_pending`;
 
+/**
+ * The lock and, only if it was granted, the leader's session settings, in one round trip (the
+ * volatile lock call keeps the subquery from being merged, so it runs first). A mark lost in a
+ * crash only means the batch is published again (same event ids), which at-least-once allows:
+ * marks need not wait for the WAL flush. The read's estimate (every table) would make PostgreSQL
+ * JIT-compile it, which costs far more (hundreds of ms) than running it (a few ms).
+ */
+const LEAD_SQL = `
+  SELECT locked,
+         CASE WHEN locked THEN set_config('synchronous_commit', 'off', false) END,
+         CASE WHEN locked THEN set_config('jit', 'off', false) END
+    FROM (SELECT pg_try_advisory_lock($1) AS locked) AS l`;
+
+/** One round trip (simple protocol, no parameters): settings back, then the lock. */
+const UNLEAD_SQL = `RESET synchronous_commit; RESET jit; SELECT pg_advisory_unlock(${RELAY_LOCK_KEY})`;
+
 /** The relay's SQL on PostgreSQL, through the service's connection pool (plain pg queries). */
 export class PgOutboxRelayStore implements OutboxRelayStore {
   constructor(private readonly dataSource: DataSource) {}
@@ -90,20 +106,11 @@ export class PgOutboxRelayStore implements OutboxRelayStore {
     let client: PoolClient;
     try {
       client = (await runner.connect()) as PoolClient;
-      const { rows } = await client.query<{ locked: boolean }>(
-        'SELECT pg_try_advisory_lock($1) AS locked',
-        [RELAY_LOCK_KEY],
-      );
+      const { rows } = await client.query<{ locked: boolean }>(LEAD_SQL, [RELAY_LOCK_KEY]);
       if (!rows[0].locked) {
         await runner.release();
         return null;
       }
-      // A mark lost in a crash only means the batch is published again (same event ids), which
-      // at-least-once allows: marks need not wait for the WAL flush.
-      await client.query('SET synchronous_commit = off');
-      // The read's estimate (every table times the batch) makes PostgreSQL JIT-compile it, which
-      // costs far more (hundreds of ms) than the query itself (a few ms).
-      await client.query('SET jit = off');
     } catch (error) {
       await closeConnection(runner, error);
       throw error;
@@ -153,9 +160,7 @@ class PgRelayLease implements RelayLease {
   async end(): Promise<void> {
     if (this.runner.isReleased) return;
     try {
-      await this.query('RESET synchronous_commit', []);
-      await this.query('RESET jit', []);
-      await this.query('SELECT pg_advisory_unlock($1)', [RELAY_LOCK_KEY]);
+      await this.query(UNLEAD_SQL, []);
       await this.runner.release();
     } catch (error) {
       // Closing the connection is the one way to be sure the lock is gone with a broken session.
