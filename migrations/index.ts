@@ -9,6 +9,7 @@ import { TableStateAsJson1764480000000 } from './1764480000000-TableStateAsJson'
 import { VoidRequestsLapse1764490000000 } from './1764490000000-VoidRequestsLapse';
 import { RoundConfigurationSnapshot1764500000000 } from './1764500000000-RoundConfigurationSnapshot';
 import { SignInProtection1764510000000 } from './1764510000000-SignInProtection';
+import { OutboxProgressPerTable1764520000000 } from './1764520000000-OutboxProgressPerTable';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const STUDIO_MIGRATIONS = [
   VoidRequestsLapse1764490000000,
   RoundConfigurationSnapshot1764500000000,
   SignInProtection1764510000000,
+  OutboxProgressPerTable1764520000000,
 ];

@@ -6,6 +6,9 @@ import type { OutboxRow } from './outbox-envelope';
 /** Only one relay (across all instances on one database) publishes at a time, keeping table order. */
 export const RELAY_LOCK_KEY = 0x5354_4f42; // "STOB"
 
+/** Per table, a seq: how far the table is published, or how far this leader has read. */
+export type TableSeqs = ReadonlyMap<string, number>;
+
 /**
  * Leadership of the relay: a session-level advisory lock held on one dedicated connection, which
  * also carries every read and mark of the leader. The lock goes with the connection: if the
@@ -13,9 +16,13 @@ export const RELAY_LOCK_KEY = 0x5354_4f42; // "STOB"
  * fails its next statement (so it stops publishing).
  */
 export interface RelayLease {
-  /** The oldest unpublished rows in id order, leaving out rows already read and not yet marked. */
-  read(limit: number, exclude: readonly string[]): Promise<OutboxRow[]>;
-  markPublished(ids: readonly string[], at: Date): Promise<void>;
+  /**
+   * The oldest unpublished rows in id order: per table, those after its recorded progress and
+   * after `readUpTo` (rows this leader already read and has not yet marked).
+   */
+  read(limit: number, readUpTo: TableSeqs): Promise<OutboxRow[]>;
+  /** Records each table as published up to its seq (one progress row per table). */
+  markPublished(upTo: TableSeqs, at: Date): Promise<void>;
   recordFailure(ids: readonly string[], message: string): Promise<void>;
   /** Unlocks and returns the connection; if that fails, closes it instead (the lock goes too). */
   end(): Promise<void>;
@@ -32,23 +39,63 @@ export interface OutboxRelayStore {
   backlog(): Promise<OutboxBacklog>;
 }
 
+/**
+ * $1 limit, $2/$3 the tables and seqs already read. Per table, id order is seq order, so no pending
+ * row lies before the lowest id among the tables' next rows (one (table_id, seq) index probe per
+ * table); from there the rows are read in id order, leaving out those a table is already past.
+ */
 export const READ_SQL = `
-  SELECT id::text AS id, event_id::text AS "eventId", topic, table_id AS "tableId",
-         round_id AS "roundId", seq::text AS seq, type, schema_version AS "schemaVersion",
-         to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
-         payload::text AS payload
-    FROM outbox
-   WHERE published_at IS NULL AND NOT (id = ANY($2::bigint[]))
-   ORDER BY outbox.id
+  WITH read_up_to AS (SELECT * FROM unnest($2::text[], $3::bigint[]) AS r(table_id, seq)),
+  after AS MATERIALIZED (
+    SELECT t.id AS table_id, GREATEST(p.last_published_seq, r.seq, 0) AS seq
+      FROM studio_tables t
+      LEFT JOIN outbox_progress p ON p.table_id = t.id
+      LEFT JOIN read_up_to r ON r.table_id = t.id),
+  low AS (
+    SELECT min(f.id) AS id
+      FROM after a
+     CROSS JOIN LATERAL (
+           SELECT o.id FROM outbox o WHERE o.table_id = a.table_id AND o.seq > a.seq
+            ORDER BY o.seq LIMIT 1) f)
+  SELECT o.id::text AS id, o.event_id::text AS "eventId", o.topic, o.table_id AS "tableId",
+         o.round_id AS "roundId", o.seq::text AS seq, o.type, o.schema_version AS "schemaVersion",
+         to_char(o.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
+         o.payload::text AS payload
+    FROM outbox o
+    JOIN after a ON a.table_id = o.table_id AND o.seq > a.seq
+   WHERE o.id >= (SELECT id FROM low)
+   ORDER BY o.id
    LIMIT $1`;
 
+/** Progress only moves forward, even if a mark were ever replayed. */
 const MARK_SQL = `
-  UPDATE outbox SET published_at = $2, publish_attempts = publish_attempts + 1, last_error = NULL
-   WHERE id = ANY($1::bigint[])`;
+  INSERT INTO outbox_progress (table_id, last_published_seq, published_at)
+  SELECT m.table_id, m.seq, $3 FROM unnest($1::text[], $2::bigint[]) AS m(table_id, seq)
+  ON CONFLICT (table_id) DO UPDATE
+     SET last_published_seq = GREATEST(outbox_progress.last_published_seq, EXCLUDED.last_published_seq),
+         published_at = EXCLUDED.published_at`;
 
 const FAILURE_SQL = `
   UPDATE outbox SET publish_attempts = publish_attempts + 1, last_error = $2
-   WHERE id = ANY($1::bigint[]) AND published_at IS NULL`;
+   WHERE id = ANY($1::bigint[])`;
+
+const BACKLOG_SQL = `SELECT count(*)::int AS pending, min(occurred_at) AS oldest FROM outbox_pending`;
+
+/**
+ * The lock and, only if it was granted, the leader's session settings, in one round trip (the
+ * volatile lock call keeps the subquery from being merged, so it runs first). A mark lost in a
+ * crash only means the batch is published again (same event ids), which at-least-once allows:
+ * marks need not wait for the WAL flush. The read's estimate (every table) would make PostgreSQL
+ * JIT-compile it, which costs far more (hundreds of ms) than running it (a few ms).
+ */
+const LEAD_SQL = `
+  SELECT locked,
+         CASE WHEN locked THEN set_config('synchronous_commit', 'off', false) END,
+         CASE WHEN locked THEN set_config('jit', 'off', false) END
+    FROM (SELECT pg_try_advisory_lock($1) AS locked) AS l`;
+
+/** One round trip (simple protocol, no parameters): settings back, then the lock. */
+const UNLEAD_SQL = `RESET synchronous_commit; RESET jit; SELECT pg_advisory_unlock(${RELAY_LOCK_KEY})`;
 
 /** The relay's SQL on PostgreSQL, through the service's connection pool (plain pg queries). */
 export class PgOutboxRelayStore implements OutboxRelayStore {
@@ -59,17 +106,11 @@ export class PgOutboxRelayStore implements OutboxRelayStore {
     let client: PoolClient;
     try {
       client = (await runner.connect()) as PoolClient;
-      const { rows } = await client.query<{ locked: boolean }>(
-        'SELECT pg_try_advisory_lock($1) AS locked',
-        [RELAY_LOCK_KEY],
-      );
+      const { rows } = await client.query<{ locked: boolean }>(LEAD_SQL, [RELAY_LOCK_KEY]);
       if (!rows[0].locked) {
         await runner.release();
         return null;
       }
-      // A mark lost in a crash only means the batch is published again (same event ids), which
-      // at-least-once allows: marks need not wait for the WAL flush.
-      await client.query('SET synchronous_commit = off');
     } catch (error) {
       await closeConnection(runner, error);
       throw error;
@@ -78,9 +119,7 @@ export class PgOutboxRelayStore implements OutboxRelayStore {
   }
 
   async backlog(): Promise<OutboxBacklog> {
-    const [row] = await this.dataSource.query(
-      `SELECT count(*)::int AS pending, min(occurred_at) AS oldest FROM outbox WHERE published_at IS NULL`,
-    );
+    const [row] = await this.dataSource.query(BACKLOG_SQL);
     return { pending: row.pending, oldest: row.oldest ? new Date(row.oldest) : null };
   }
 }
@@ -94,20 +133,26 @@ class PgRelayLease implements RelayLease {
     private readonly client: PoolClient,
   ) {}
 
-  async read(limit: number, exclude: readonly string[]): Promise<OutboxRow[]> {
-    return (await this.query<OutboxRow>(READ_SQL, [limit, exclude])).rows;
+  async read(limit: number, readUpTo: TableSeqs): Promise<OutboxRow[]> {
+    return (await this.query<OutboxRow>(READ_SQL, [limit, ...columns(readUpTo)], 'outbox-read'))
+      .rows;
   }
 
-  async markPublished(ids: readonly string[], at: Date): Promise<void> {
-    await this.query(MARK_SQL, [ids, at]);
+  async markPublished(upTo: TableSeqs, at: Date): Promise<void> {
+    await this.query(MARK_SQL, [...columns(upTo), at], 'outbox-mark');
   }
 
   async recordFailure(ids: readonly string[], message: string): Promise<void> {
     await this.query(FAILURE_SQL, [ids, message]);
   }
 
-  private query<R extends QueryResultRow>(sql: string, values: unknown[]): Promise<QueryResult<R>> {
-    const result = this.tail.then(() => this.client.query<R>(sql, values));
+  /** A name prepares the statement once per connection: the read plans in about half its run. */
+  private query<R extends QueryResultRow>(
+    text: string,
+    values: unknown[],
+    name?: string,
+  ): Promise<QueryResult<R>> {
+    const result = this.tail.then(() => this.client.query<R>({ name, text, values }));
     this.tail = result.catch(() => undefined);
     return result;
   }
@@ -115,8 +160,7 @@ class PgRelayLease implements RelayLease {
   async end(): Promise<void> {
     if (this.runner.isReleased) return;
     try {
-      await this.query('RESET synchronous_commit', []);
-      await this.query('SELECT pg_advisory_unlock($1)', [RELAY_LOCK_KEY]);
+      await this.query(UNLEAD_SQL, []);
       await this.runner.release();
     } catch (error) {
       // Closing the connection is the one way to be sure the lock is gone with a broken session.
@@ -134,4 +178,8 @@ async function closeConnection(runner: PostgresQueryRunner, error: unknown): Pro
   await closable.releasePostgresConnection(
     error instanceof Error ? error : new Error(String(error)),
   );
+}
+
+function columns(seqs: TableSeqs): [string[], number[]] {
+  return [[...seqs.keys()], [...seqs.values()]];
 }

@@ -5,11 +5,12 @@ import type { OutboxRow } from './outbox-envelope';
 import { OutboxRelay } from './outbox-relay';
 import type { OutboxBacklog, OutboxRelayStore, RelayLease } from './outbox-relay-store';
 
-/** The outbox in memory, with a log of what the relay asked for, in order. */
+/** The outbox in memory with per-table progress, and a log of what the relay asked for, in order. */
 class FakeOutbox implements OutboxRelayStore {
-  readonly published = new Set<string>();
+  readonly progress = new Map<string, number>();
   readonly log: string[] = [];
   readonly failures: string[][] = [];
+  readonly marks: Array<Map<string, number>> = [];
   leaderElsewhere = false;
   failMarkOnce = false;
   leasesOpen = 0;
@@ -22,22 +23,30 @@ class FakeOutbox implements OutboxRelayStore {
     return this.lease();
   }
 
+  isPublished(row: OutboxRow): boolean {
+    return Number(row.seq) <= (this.progress.get(row.tableId) ?? 0);
+  }
+
+  get publishedCount(): number {
+    return this.rows.filter((r) => this.isPublished(r)).length;
+  }
+
   private lease(): RelayLease {
     return {
-      read: async (limit, exclude) => {
+      read: async (limit, readUpTo) => {
         this.log.push('read');
-        const skip = new Set(exclude);
         return this.rows
-          .filter((r) => !this.published.has(r.id) && !skip.has(r.id))
+          .filter((r) => !this.isPublished(r) && Number(r.seq) > (readUpTo.get(r.tableId) ?? 0))
           .slice(0, limit);
       },
-      markPublished: async (ids) => {
+      markPublished: async (upTo) => {
         if (this.failMarkOnce) {
           this.failMarkOnce = false;
           throw new Error('connection lost');
         }
-        this.log.push(`mark ${ids[0]}`);
-        ids.forEach((id) => this.published.add(id));
+        this.log.push(`mark ${[...upTo].map(([t, seq]) => `${t}:${seq}`).join(' ')}`);
+        this.marks.push(new Map(upTo));
+        upTo.forEach((seq, t) => this.progress.set(t, Math.max(seq, this.progress.get(t) ?? 0)));
       },
       recordFailure: async (ids) => {
         this.failures.push([...ids]);
@@ -49,7 +58,7 @@ class FakeOutbox implements OutboxRelayStore {
   }
 
   async backlog(): Promise<OutboxBacklog> {
-    return { pending: this.rows.length - this.published.size, oldest: null };
+    return { pending: this.rows.length - this.publishedCount, oldest: null };
   }
 }
 
@@ -114,7 +123,15 @@ describe('OutboxRelay pipeline', () => {
     const turn = await relay.relayOnce();
     expect(turn).toEqual({ published: 35, more: false });
     expect(sentIds()).toEqual(rows(35).map((r) => r.eventId));
-    expect(outbox.published.size).toBe(35);
+    expect(outbox.publishedCount).toBe(35);
+    // One progress row per table and batch: ids 1-10 are seqs 1-4 of t0 and 1-3 of t1 and t2.
+    expect(outbox.marks[0]).toEqual(
+      new Map([
+        ['t0', 4],
+        ['t1', 3],
+        ['t2', 3],
+      ]),
+    );
     expect(relay.counters).toMatchObject({ publishedEvents: 35, publishedBatches: 4 });
     expect(outbox.leasesOpen).toBe(0);
   });
@@ -126,7 +143,7 @@ describe('OutboxRelay pipeline', () => {
     // The second read is asked for before the first send is acknowledged.
     expect(log.indexOf('read', 1)).toBeLessThan(log.indexOf('send e1 done'));
     // Marks follow their own send, and never before it.
-    expect(log.indexOf('mark 1')).toBeGreaterThan(log.indexOf('send e1 done'));
+    expect(log.indexOf('mark t0:4 t1:3 t2:3')).toBeGreaterThan(log.indexOf('send e1 done'));
     expect(log.indexOf('send e11 start')).toBeLessThan(log.indexOf('send e21 start'));
   });
 
@@ -154,7 +171,7 @@ describe('OutboxRelay pipeline', () => {
     const ids = sentIds();
     expect(new Set(ids)).toEqual(new Set(rows(20).map((r) => r.eventId)));
     expect(ids.filter((id) => id === 'e1')).toHaveLength(2);
-    expect(outbox.published.size).toBe(20);
+    expect(outbox.publishedCount).toBe(20);
   });
 
   it('publishes nothing while another instance leads', async () => {
@@ -173,9 +190,9 @@ describe('OutboxRelay pipeline', () => {
       poll();
     });
     await relay.stop();
-    expect(outbox.published.size).toBeGreaterThan(0);
-    expect(outbox.published.size).toBeLessThan(50);
-    expect(outbox.published.size % 10).toBe(0);
+    expect(outbox.publishedCount).toBeGreaterThan(0);
+    expect(outbox.publishedCount).toBeLessThan(50);
+    expect(outbox.publishedCount % 10).toBe(0);
     expect(outbox.leasesOpen).toBe(0);
   });
 });

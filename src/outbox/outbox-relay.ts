@@ -4,6 +4,7 @@ import { Clock } from '../clock/clock';
 import type { OutboxConfig } from '../config/studio-config';
 import { oneLine } from '../common/one-line';
 import { EventPublisher } from './event-publisher';
+import type { OutgoingMessage } from './event-publisher';
 import { groupByTopic, OutboxRow } from './outbox-envelope';
 import { OutboxRelayStore, PgOutboxRelayStore, RelayLease } from './outbox-relay-store';
 
@@ -30,8 +31,9 @@ const LEASE_SLICE_MS = 1_000;
 
 /**
  * Publishes the outbox to the broker in id order (which is per-table sequence order, because a
- * table's events are appended under a lock on its row) and marks rows published. A crash between
- * "sent" and "marked" republishes the same event ids: consumers de-duplicate by event id.
+ * table's events are appended under a lock on its row) and records, per table, the seq it is
+ * published up to. A crash between "sent" and "marked" republishes the same event ids: consumers
+ * de-duplicate by event id.
  *
  * Pipelined: batch k+1 is read while batch k is sent, and batch k is marked while batch k+1 is
  * sent. Sends stay strictly one after the other, so a table's events reach the broker in order.
@@ -123,7 +125,7 @@ export class OutboxRelay {
     });
     try {
       const more = await turn.run(
-        (rows) => this.send(rows),
+        (batch) => this.send(batch),
         () => this.stopRequested || performance.now() - started > LEASE_SLICE_MS,
       );
       if (turn.published > 0) this.counters.publishMillis += performance.now() - started;
@@ -134,8 +136,8 @@ export class OutboxRelay {
     }
   }
 
-  private async send(rows: readonly OutboxRow[]): Promise<void> {
-    for (const [topic, messages] of groupByTopic(rows)) {
+  private async send(batch: Batch): Promise<void> {
+    for (const [topic, messages] of batch.messages) {
       await this.publisher.publish(topic, messages);
     }
   }
@@ -176,14 +178,21 @@ export class OutboxRelay {
   }
 }
 
+/** Rows read, with their messages built while the batch before was being sent. */
+export interface Batch {
+  rows: OutboxRow[];
+  messages: Map<string, OutgoingMessage[]>;
+}
+
 /**
  * The pipeline of one lease: reads ahead one batch, marks behind one batch, sends one at a time.
- * Rows read and not yet marked are left out of the next read, so nothing is sent twice by one
- * leader; after a failure the unmarked rows are read again by the next turn (same event ids).
+ * Reads start after the tables' seqs already read, so nothing is sent twice by one leader; after a
+ * failure the unmarked rows are read again by the next turn (same event ids).
  */
 export class LeaseTurn {
   published = 0;
-  private readonly unmarked = new Set<string>();
+  /** Per table, the last seq read by this lease (sent or about to be). */
+  private readonly readUpTo = new Map<string, number>();
   private readonly marks = new Set<Promise<void>>();
   private markError: unknown;
 
@@ -195,24 +204,23 @@ export class LeaseTurn {
   ) {}
 
   /** Returns whether more rows may be waiting when it stopped reading ahead. */
-  async run(
-    send: (rows: readonly OutboxRow[]) => Promise<void>,
-    shouldYield: () => boolean,
-  ): Promise<boolean> {
-    let next: Promise<OutboxRow[]> | undefined = this.read();
+  async run(send: (batch: Batch) => Promise<void>, shouldYield: () => boolean): Promise<boolean> {
+    let next: Promise<Batch> | undefined = this.read();
     let sending: OutboxRow[] = [];
     try {
       let more = false;
       while (next) {
-        sending = await next;
+        const batch = await next;
+        sending = batch.rows;
         next = undefined;
         if (sending.length === 0) break;
-        sending.forEach((row) => this.unmarked.add(row.id));
+        const upTo = lastSeqs(sending);
+        upTo.forEach((seq, tableId) => this.readUpTo.set(tableId, seq));
         more = sending.length === this.batchSize;
         if (more && !shouldYield()) next = this.read();
         this.throwIfMarkFailed();
-        await send(sending);
-        this.mark(sending.map((row) => row.id));
+        await send(batch);
+        this.mark(upTo, sending.length);
         sending = [];
       }
       await Promise.all(this.marks);
@@ -229,18 +237,20 @@ export class LeaseTurn {
     }
   }
 
-  private read(): Promise<OutboxRow[]> {
-    const reading = this.lease.read(this.batchSize, [...this.unmarked]);
+  private read(): Promise<Batch> {
+    const reading = this.lease
+      .read(this.batchSize, new Map(this.readUpTo))
+      .then((rows) => ({ rows, messages: groupByTopic(rows) }));
     reading.catch(() => undefined); // awaited (and its failure thrown) by run()
     return reading;
   }
 
-  private mark(ids: string[]): void {
-    const marking = this.lease.markPublished(ids, this.clock.now()).then(
+  /** Marks run in order on the lease's connection, so a table's progress only moves forward. */
+  private mark(upTo: Map<string, number>, events: number): void {
+    const marking = this.lease.markPublished(upTo, this.clock.now()).then(
       () => {
-        ids.forEach((id) => this.unmarked.delete(id));
-        this.published += ids.length;
-        this.onMarked(ids.length);
+        this.published += events;
+        this.onMarked(events);
       },
       (error: unknown) => {
         this.markError ??= error;
@@ -263,4 +273,14 @@ export class LeaseTurn {
       )
       .catch(() => undefined);
   }
+}
+
+/** Per table, the highest seq among the rows (a batch holds each table's rows in seq order). */
+export function lastSeqs(rows: readonly OutboxRow[]): Map<string, number> {
+  const upTo = new Map<string, number>();
+  for (const row of rows) {
+    const seq = Number(row.seq);
+    if (seq > (upTo.get(row.tableId) ?? 0)) upTo.set(row.tableId, seq);
+  }
+  return upTo;
 }

@@ -58,10 +58,12 @@ describe('studio service on real PostgreSQL and real Kafka', () => {
 
     const published = await waitFor('outbox rows marked published', async () => {
       const rows = await ds.query(
-        `SELECT event_id, table_id, seq, published_at FROM outbox WHERE type = 'TableRegistered' ORDER BY id`,
+        `SELECT o.event_id, o.table_id, o.seq, o.seq <= COALESCE(p.last_published_seq, 0) AS published
+           FROM outbox o LEFT JOIN outbox_progress p ON p.table_id = o.table_id
+          WHERE o.type = 'TableRegistered' ORDER BY o.id`,
       );
       return rows.length === DEMO_TABLES.length &&
-        rows.every((r: { published_at: unknown }) => r.published_at)
+        rows.every((r: { published: boolean }) => r.published)
         ? rows
         : undefined;
     });

@@ -99,18 +99,14 @@ describe('rounds across a broker restart', () => {
     await waitFor(
       'events written during the outage',
       async () =>
-        (
-          await q<{ n: number }>(`SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL`)
-        )[0].n >= 10,
+        (await q<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_pending`))[0].n >= 10,
       60_000,
     );
     await broker.start();
     await waitFor(
       'a round completed after the restart, and the outbox drained',
       async () => {
-        const [{ n }] = await q<{ n: number }>(
-          `SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL`,
-        );
+        const [{ n }] = await q<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_pending`);
         return n === 0 && client!.events.length > outboxAtStop + 10;
       },
       120_000,

@@ -49,7 +49,7 @@ describe('outbox relay across a Kafka outage', () => {
     const unpublished = async (type?: string) =>
       (
         await ds.query(
-          `SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL AND ($1::text IS NULL OR type = $1)`,
+          `SELECT count(*)::int AS n FROM outbox_pending WHERE $1::text IS NULL OR type = $1`,
           [type ?? null],
         )
       )[0].n;

@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createStudioDataSource } from '../../src/database/data-source.factory';
 import { toOutgoingMessage } from '../../src/outbox/outbox-envelope';
+import { lastSeqs } from '../../src/outbox/outbox-relay';
 import { PgOutboxRelayStore } from '../../src/outbox/outbox-relay-store';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
@@ -30,8 +31,12 @@ describe('outbox relay store on PostgreSQL', () => {
     await b.initialize();
     const client = new Client({ connectionString: db.url });
     await client.connect();
-    // Only the outbox matters here: skip the foreign key to a registered table.
-    await client.query('SET session_replication_role = replica');
+    // The relay reads the pending rows of registered tables.
+    await client.query(
+      `INSERT INTO studio_tables (id, name, game, currency, configuration, configuration_hash,
+                                  last_event_seq, registered_at, updated_at)
+       SELECT 't' || i, 'T', 'baccarat', 'EUR', '{}', '', 10, now(), now() FROM generate_series(0, 1) i`,
+    );
     await client.query(
       `INSERT INTO outbox (event_id, topic, table_id, round_id, seq, type, schema_version, occurred_at, payload)
        SELECT gen_random_uuid(), 'events', 't' || (i % 2), CASE WHEN i % 2 = 0 THEN 'r1' END, i, 'CardDealt', 3,
@@ -60,9 +65,9 @@ describe('outbox relay store on PostgreSQL', () => {
   it('reads in id order leaving out rows in flight, marks them, and formats the envelope', async () => {
     const lease = (await new PgOutboxRelayStore(a).tryLead())!;
     try {
-      const first = await lease.read(3, []);
+      const first = await lease.read(3, new Map());
       expect(first.map((r) => r.id)).toEqual(['1', '2', '3']);
-      const next = await lease.read(3, ['1', '2', '3']);
+      const next = await lease.read(3, lastSeqs(first));
       expect(next.map((r) => r.id)).toEqual(['4', '5', '6']);
       const envelope = JSON.parse(toOutgoingMessage(first[1]).value);
       expect(envelope).toEqual({
@@ -75,8 +80,8 @@ describe('outbox relay store on PostgreSQL', () => {
         payload: { i: 2, s: 'x, y: z' },
         roundId: 'r1',
       });
-      await lease.markPublished(['1', '2', '3'], new Date());
-      expect((await lease.read(10, [])).map((r) => r.id)[0]).toBe('4');
+      await lease.markPublished(lastSeqs(first), new Date());
+      expect((await lease.read(10, new Map())).map((r) => r.id)[0]).toBe('4');
     } finally {
       await lease.end();
     }
@@ -95,7 +100,7 @@ describe('outbox relay store on PostgreSQL', () => {
       leaseB = await new PgOutboxRelayStore(b).tryLead();
     }
     expect(leaseB).not.toBeNull();
-    await expect(leaseA.read(1, [])).rejects.toThrow();
+    await expect(leaseA.read(1, new Map())).rejects.toThrow();
     await leaseA.end(); // gives the broken connection back to be closed, does not throw
     await leaseB!.end();
     // The pool replaced the broken connection: instance A can lead again.
