@@ -129,7 +129,7 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
   entry(
     'ChainCheckpoint',
     ALL,
-    "The head of the table's hash-chained event log (docs/chain-anchoring.md): auditors compare it with the database to detect deleted newest events.",
+    'Chain head of the hash-chained event log, anchoring it outside the database.',
     payload({
       tableId: ID,
       eventNo: { type: 'integer', minimum: 1, description: 'event_no of the chain head' },
