@@ -20,6 +20,7 @@ import { databaseCheck, migrationsCheck } from './database/database-readiness';
 import { DemoPlayers, httpPlatformPost } from './demo/demo-players';
 import { HealthController } from './health/health.controller';
 import { kafkaCheck, READINESS_CHECKS } from './health/readiness';
+import { ChainCheckpointModule } from './history/chain-checkpoint.module';
 import { HistoryModule } from './history/history.module';
 import { loggingOptions } from './logging/logging.options';
 import { RoundLogListener } from './logging/round-log.listener';
@@ -149,6 +150,7 @@ export class StudioModule implements NestModule {
         SupervisorModule.forRoot({ tables }),
         PlatformHttpModule.forRoot({ config, tables }),
         AuditModule.forRoot({ history }),
+        ChainCheckpointModule.forRoot({ config, clock, ids, history, tables }),
         ConsolesModule.forRoot({ config, clock, history, tables, scanners, outbox }),
       ],
       controllers: [HealthController, MetricsController],

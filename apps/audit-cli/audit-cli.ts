@@ -1,4 +1,6 @@
-import { VerifyEventChain } from '../../src/audit/verify-event-chain.use-case';
+import { topicName } from '@studio/contracts';
+import { AnchorVerdict, anchorFailed, ChainCheckpoint } from '../../src/audit/event-chain-walk';
+import { TableChainVerdict, VerifyEventChain } from '../../src/audit/verify-event-chain.use-case';
 import { RoundVerdict, VerifyRoundReplay } from '../../src/audit/verify-round-replay.use-case';
 import { historyReader } from '../../src/history/reader/history-reader';
 import type { HistoryQuery } from '../../src/history/reader/history-query';
@@ -7,8 +9,12 @@ export const USAGE = `Usage:
   npm run audit:verify-replay -- --round <roundId>
   npm run audit:verify-replay -- --from <ISO time> --to <ISO time> [--table <tableId>]
   npm run audit:verify-chain [-- --table <tableId>]
-Add --json for machine-readable output. Reads DATABASE_URL. Exit code 0 when everything
-verifies, 1 when a round does not replay to its stored result or a chain is broken, 2 on misuse.`;
+  npm run audit:verify-chain -- --kafka-brokers <host:port,...> [--topic <events topic> | --topic-prefix <prefix>]
+Add --json for machine-readable output. Reads DATABASE_URL (and KAFKA_TOPIC_PREFIX as the default
+prefix). With --kafka-brokers every table's chain is also checked against the latest ChainCheckpoint
+published on the events topic (tail truncation). Exit code 0 when everything verifies, 1 when a
+round does not replay to its stored result, a chain is broken or disagrees with its checkpoint,
+2 on misuse.`;
 
 export class UsageError extends Error {}
 
@@ -17,7 +23,10 @@ function options(argv: readonly string[]): Record<string, string | true> {
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--json') out.json = true;
-    else if (/^--(round|from|to|table)$/.test(arg) && argv[i + 1] !== undefined) {
+    else if (
+      /^--(round|from|to|table|kafka-brokers|topic|topic-prefix)$/.test(arg) &&
+      argv[i + 1] !== undefined
+    ) {
       out[arg.slice(2)] = argv[(i += 1)];
     } else throw new UsageError(`Unknown or incomplete argument "${arg}"`);
   }
@@ -50,6 +59,76 @@ function describe(v: RoundVerdict): string {
   }
 }
 
+function describeChain(v: TableChainVerdict): string {
+  if (v.intact) return `INTACT    ${v.tableId}: ${v.events} event(s) chained`;
+  const b = v.firstBrokenLink!;
+  return `BROKEN    ${v.tableId}: first broken link at event_no ${b.eventNo} (row id ${b.rowId}): ${b.reason}, expected ${b.expected}, found ${b.found}; ${v.events} event(s) before it verify`;
+}
+
+export function describeAnchor(v: AnchorVerdict): string {
+  switch (v.status) {
+    case 'anchored':
+      return `ANCHORED  ${v.tableId}: event ${v.checkpoint.eventNo} matches the checkpoint of ${v.checkpoint.checkpointAt}`;
+    case 'no-checkpoint':
+      return `UNANCHORED ${v.tableId}: no checkpoint published; ${v.verified} event(s) chained`;
+    case 'truncated':
+      return `TRUNCATED ${v.tableId}: chain ends at ${v.chainEnd} but checkpoint at ${v.checkpoint.eventNo} (hash ${v.checkpoint.hash}) — ${v.missing} events missing`;
+    case 'hash-differs':
+      return `REWRITTEN ${v.tableId}: event ${v.checkpoint.eventNo} has hash ${v.storedHash} but the checkpoint of ${v.checkpoint.checkpointAt} says ${v.checkpoint.hash}`;
+    case 'broken':
+      return `BROKEN    ${v.tableId}: the chain breaks at event_no ${v.firstBrokenLink.eventNo} (${v.firstBrokenLink.reason}), before the checkpoint at ${v.checkpoint.eventNo}`;
+  }
+}
+
+/** Where the Kafka checkpoints come from: the broker at the edge, a stub in unit tests. */
+export type CheckpointSource = (
+  brokers: readonly string[],
+  topic: string,
+) => Promise<{ checkpoints: ChainCheckpoint[]; invalid: number }>;
+
+export interface AuditCliKafka {
+  read: CheckpointSource;
+  /** KAFKA_TOPIC_PREFIX of the deployment, used when neither --topic nor --topic-prefix is given. */
+  defaultTopicPrefix?: string;
+}
+
+/** verify-chain against the checkpoints on the events topic. */
+async function verifyAnchors(
+  chain: VerifyEventChain,
+  opts: Record<string, string | true>,
+  kafka: AuditCliKafka,
+  write: (line: string) => void,
+): Promise<number> {
+  const brokers = String(opts['kafka-brokers'])
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
+  if (brokers.length === 0) throw new UsageError('--kafka-brokers needs host:port[,host:port]');
+  const prefix = typeof opts['topic-prefix'] === 'string' ? opts['topic-prefix'] : undefined;
+  const topic =
+    typeof opts.topic === 'string'
+      ? opts.topic
+      : topicName('tableEvents', prefix ?? kafka.defaultTopicPrefix ?? '');
+  const { checkpoints, invalid } = await kafka.read(brokers, topic);
+  const json = opts.json === true;
+  if (invalid > 0 && !json) {
+    write(`WARNING   ${invalid} ChainCheckpoint message(s) on ${topic} do not match the schema`);
+  }
+  const verdicts = await chain.againstCheckpoints(checkpoints);
+  for (const v of verdicts) {
+    if (json) write(JSON.stringify(v));
+    else {
+      // A break after the checkpoint is not the checkpoint's business but still a finding.
+      if (!v.chain.intact && v.anchor.status !== 'broken') write(describeChain(v.chain));
+      write(describeAnchor(v.anchor));
+    }
+  }
+  if (!json) {
+    write(`${checkpoints.length} checkpoint(s) read from ${topic}; ${verdicts.length} table(s)`);
+  }
+  return verdicts.some((v) => !v.chain.intact || anchorFailed(v.anchor)) ? 1 : 0;
+}
+
 /**
  * The audit CLI's commands over one query function, so tests run them against their database and
  * main.ts against DATABASE_URL. Returns the process exit code.
@@ -59,6 +138,7 @@ export async function runAuditCli(
   argv: readonly string[],
   q: HistoryQuery,
   write: (line: string) => void,
+  kafka?: AuditCliKafka,
 ): Promise<number> {
   const opts = options(argv);
   const json = opts.json === true;
@@ -82,18 +162,13 @@ export async function runAuditCli(
   }
   if (command === 'verify-chain') {
     const chain = new VerifyEventChain(historyReader(q));
+    if (typeof opts['kafka-brokers'] === 'string') {
+      if (!kafka) throw new UsageError('Reading checkpoints from Kafka is not available here');
+      return verifyAnchors(chain, opts, kafka, write);
+    }
     const verdicts =
       typeof opts.table === 'string' ? [await chain.table(opts.table)] : await chain.all();
-    for (const v of verdicts) {
-      if (json) write(JSON.stringify(v));
-      else if (v.intact) write(`INTACT    ${v.tableId}: ${v.events} event(s) chained`);
-      else {
-        const b = v.firstBrokenLink!;
-        write(
-          `BROKEN    ${v.tableId}: first broken link at event_no ${b.eventNo} (row id ${b.rowId}): ${b.reason}, expected ${b.expected}, found ${b.found}; ${v.events} event(s) before it verify`,
-        );
-      }
-    }
+    for (const v of verdicts) write(json ? JSON.stringify(v) : describeChain(v));
     return verdicts.every((v) => v.intact) ? 0 : 1;
   }
   throw new UsageError(`Unknown command "${command}"`);

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { runAuditCli, USAGE, UsageError } from './audit-cli';
+import { readCheckpoints } from './kafka-checkpoints';
 
 /**
  * Audit commands against the studio database (DATABASE_URL). With the embedded default, start the
@@ -20,6 +21,7 @@ async function main(): Promise<number> {
       argv,
       async (sql, params) => (await client.query(sql, params as unknown[])).rows,
       (line) => process.stdout.write(`${line}\n`),
+      { read: readCheckpoints, defaultTopicPrefix: process.env.KAFKA_TOPIC_PREFIX },
     );
   } catch (error) {
     if (error instanceof UsageError) {

@@ -72,3 +72,89 @@ export class ChainWalker {
     return undefined;
   }
 }
+
+/** A chain head published on the events topic (a ChainCheckpoint event's payload). */
+export interface ChainCheckpoint {
+  tableId: string;
+  eventNo: number;
+  hash: string;
+  checkpointAt: string;
+}
+
+/** The latest checkpoint of each table: the one furthest along its chain. */
+export function latestCheckpoints(all: readonly ChainCheckpoint[]): Map<string, ChainCheckpoint> {
+  const latest = new Map<string, ChainCheckpoint>();
+  for (const c of all) {
+    const seen = latest.get(c.tableId);
+    if (!seen || c.eventNo > seen.eventNo) latest.set(c.tableId, c);
+  }
+  return latest;
+}
+
+/** What the database holds of one table's chain, as the walk and a look-up found it. */
+export interface StoredChain {
+  tableId: string;
+  /** The walk verified every event from 1 to `verified` (event numbers start at 1, no gaps). */
+  verified: number;
+  intact: boolean;
+  firstBrokenLink?: BrokenLink;
+  /** The stored event at the checkpoint's event_no, if there is one. */
+  atCheckpoint?: { eventNo: number; hash: string };
+}
+
+export type AnchorVerdict =
+  /** The checkpointed event is stored with its hash and the chain verifies up to it. */
+  | { tableId: string; status: 'anchored'; checkpoint: ChainCheckpoint }
+  /** No checkpoint of this table was published (yet): nothing anchors its chain. */
+  | { tableId: string; status: 'no-checkpoint'; verified: number }
+  /** The newest events are gone: the chain ends before the checkpointed event. */
+  | {
+      tableId: string;
+      status: 'truncated';
+      checkpoint: ChainCheckpoint;
+      chainEnd: number;
+      missing: number;
+    }
+  /** The checkpointed event is stored with another hash: it was rewritten. */
+  | { tableId: string; status: 'hash-differs'; checkpoint: ChainCheckpoint; storedHash: string }
+  /** The chain breaks at or before the checkpointed event. */
+  | { tableId: string; status: 'broken'; checkpoint: ChainCheckpoint; firstBrokenLink: BrokenLink };
+
+/** Whether a verdict is a finding: everything but an anchored or not-yet-anchored chain. */
+export function anchorFailed(v: AnchorVerdict): boolean {
+  return v.status !== 'anchored' && v.status !== 'no-checkpoint';
+}
+
+/**
+ * Compares a table's stored chain with the latest checkpoint published for it. Pure: the caller
+ * walks the chain and reads the checkpoints from Kafka.
+ */
+export function checkAgainstCheckpoint(
+  stored: StoredChain,
+  checkpoint: ChainCheckpoint | undefined,
+): AnchorVerdict {
+  const { tableId } = stored;
+  if (!checkpoint) return { tableId, status: 'no-checkpoint', verified: stored.verified };
+  const at = stored.atCheckpoint?.eventNo === checkpoint.eventNo ? stored.atCheckpoint : undefined;
+  const brokenUpToCheckpoint =
+    !stored.intact &&
+    stored.firstBrokenLink !== undefined &&
+    stored.firstBrokenLink.eventNo <= checkpoint.eventNo;
+  if (!at && stored.intact) {
+    const chainEnd = stored.verified;
+    return {
+      tableId,
+      status: 'truncated',
+      checkpoint,
+      chainEnd,
+      missing: checkpoint.eventNo - chainEnd,
+    };
+  }
+  if (at && at.hash !== checkpoint.hash) {
+    return { tableId, status: 'hash-differs', checkpoint, storedHash: at.hash };
+  }
+  if (brokenUpToCheckpoint || !at) {
+    return { tableId, status: 'broken', checkpoint, firstBrokenLink: stored.firstBrokenLink! };
+  }
+  return { tableId, status: 'anchored', checkpoint };
+}

@@ -1,7 +1,20 @@
 import { historyReader, HistorySource } from '../history/reader/history-reader';
 import { textParam } from './audit-params';
 import { AuditRequestError } from './audit-query';
-import { BrokenLink, ChainWalker } from './event-chain-walk';
+import {
+  AnchorVerdict,
+  BrokenLink,
+  ChainCheckpoint,
+  ChainWalker,
+  checkAgainstCheckpoint,
+  latestCheckpoints,
+} from './event-chain-walk';
+
+/** A table's chain walk and its comparison with the latest published checkpoint. */
+export interface AnchoredChainVerdict {
+  chain: TableChainVerdict;
+  anchor: AnchorVerdict;
+}
 
 export interface TableChainVerdict {
   tableId: string;
@@ -24,6 +37,34 @@ export class VerifyEventChain {
     const out: TableChainVerdict[] = [];
     for (const id of await historyReader(this.source).events.tableIds()) {
       out.push(await this.table(id));
+    }
+    return out;
+  }
+
+  /**
+   * Each table's chain against the latest checkpoint published for it (read from Kafka by the
+   * caller): the tables of the database and those only the checkpoints know (a table whose events
+   * were all deleted).
+   */
+  async againstCheckpoints(
+    checkpoints: readonly ChainCheckpoint[],
+  ): Promise<AnchoredChainVerdict[]> {
+    const latest = latestCheckpoints(checkpoints);
+    const events = historyReader(this.source).events;
+    const ids = new Set([...(await events.tableIds()), ...latest.keys()]);
+    const out: AnchoredChainVerdict[] = [];
+    for (const tableId of [...ids].sort()) {
+      const verdict = await this.table(tableId);
+      const checkpoint = latest.get(tableId);
+      const [at] = checkpoint ? await events.chainPage(tableId, checkpoint.eventNo - 1, 1) : [];
+      const stored = {
+        tableId,
+        verified: verdict.events,
+        intact: verdict.intact,
+        ...(verdict.firstBrokenLink ? { firstBrokenLink: verdict.firstBrokenLink } : {}),
+        ...(at ? { atCheckpoint: { eventNo: at.eventNo, hash: at.hash } } : {}),
+      };
+      out.push({ chain: verdict, anchor: checkAgainstCheckpoint(stored, checkpoint) });
     }
     return out;
   }

@@ -86,6 +86,8 @@ export interface StudioConfig {
     platformKeys: string[];
     virtualDealerPaceMs: number;
     voidRequiresApproval: boolean;
+    /** How often a driven table's grown event chain is anchored by a ChainCheckpoint (0: round end only). */
+    chainCheckpointIntervalMs: number;
   };
 }
 
@@ -158,6 +160,12 @@ export function loadStudioConfig(
       leaseTtlMs: read.integer('TABLE_LEASE_TTL_MS', 10_000, 1_000, 600_000),
       virtualDealerPaceMs: read.integer('VIRTUAL_DEALER_PACE_MS', 800, 0, 60_000),
       voidRequiresApproval: read.boolean('VOID_REQUIRES_APPROVAL', false),
+      chainCheckpointIntervalMs: read.integer(
+        'CHAIN_CHECKPOINT_INTERVAL_MS',
+        60_000,
+        0,
+        86_400_000,
+      ),
       // The embedded demo accepts a well-known key so its consoles and simulators can bet.
       platformKeys: (
         read.optionalString('PLATFORM_API_KEYS') ??

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { TableLeaseRepository } from '../database/table-lease.repository';
+import { ChainCheckpointRepository } from './chain-checkpoint.repository';
 import { HoldStatisticsReader } from './hold-statistics.reader';
 import { HistoryReader } from './reader/history-reader';
 import { historyQueryOf } from './reader/history-query';
@@ -44,6 +45,10 @@ export class HistoryModule {
       {
         provide: TableRegistryRepository,
         useValue: new TableRegistryRepository(dataSource, topicPrefix),
+      },
+      {
+        provide: ChainCheckpointRepository,
+        useValue: new ChainCheckpointRepository(dataSource, topicPrefix),
       },
       {
         provide: ScannerHistoryRepository,

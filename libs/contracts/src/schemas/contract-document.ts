@@ -13,9 +13,10 @@ import { resolveDef, SCHEMA_BASE_URI, SHARED_DEFS, SHARED_DEFS_SCHEMA } from './
 
 /**
  * Version of the contract as a whole; the topic names carry its major number. 1.1: every payload
- * closed and typed, shared formats (defs.json), text without NUL or lone surrogates.
+ * closed and typed, shared formats (defs.json), text without NUL or lone surrogates. 1.2: the
+ * ChainCheckpoint event.
  */
-export const CONTRACT_VERSION = '1.1.0';
+export const CONTRACT_VERSION = '1.2.0';
 
 /** Every schema as the file it is shipped in (libs/contracts/schemas/<path>). */
 export function contractSchemaFiles(): Record<string, JsonSchema> {
@@ -115,6 +116,9 @@ export function renderContractDocument(): string {
     '  1.1 removes), shared formats in `defs.json`, command text without NUL or lone surrogates, so',
     '  `schemaVersion` stays 1 everywhere. Payloads marked *open* below still allow fields not yet',
     '  listed; they are closed (compatibly) once a recorded run of their game has pinned them down.',
+    "- 1.2.0: new event `ChainCheckpoint`: the head (`eventNo`, `hash`) of the table's hash-chained",
+    '  event log, published at every round end and periodically; keep them, they let auditors prove',
+    '  that no newest events were deleted from the studio database (docs/chain-anchoring.md).',
     '',
     '## Topics',
     '',

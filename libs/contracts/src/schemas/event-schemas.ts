@@ -127,6 +127,21 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
     }),
   ),
   entry(
+    'ChainCheckpoint',
+    ALL,
+    'Chain head of the hash-chained event log, anchoring it outside the database.',
+    payload({
+      tableId: ID,
+      eventNo: { type: 'integer', minimum: 1, description: 'event_no of the chain head' },
+      hash: {
+        type: 'string',
+        pattern: '^[0-9a-f]{64}$',
+        description: 'SHA-256 hash of that event (hex)',
+      },
+      checkpointAt: { type: 'string', format: 'date-time' },
+    }),
+  ),
+  entry(
     'ShoeStarted',
     ALL,
     'A new shoe was started (burn follows for dealt shoes).',
@@ -604,4 +619,18 @@ export function eventSchema(entryOrType: EventSchemaEntry | string): JsonSchema 
       payload: e.payload,
     },
   };
+}
+
+/** The type and payload of a ChainCheckpoint event (its schema is in EVENT_SCHEMAS). */
+export const CHAIN_CHECKPOINT = 'ChainCheckpoint' as const;
+export const CHAIN_CHECKPOINT_SCHEMA_VERSION = 1;
+
+export interface ChainCheckpointPayload {
+  tableId: string;
+  /** event_no of the table's chain head when the checkpoint was taken. */
+  eventNo: number;
+  /** That event's hash: 64 lowercase hex characters. */
+  hash: string;
+  /** When the checkpoint was taken (ISO 8601, UTC). */
+  checkpointAt: string;
 }
