@@ -8,6 +8,7 @@ import { AuditIndexes1764470000000 } from './1764470000000-AuditIndexes';
 import { TableStateAsJson1764480000000 } from './1764480000000-TableStateAsJson';
 import { VoidRequestsLapse1764490000000 } from './1764490000000-VoidRequestsLapse';
 import { RoundConfigurationSnapshot1764500000000 } from './1764500000000-RoundConfigurationSnapshot';
+import { TableStateDeltas1764600000000 } from './1764600000000-TableStateDeltas';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const STUDIO_MIGRATIONS = [
   TableStateAsJson1764480000000,
   VoidRequestsLapse1764490000000,
   RoundConfigurationSnapshot1764500000000,
+  TableStateDeltas1764600000000,
 ];
