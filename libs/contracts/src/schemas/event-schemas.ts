@@ -247,7 +247,14 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
     'BetsAccepted',
     IBJ,
     'A batch of bets was accepted.',
-    openPayload({ accepted: COUNT, rejected: LIST(OBJECT('a refused bet')) }, ['accepted']),
+    openPayload(
+      {
+        accepted: COUNT,
+        rejected: LIST(OBJECT('a refused bet')),
+        bets: LIST(OBJECT('an accepted bet: playerId, main, side (amounts by side bet)')),
+      },
+      ['accepted'],
+    ),
   ),
   entry(
     'SeatTaken',
@@ -416,7 +423,16 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
       moves: LIST(OBJECT('a move of the common hand: from, to, action, players')),
     }),
   ),
-  entry('DecisionsAccepted', IBJ, 'A batch of decisions was accepted.', openPayload({})),
+  entry(
+    'DecisionsAccepted',
+    IBJ,
+    'A batch of decisions was accepted.',
+    openPayload({
+      window: COUNT,
+      accepted: COUNT,
+      decisions: LIST(OBJECT('an accepted decision: playerId, action')),
+    }),
+  ),
   entry(
     'DecisionAccepted',
     IBJ_LUX,
