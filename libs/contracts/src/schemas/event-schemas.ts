@@ -246,7 +246,7 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
   entry(
     'BetsAccepted',
     IBJ,
-    'A batch of bets was accepted.',
+    'A batch of bets was accepted: the bets a Kafka intake batch placed, a few per event (a bet placed alone is a BetAccepted).',
     openPayload(
       {
         accepted: COUNT,
@@ -426,7 +426,7 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
   entry(
     'DecisionsAccepted',
     IBJ,
-    'A batch of decisions was accepted.',
+    'A batch of decisions was accepted: the decisions a Kafka intake batch made, a few per event (one made alone is a DecisionAccepted).',
     openPayload({
       window: COUNT,
       accepted: COUNT,
