@@ -40,7 +40,8 @@ export class TableStateRepository {
    */
   async load(tableId: string): Promise<StoredTableState | undefined> {
     const rows = await this.dataSource.query(
-      `SELECT version, snapshot_version, state FROM table_state WHERE table_id = $1`,
+      `SELECT version, coalesce(snapshot_version, version) AS snapshot_version, state
+         FROM table_state WHERE table_id = $1`,
       [tableId],
     );
     if (rows.length !== 1) return undefined;
