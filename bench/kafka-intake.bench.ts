@@ -9,6 +9,12 @@
  * and PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres);
  * creates and drops a database of its own. BENCH_PLAYERS sets the player count,
  * BENCH_COMMAND_BATCH_SIZE the intake's batch size (KAFKA_COMMAND_BATCH_SIZE). Asserts nothing.
+ *
+ * Runs 10,000 and 100,000 players (BENCH_PLAYERS: a comma-separated list) and prints, for bets
+ * and for decisions, `project | floor | ratio` against floors measured in the same run
+ * (intake-floors.ts): the bare kafkajs round of the same messages and a COPY of the same
+ * commands as one row each; the ratio is to the larger of the two. Then the cost per command of
+ * each player count.
  */
 import 'reflect-metadata';
 import type { CommandMessage } from '@studio/contracts';
@@ -23,8 +29,9 @@ import { loadStudioConfig } from '../src/config/studio-config';
 import { OutboxRelay } from '../src/outbox/outbox-relay';
 import { CloseBettingCommand } from '../src/use-cases/close-betting/close-betting.command';
 import { CloseBetting } from '../src/use-cases/close-betting/close-betting.use-case';
+import { copyFloor, kafkaRoundFloor } from './intake-floors';
 
-const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 100_000);
+const PLAYER_COUNTS = (process.env.BENCH_PLAYERS ?? '10000,100000').split(',').map(Number);
 const BROKERS = process.env.BENCH_KAFKA_BROKERS ?? '127.0.0.1:19092';
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SEND_CHUNK = 1_000;
@@ -54,7 +61,16 @@ async function until(what: string, probe: () => boolean, timeoutMs: number): Pro
   }
 }
 
-async function main(): Promise<void> {
+/** One measure of a scenario: the project's seconds and its floors' in the same run. */
+interface Measure {
+  label: string;
+  players: number;
+  project: number;
+  kafka: number;
+  copy: number;
+}
+
+async function scenario(PLAYERS: number, measures: Measure[]): Promise<void> {
   const dbName = `studio_bench_${randomBytes(4).toString('hex')}`;
   const prefix = `bench.${randomBytes(3).toString('hex')}.`;
   await admin(`CREATE DATABASE ${dbName}`);
@@ -132,7 +148,11 @@ async function main(): Promise<void> {
           )
         )[0].version,
       );
-    const phase = async (label: string, make: (i: number) => CommandMessage) => {
+    const phase = async (
+      label: string,
+      kind: 'bets' | 'decisions',
+      make: (i: number) => CommandMessage,
+    ) => {
       const before = answered;
       const version0 = await tableVersion();
       const rejectedBefore = rejected;
@@ -153,13 +173,21 @@ async function main(): Promise<void> {
           `CPU of this process ${(cpu() - c0).toFixed(0)} ms; ` +
           `${(await tableVersion()) - version0} table transactions (intake batches of up to ${BATCH_SIZE})`,
       );
+      // The floors of the same commands, after the project's run (not competing with it).
+      const messages = Array.from({ length: PLAYERS }, (_, i) => make(i));
+      const kafka = await kafkaRoundFloor(BROKERS, messages, SEND_CHUNK);
+      const pg = new Client({ connectionString: url.toString() });
+      await pg.connect();
+      const copy = await copyFloor(pg, kind, roundId, TABLE, PLAYERS).finally(() => pg.end());
+      measures.push({ label, players: PLAYERS, project: ms / 1000, kafka, copy });
+      printMeasure(measures[measures.length - 1]);
     };
 
     // The relay is held during the bets, so their events pile up and its throughput with full
     // batches is measured when it is released.
     const relay = studio.app.get(OutboxRelay);
     await relay.stop();
-    await phase('bets', (i) => ({
+    await phase('bets', 'bets', (i) => ({
       commandId: `bet-${i}`,
       type: 'PlaceBet',
       schemaVersion: 1,
@@ -188,7 +216,7 @@ async function main(): Promise<void> {
       () => client.events.some((e) => e.envelope.type === 'DecisionWindowOpened'),
       600_000,
     );
-    await phase('decisions (one window)', (i) => ({
+    await phase('decisions (one window)', 'decisions', (i) => ({
       commandId: `decide-${i}`,
       type: 'Decide',
       schemaVersion: 1,
@@ -215,6 +243,34 @@ async function main(): Promise<void> {
     await studio.close();
     await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function printMeasure(m: Measure): void {
+  const floor = Math.max(m.kafka, m.copy);
+  const which = m.kafka >= m.copy ? 'kafka round' : 'COPY';
+  console.log(
+    `${m.players} ${m.label} accepted, persisted, answered | project ${m.project.toFixed(2)} s | ` +
+      `floor ${floor.toFixed(2)} s (${which}; kafka round ${m.kafka.toFixed(2)} s, COPY ${m.copy.toFixed(2)} s) | ` +
+      `ratio ${(m.project / floor).toFixed(2)}`,
+  );
+}
+
+async function main(): Promise<void> {
+  const measures: Measure[] = [];
+  for (const players of PLAYER_COUNTS) await scenario(players, measures);
+  console.log('\n=== intake: project | floor (same run) | ratio');
+  for (const m of measures) printMeasure(m);
+  for (const label of new Set(measures.map((m) => m.label))) {
+    const runs = measures.filter((m) => m.label === label);
+    const perCommand = runs.map(
+      (m) => `${m.players}: ${((m.project / m.players) * 1e6).toFixed(1)} µs`,
+    );
+    const spread = runs.map((m) => m.project / m.players);
+    console.log(
+      `${label} cost per command | ${perCommand.join(' | ')} | largest/smallest ` +
+        `${(Math.max(...spread) / Math.min(...spread)).toFixed(2)}`,
+    );
   }
 }
 

@@ -10,6 +10,7 @@ import { VoidRequestsLapse1764490000000 } from './1764490000000-VoidRequestsLaps
 import { RoundConfigurationSnapshot1764500000000 } from './1764500000000-RoundConfigurationSnapshot';
 import { SignInProtection1764510000000 } from './1764510000000-SignInProtection';
 import { OutboxProgressPerTable1764520000000 } from './1764520000000-OutboxProgressPerTable';
+import { TableStateDeltas1764600000000 } from './1764600000000-TableStateDeltas';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const STUDIO_MIGRATIONS = [
   RoundConfigurationSnapshot1764500000000,
   SignInProtection1764510000000,
   OutboxProgressPerTable1764520000000,
+  TableStateDeltas1764600000000,
 ];

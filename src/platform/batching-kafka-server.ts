@@ -1,18 +1,24 @@
 import { KafkaOptions, ServerKafka } from '@nestjs/microservices';
 import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
-import type { RawCommandMessage } from './command-intake';
+import type { IntakeOutcome, RawCommandMessage } from './command-intake';
 
 export interface CommandBatchHandler {
-  /** Answers every message; throws only on infrastructure failure (the batch is read again). */
-  handleBatch(messages: RawCommandMessage[]): Promise<void>;
+  /** Applies and commits a chunk; throws only on infrastructure failure (read again). */
+  apply(messages: RawCommandMessage[]): Promise<IntakeOutcome[]>;
+  /** Publishes a committed chunk's answers; throws only on infrastructure failure. */
+  publish(messages: RawCommandMessage[], outcomes: IntakeOutcome[]): Promise<void>;
 }
 
 /**
  * The @nestjs/microservices Kafka server (same consumer group, client and lifecycle), reading
  * the commands topic a batch at a time instead of a message at a time: 100,000 players deciding
- * in one window then cost a few hundred transactions, not 100,000. Offsets are resolved and
- * committed only after a chunk's answers are published, so a crash re-reads (and re-answers
- * from the stored answers) at most one chunk.
+ * in one window then cost a few hundred transactions, not 100,000.
+ *
+ * Pipelined: chunk k's answers are published while chunk k+1's transaction runs. Chunks are
+ * applied one after the other (a partition holds its tables' commands in order) and answered in
+ * the same order; a chunk's offset is resolved and committed only after its answers are
+ * published, so a crash re-reads (and re-answers from the stored answers, `duplicate: true`) at
+ * most the two chunks in flight.
  */
 export class BatchingKafkaServer extends ServerKafka {
   constructor(
@@ -35,15 +41,33 @@ export class BatchingKafkaServer extends ServerKafka {
 
   private async eachBatch(payload: EachBatchPayload): Promise<void> {
     const { batch } = payload;
-    for (let i = 0; i < batch.messages.length; i += this.chunkSize) {
-      // A rebalance took the partition away, or the service is stopping: leave the rest unread.
-      if (!payload.isRunning() || payload.isStale()) return;
-      const chunk = batch.messages.slice(i, i + this.chunkSize);
-      await this.handler.handleBatch(chunk.map((m) => rawCommand(batch.topic, batch.partition, m)));
-      payload.resolveOffset(chunk[chunk.length - 1].offset);
-      await payload.heartbeat();
-      await payload.commitOffsetsIfNecessary();
+    let published: Promise<void> = Promise.resolve();
+    try {
+      for (let i = 0; i < batch.messages.length; i += this.chunkSize) {
+        // A rebalance took the partition away, or the service is stopping: leave the rest unread.
+        if (!payload.isRunning() || payload.isStale()) break;
+        const chunk = batch.messages.slice(i, i + this.chunkSize);
+        const raws = chunk.map((m) => rawCommand(batch.topic, batch.partition, m));
+        const outcomes = await this.handler.apply(raws);
+        const previous = published;
+        const last = chunk[chunk.length - 1].offset;
+        published = previous
+          .then(() => this.handler.publish(raws, outcomes))
+          .then(() => payload.resolveOffset(last));
+        // Handled here, thrown below: a failed publish must not be an unhandled rejection while
+        // the next chunk is applied.
+        published.catch(() => undefined);
+        await previous;
+        await payload.heartbeat();
+        await payload.commitOffsetsIfNecessary();
+      }
+    } finally {
+      // Whatever happened to the next chunk, the committed ones' answers go out first.
+      await published.catch(() => undefined);
     }
+    await published;
+    await payload.heartbeat();
+    await payload.commitOffsetsIfNecessary();
   }
 }
 

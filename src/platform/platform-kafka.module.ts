@@ -16,7 +16,7 @@ import { Decide } from '../use-cases/decide.use-case';
 import { PlaceBet } from '../use-cases/place-bet.use-case';
 import { BatchingKafkaServer, CommandBatchHandler } from './batching-kafka-server';
 import { CommandAnswersPublisher } from './command-answers.publisher';
-import { CommandIntake, RawCommandMessage } from './command-intake';
+import { CommandIntake, IntakeOutcome, RawCommandMessage } from './command-intake';
 import { kafkaConnection } from './kafka-client-options';
 
 /** Reads a batch of command messages, applies them, and publishes their answers and dead letters. */
@@ -35,7 +35,16 @@ export class CommandIntakeHandler implements CommandBatchHandler {
    * commands are read again; their command ids then return the stored answers.
    */
   async handleBatch(raws: RawCommandMessage[]): Promise<void> {
-    const outcomes = await this.intake.processBatch(raws);
+    await this.publish(raws, await this.apply(raws));
+  }
+
+  /** Applies the commands (committed when this resolves); their answers are not out yet. */
+  apply(raws: RawCommandMessage[]): Promise<IntakeOutcome[]> {
+    return this.intake.processBatch(raws);
+  }
+
+  /** Publishes the answers and dead letters of applied commands, in their order. */
+  async publish(raws: RawCommandMessage[], outcomes: IntakeOutcome[]): Promise<void> {
     await this.answers.publishResults(
       outcomes.flatMap((o) => (o.kind === 'answered' ? [o.result] : [])),
     );

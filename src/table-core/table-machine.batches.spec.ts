@@ -114,11 +114,37 @@ function resultOf(outcome: MachineOutcome): ItemResult {
     : { accepted: true, reply: outcome.reply ?? {} };
 }
 
+/**
+ * Events as platforms read them: a batch announces its bets (decisions) as BetsAccepted
+ * (DecisionsAccepted) events listing them, one command alone as one BetAccepted (DecisionAccepted).
+ */
+function perCommandEvents(events: MachineOutcome['writes']['events']): unknown[] {
+  return events.flatMap((e) => {
+    const p = e.payload as Record<string, unknown>;
+    if (e.type === 'BetsAccepted') {
+      expect(p.accepted).toBe((p.bets as unknown[]).length);
+      return (p.bets as unknown[]).map((bet) => ({ ...e, type: 'BetAccepted', payload: bet }));
+    }
+    if (e.type === 'DecisionsAccepted') {
+      expect(p.accepted).toBe((p.decisions as unknown[]).length);
+      return (p.decisions as Array<Record<string, unknown>>).map((d) => ({
+        ...e,
+        type: 'DecisionAccepted',
+        payload: { window: p.window, ...d },
+      }));
+    }
+    return [e];
+  });
+}
+
 function expectSameAsOneByOne(table: Table, inputs: CommandInput[]): ItemResult[] {
   const single = table.oneByOne(inputs);
   const batch = table.batched(inputs);
   expect(batch.results).toEqual(single.outcomes.map(resultOf));
-  for (const key of ['events', 'bets', 'decisions', 'settlements', 'cards'] as const) {
+  expect(perCommandEvents(batch.outcomes.flatMap((o) => o.writes.events))).toEqual(
+    perCommandEvents(single.outcomes.flatMap((o) => o.writes.events)),
+  );
+  for (const key of ['bets', 'decisions', 'settlements', 'cards'] as const) {
     expect(batch.outcomes.flatMap((o) => o.writes[key] as unknown[])).toEqual(
       single.outcomes.flatMap((o) => o.writes[key] as unknown[]),
     );

@@ -159,6 +159,7 @@ export class TableRuntime {
       this.version = await this.writer.commit(outcome, {
         lease: this.lease,
         expectedVersion: this.version,
+        previous: this.version > 0 ? this.state : undefined,
         occurredAt: now,
         newId: () => this.ids.newId(),
         commands: records,

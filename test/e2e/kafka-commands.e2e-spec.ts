@@ -264,7 +264,8 @@ describe('Kafka command intake', () => {
     expect(accepted.every((r) => r.status === 'accepted')).toBe(true);
     const [{ bets, events, answers }] = await studio.database.dataSource.query(
       `SELECT (SELECT count(*)::int FROM bets WHERE table_id = $1 AND command_id LIKE 'burst-%') AS bets,
-              (SELECT count(*)::int FROM round_events WHERE table_id = $1 AND type = 'BetAccepted') AS events,
+              (SELECT coalesce(sum(jsonb_array_length(payload->'bets')), 0)::int FROM round_events
+                WHERE table_id = $1 AND type = 'BetsAccepted') AS events,
               (SELECT count(*)::int FROM processed_commands WHERE command_id LIKE 'burst-%') AS answers`,
       [IBJ],
     );

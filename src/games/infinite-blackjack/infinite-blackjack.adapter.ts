@@ -49,6 +49,19 @@ export interface InfiniteTableSettings {
 
 const TIMERS: readonly string[] = ['betting', 'decision', 'insurance'];
 
+/**
+ * Bets or decisions per batch event. Small: the outbox relay sends up to OUTBOX_BATCH_SIZE events
+ * (500) as one Kafka record batch, which must stay under the broker's 1 MB message limit; ten
+ * entries (under 1 KB) still make a window's events, hashes and outbox rows ten times fewer.
+ */
+export const EVENT_ENTRIES = 10;
+
+function inChunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
 /** Infinite Blackjack (games.md section 2) for the table runtime. */
 export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
   readonly game = 'infinite-blackjack' as const;
@@ -139,12 +152,17 @@ export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
       for (const i of accepting) results[i] = result.rejected;
       return { step: { state, events: [] }, results };
     }
-    // The engine's one summary effect stands for one BetAccepted per bet, as single bets give.
-    result.events = inputs.map((input) =>
-      publicEvent('BetAccepted', {
-        playerId: input.playerId,
-        main: input.main,
-        side: input.side ?? {},
+    // A window's bets are announced as BetsAccepted events of up to EVENT_ENTRIES bets each
+    // (one event, hash and outbox row per thousand bets, not per bet); each bet's own answer
+    // still goes to its command's sender.
+    result.events = inChunks(inputs, EVENT_ENTRIES).map((chunk) =>
+      publicEvent('BetsAccepted', {
+        accepted: chunk.length,
+        bets: chunk.map((input) => ({
+          playerId: input.playerId,
+          main: input.main,
+          side: input.side ?? {},
+        })),
       }),
     );
     result.bets = accepting.flatMap((i, k) =>
@@ -221,11 +239,12 @@ export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
     return {
       step: {
         state: result.state,
-        events: accepted.map((d) =>
-          publicEvent('DecisionAccepted', {
+        // One DecisionsAccepted per thousand decisions (see placeBets).
+        events: inChunks(accepted, EVENT_ENTRIES).map((chunk) =>
+          publicEvent('DecisionsAccepted', {
             window: state.window,
-            playerId: d.playerId,
-            action: d.action,
+            accepted: chunk.length,
+            decisions: chunk.map((d) => ({ playerId: d.playerId, action: d.action })),
           }),
         ),
         decisions: accepted.map(decisionRecord),

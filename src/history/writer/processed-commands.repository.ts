@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { chunks } from './sql-chunks';
+import { chunks, ROWS_PER_STATEMENT } from './sql-chunks';
 
 /** A command's first answer, kept so that a repeat of its command id gets the same answer. */
 export interface CommandRecord {
@@ -45,7 +45,7 @@ export class ProcessedCommandsRepository {
     at: Date,
     onConflict = '',
   ): Promise<void> {
-    for (const chunk of chunks(commands, 1000)) {
+    for (const chunk of chunks(commands, ROWS_PER_STATEMENT)) {
       await manager.query(
         `INSERT INTO processed_commands (command_id, table_id, kind, result, received_at)
          SELECT c."commandId", $2, c.kind, c.result, $3

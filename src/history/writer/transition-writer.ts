@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { MachineOutcome } from '../../table-core/table-machine';
+import type { MachineOutcome, TableState } from '../../table-core/table-machine';
 import type { TableLease } from '../../database/table-lease.repository';
 import { CommandRecord, ProcessedCommandsRepository } from './processed-commands.repository';
 import { ReadingOutcomeRepository, RoundCardsRepository } from './round-cards.repository';
@@ -12,6 +12,8 @@ import { WagersRepository } from './wagers.repository';
 export interface CommitContext {
   lease: TableLease;
   expectedVersion: number;
+  /** The state stored at expectedVersion: given, only what changed since is written. */
+  previous?: TableState;
   occurredAt: Date;
   newId(): string;
   /** Idempotency records of the commands this transition answers (none for readings, timers). */
@@ -63,7 +65,13 @@ export class TransitionWriter {
     const r = this.repos;
     return this.dataSource.transaction(async (manager) => {
       await r.tableState.assertLease(manager, ctx.lease);
-      const version = await r.tableState.write(manager, state, ctx.expectedVersion, at);
+      const version = await r.tableState.write(
+        manager,
+        state,
+        ctx.expectedVersion,
+        at,
+        ctx.previous,
+      );
       await r.shoesRounds.write(manager, tableId, writes, at);
       await r.cards.write(manager, tableId, writes, at);
       await r.wagers.write(manager, tableId, writes, at);

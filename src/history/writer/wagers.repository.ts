@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { TableWrites } from '../../table-core/table-machine';
-import { chunks } from './sql-chunks';
+import { chunks, ROWS_PER_STATEMENT } from './sql-chunks';
 
 /** Bets, players' decisions, settlements (bets marked settled or refunded) and final hands. */
 export class WagersRepository {
@@ -28,7 +28,7 @@ export class WagersRepository {
     const [{ currency }] = await manager.query(`SELECT currency FROM studio_tables WHERE id = $1`, [
       tableId,
     ]);
-    for (const chunk of chunks(bets, 1000)) {
+    for (const chunk of chunks(bets, ROWS_PER_STATEMENT)) {
       const rows = chunk.map((b) => ({
         id: b.betId,
         round_id: b.roundId,
@@ -54,7 +54,7 @@ export class WagersRepository {
     decisions: TableWrites['decisions'],
     at: Date,
   ): Promise<void> {
-    for (const chunk of chunks(decisions, 1000)) {
+    for (const chunk of chunks(decisions, ROWS_PER_STATEMENT)) {
       const rows = chunk.map((d) => ({
         round_id: d.roundId,
         player_id: d.playerId,

@@ -261,8 +261,15 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
   entry(
     'BetsAccepted',
     IBJ,
-    'A batch of bets was accepted.',
-    openPayload({ accepted: COUNT, rejected: LIST(OBJECT('a refused bet')) }, ['accepted']),
+    'A batch of bets was accepted: the bets a Kafka intake batch placed, a few per event (a bet placed alone is a BetAccepted).',
+    openPayload(
+      {
+        accepted: COUNT,
+        rejected: LIST(OBJECT('a refused bet')),
+        bets: LIST(OBJECT('an accepted bet: playerId, main, side (amounts by side bet)')),
+      },
+      ['accepted'],
+    ),
   ),
   entry(
     'SeatTaken',
@@ -431,7 +438,16 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
       moves: LIST(OBJECT('a move of the common hand: from, to, action, players')),
     }),
   ),
-  entry('DecisionsAccepted', IBJ, 'A batch of decisions was accepted.', openPayload({})),
+  entry(
+    'DecisionsAccepted',
+    IBJ,
+    'A batch of decisions was accepted: the decisions a Kafka intake batch made, a few per event (one made alone is a DecisionAccepted).',
+    openPayload({
+      window: COUNT,
+      accepted: COUNT,
+      decisions: LIST(OBJECT('an accepted decision: playerId, action')),
+    }),
+  ),
   entry(
     'DecisionAccepted',
     IBJ_LUX,

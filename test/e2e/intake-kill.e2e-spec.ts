@@ -1,0 +1,156 @@
+import { PlaceBetCommandMessage } from '@studio/contracts';
+import { Client } from 'pg';
+import { PlatformKafkaClient } from '../../apps/platform-simulator/platform-client';
+import { TEST_KAFKA_BROKERS } from '../support/environment';
+import { ServiceProcess, spawnService } from '../support/service-process';
+import { uniqueTopicPrefix, waitFor, writeTablesFile } from '../support/studio-harness';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+
+jest.setTimeout(300_000);
+
+const TABLE = 'ibj-intake-kill';
+const COMMANDS = 10_000;
+const BATCH = 1_000;
+
+/**
+ * The service is SIGKILLed while the intake works through 10,000 Infinite Blackjack bets (chunks
+ * of 1,000, pipelined: one chunk's answers going out while the next commits), then started
+ * again. Every command is answered, a second answer only as a duplicate of the first; every
+ * accepted bet is stored once; and the table recovered from its snapshot and state deltas knows
+ * every player who bet before the kill.
+ */
+describe('Kafka intake batch across a SIGKILL of the service', () => {
+  const prefix = uniqueTopicPrefix('ikill');
+  let db: TestDatabase;
+  let pg: Client;
+  let platform: PlatformKafkaClient;
+  let service: ServiceProcess | undefined;
+
+  const tablesFile = writeTablesFile([
+    {
+      id: TABLE,
+      name: 'IBJ intake kill',
+      game: 'infinite-blackjack',
+      currency: 'EUR',
+      // Open for the whole test: every bet is valid whenever it arrives.
+      bettingWindowMs: 600_000,
+      decisionWindowMs: 600_000,
+      roundIntervalMs: 0,
+      scanner: {
+        wireFormat: 'studio-framed-v1',
+        virtualShoe: {
+          seed: 5,
+          intervalMs: 3_600_000,
+          misreadRate: 0,
+          heartbeatIntervalMs: 60_000,
+        },
+      },
+    } as never,
+  ]);
+  const env = (): Record<string, string> => ({
+    DATABASE_URL: db.url,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    STUDIO_INSTANCE_ID: 'intake-kill-instance',
+    TABLE_LEASE_TTL_MS: '2000',
+    TABLES_FILE: tablesFile,
+    KAFKA_BROKERS: TEST_KAFKA_BROKERS,
+    KAFKA_TOPIC_PREFIX: prefix,
+    KAFKA_COMMAND_GROUP_ID: `studio-${prefix}`,
+    KAFKA_COMMAND_BATCH_SIZE: String(BATCH),
+    VIRTUAL_DEALER_PACE_MS: '0',
+  });
+  const bet = (id: string, playerId: string, roundId: string): PlaceBetCommandMessage => ({
+    commandId: id,
+    type: 'PlaceBet',
+    schemaVersion: 1,
+    tableId: TABLE,
+    roundId,
+    playerId,
+    betType: 'main',
+    amount: 1_000,
+  });
+
+  beforeAll(async () => {
+    db = await createTestDatabase('intake-kill');
+    pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    platform = new PlatformKafkaClient({ brokers: [TEST_KAFKA_BROKERS], topicPrefix: prefix });
+  });
+
+  afterAll(async () => {
+    service?.killGroup('SIGKILL');
+    await service?.exited(10_000).catch(() => undefined);
+    await platform?.stop();
+    await pg?.end();
+    await db?.drop();
+  });
+
+  it('answers every command once (repeats marked duplicate) and stores every bet once', async () => {
+    service = spawnService(env());
+    await service.listening(60_000);
+    await platform.start();
+    const opened = await platform.waitFor(
+      'betting to open',
+      () => platform.events.find((e) => e.envelope.type === 'BettingOpened'),
+      60_000,
+    );
+    const roundId = opened.envelope.roundId!;
+    const answered = () => new Set(platform.results.map((r) => r.commandId)).size;
+    for (let i = 0; i < COMMANDS; i += 1_000) {
+      await platform.sendMany(
+        Array.from({ length: 1_000 }, (_, k) => bet(`ik-${i + k}`, `p${i + k}`, roundId)),
+      );
+    }
+    // Killed mid-stream: some chunks answered, the next ones read, committing or publishing.
+    await waitFor('the first chunks answered', async () => answered() >= 2 * BATCH, 120_000, 2);
+    service.killGroup('SIGKILL');
+    await service.exited(10_000);
+    const answeredBeforeKill = answered();
+    expect(answeredBeforeKill).toBeLessThan(COMMANDS);
+
+    service = spawnService(env());
+    await service.listening(60_000);
+    await waitFor('an answer to every command', async () => answered() === COMMANDS, 180_000, 100);
+
+    const byId = new Map<string, typeof platform.results>();
+    for (const a of platform.results) byId.set(a.commandId, [...(byId.get(a.commandId) ?? []), a]);
+    const refused = [...byId.values()]
+      .filter((list) => list[0].status !== 'accepted')
+      .map((list) => `${list[0].commandId}: ${list[0].code}`);
+    expect(refused).toEqual([]);
+    const repeated = [...byId.values()].filter((list) => list.length > 1);
+    for (const list of repeated) {
+      expect(list.slice(1).every((a) => a.duplicate && a.status === list[0].status)).toBe(true);
+    }
+    // A first answer is never marked duplicate: the command was not applied before.
+    expect([...byId.values()].filter((list) => list[0].duplicate)).toEqual([]);
+    const { rows } = await pg.query<{ bets: number; commands: number; most: number }>(
+      `SELECT count(*)::int AS bets, count(DISTINCT command_id)::int AS commands,
+              coalesce(max(n), 0)::int AS most
+         FROM (SELECT command_id, count(*) OVER (PARTITION BY command_id) AS n
+                 FROM bets WHERE table_id = $1 AND command_id LIKE 'ik-%') b`,
+      [TABLE],
+    );
+    console.log(
+      `${COMMANDS} bets, ${answeredBeforeKill} answered before the SIGKILL; ` +
+        `${repeated.length} answered again after the restart (duplicate); ${rows[0].bets} bets stored`,
+    );
+    expect(rows[0]).toEqual({ bets: COMMANDS, commands: COMMANDS, most: 1 });
+
+    // The restarted table (snapshot + deltas) knows every player: a second bet is a duplicate.
+    await platform.sendMany([
+      bet('ik-again-1', 'p1', roundId),
+      bet('ik-again-2', `p${COMMANDS - 1}`, roundId),
+      bet('ik-new', 'p-new', roundId),
+    ]);
+    const again = await Promise.all(
+      ['ik-again-1', 'ik-again-2', 'ik-new'].map((id) => platform.waitForResult(id, 60_000)),
+    );
+    expect(again.map((r) => r.code ?? r.status)).toEqual([
+      'duplicate-bet',
+      'duplicate-bet',
+      'accepted',
+    ]);
+  });
+});
