@@ -138,7 +138,9 @@ export class ScannerService {
       (t): t is TableDefinition & { scanner: ScannerSettings } => t.scanner !== undefined,
     );
     const socat = this.socatPath;
-    if (withScanner.some((t) => !t.scanner.path) && !socat) {
+    const needsPty = (t: { scanner: ScannerSettings }) =>
+      !t.scanner.path && t.scanner.virtualShoe?.tcpPort === undefined;
+    if (withScanner.some(needsPty) && !socat) {
       this.logger.warn(
         "socat is not installed: the virtual shoes feed their tables through serialport's in-process mock binding instead of pseudo-terminals",
       );
