@@ -1,7 +1,7 @@
 import { WIRE_FORMAT_NAMES, wireFormat } from '@studio/scanner-protocol';
 import { parseArgs } from 'node:util';
 import { PtyPair } from '@studio/virtual-shoe';
-import { SerialPortSink, ShoeWriter } from '@studio/virtual-shoe';
+import { ByteSink, SerialPortSink, ShoeWriter, TcpShoeServer } from '@studio/virtual-shoe';
 import { VirtualShoe } from '@studio/virtual-shoe';
 
 const USAGE = `Virtual card shoe: writes scanner frames to a serial device.
@@ -9,6 +9,9 @@ const USAGE = `Virtual card shoe: writes scanner frames to a serial device.
   npm run shoe:simulate -- --path /dev/pts/7 [options]      write to an existing device
   npm run shoe:simulate -- --pty .tmp/shoe [options]        make a socat pty pair; point a table's
                                                             "scanner.path" at .tmp/shoe/reader
+  npm run shoe:simulate -- --tcp-port 4001 [--tcp-host 0.0.0.0] [options]
+                                                            a serial device server in raw TCP
+                                                            mode: "scanner.path" tcp://host:4001
 Options:
   --format F            ${WIRE_FORMAT_NAMES.join(' | ')} (default studio-framed-v1)
   --seed N              shuffle seed (default 1)           --decks N       decks (default 8)
@@ -27,6 +30,8 @@ async function main(): Promise<void> {
     options: {
       path: { type: 'string' },
       pty: { type: 'string' },
+      'tcp-port': { type: 'string' },
+      'tcp-host': { type: 'string', default: '127.0.0.1' },
       format: { type: 'string', default: 'studio-framed-v1' },
       seed: { type: 'string', default: '1' },
       decks: { type: 'string', default: '8' },
@@ -42,7 +47,7 @@ async function main(): Promise<void> {
       help: { type: 'boolean', default: false },
     },
   });
-  if (values.help || (!values.path && !values.pty)) {
+  if (values.help || (!values.path && !values.pty && !values['tcp-port'])) {
     console.log(USAGE);
     process.exit(values.help ? 0 : 64);
   }
@@ -66,7 +71,16 @@ async function main(): Promise<void> {
     pty = await PtyPair.start(values.pty);
     console.log(`pty pair ready: the shoe writes ${pty.shoePath}; readers open ${pty.readerPath}`);
   }
-  const path = pty?.shoePath ?? values.path!;
+  let tcp: TcpShoeServer | undefined;
+  if (values['tcp-port']) {
+    tcp = await TcpShoeServer.listen({
+      host: values['tcp-host'],
+      port: number('tcp-port', 0, 65535),
+    });
+    console.log(`shoe server ready: tables read tcp://${tcp.host}:${tcp.port}`);
+  }
+  const sink: ByteSink =
+    tcp ?? new SerialPortSink({ path: pty?.shoePath ?? values.path!, baudRate });
   const shoe = new VirtualShoe({
     seed: number('seed', 0, 2 ** 32 - 1),
     decks: number('decks', 1, 16),
@@ -78,7 +92,7 @@ async function main(): Promise<void> {
   let dealt = 0;
   const writer = new ShoeWriter({
     shoe,
-    sink: new SerialPortSink({ path, baudRate }),
+    sink,
     intervalMs: 0, // paced below, so that --cards and --disconnect-every count exactly
     heartbeatIntervalMs: number('heartbeat-ms', 0, 600_000),
     onEmission: (e) => {

@@ -45,6 +45,25 @@ describe('scanner settings (config/tables.json "scanner")', () => {
     });
   });
 
+  it('accepts a serial device server in raw TCP mode as the path, and a TCP-hosted virtual shoe', () => {
+    expect(
+      parseScannerSettings({ wireFormat: 'studio-framed-v1', path: 'tcp://10.0.4.21:4001' }, WHERE)
+        .path,
+    ).toBe('tcp://10.0.4.21:4001');
+    expect(
+      parseScannerSettings({ wireFormat: 'line', path: 'TCP://[fd00::7]:4001' }, WHERE).path,
+    ).toBe('TCP://[fd00::7]:4001');
+    const hosted = parseScannerSettings(
+      { wireFormat: 'line', virtualShoe: { seed: 3, tcpPort: 0, tcpHost: '0.0.0.0' } },
+      WHERE,
+    );
+    expect(hosted.path).toBeUndefined();
+    expect(hosted.virtualShoe).toMatchObject({ seed: 3, tcpPort: 0, tcpHost: '0.0.0.0' });
+    expect(
+      parseScannerSettings({ wireFormat: 'line', virtualShoe: {} }, WHERE).virtualShoe,
+    ).not.toHaveProperty('tcpPort');
+  });
+
   it('normalises aliases to card codes', () => {
     expect(
       parseScannerSettings({ wireFormat: 'line', path: '/dev/x', aliases: { '10s': 'ts' } }, WHERE)
@@ -86,6 +105,41 @@ describe('scanner settings (config/tables.json "scanner")', () => {
       'virtual shoe with a path',
       { wireFormat: 'line', path: '/dev/x', virtualShoe: {} },
       '"scanner.virtualShoe" only applies',
+    ],
+    [
+      'TCP path without a port',
+      { wireFormat: 'line', path: 'tcp://10.0.4.21' },
+      '"scanner.path" must be tcp://host:port, e.g. tcp://10.0.4.21:4001 (got "tcp://10.0.4.21")',
+    ],
+    [
+      'TCP port 0',
+      { wireFormat: 'line', path: 'tcp://10.0.4.21:0' },
+      '"scanner.path" needs a TCP port from 1 to 65535 (got "tcp://10.0.4.21:0")',
+    ],
+    [
+      'TCP port 65536',
+      { wireFormat: 'line', path: 'tcp://shoe-7:65536' },
+      '"scanner.path" needs a TCP port from 1 to 65535 (got "tcp://shoe-7:65536")',
+    ],
+    [
+      'TCP path with a trailing path',
+      { wireFormat: 'line', path: 'tcp://shoe-7:4001/x' },
+      '"scanner.path" must be tcp://host:port',
+    ],
+    [
+      'RFC 2217 (no kept library speaks it)',
+      { wireFormat: 'line', path: 'rfc2217://shoe-7:4001' },
+      '"scanner.path" must be a serial device path or tcp://host:port (raw TCP); no other scheme is supported',
+    ],
+    [
+      'virtual shoe TCP port out of range',
+      { wireFormat: 'line', virtualShoe: { tcpPort: 70000 } },
+      '"scanner.virtualShoe.tcpPort" must be a whole number from 0 to 65535 (got 70000)',
+    ],
+    [
+      'virtual shoe TCP host without a port',
+      { wireFormat: 'line', virtualShoe: { tcpHost: '0.0.0.0' } },
+      '"scanner.virtualShoe.tcpHost" only applies with "virtualShoe.tcpPort"',
     ],
     [
       'misread rate of 1',

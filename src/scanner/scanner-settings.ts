@@ -6,6 +6,7 @@ import {
   wireFormat,
 } from '@studio/scanner-protocol';
 import { ConfigError } from '../common/config-error';
+import { isTcpPath, parseTcpAddress } from './tcp-port';
 
 export const PARITIES = ['none', 'even', 'odd', 'mark', 'space'] as const;
 export type Parity = (typeof PARITIES)[number];
@@ -25,12 +26,24 @@ export interface VirtualShoeSettings {
   duplicateRate: number;
   /** How often the virtual reader sends a heartbeat (formats that have them). */
   heartbeatIntervalMs: number;
+  /**
+   * Set: the service hosts the shoe as a serial device server in raw TCP mode on this port (0: any
+   * free port) and reads it over TCP like a networked shoe, so instances elsewhere can read the
+   * same shoe at tcp://host:port. Absent: a socat pty pair.
+   */
+  tcpPort?: number;
+  /** Interface the shoe's TCP server listens on (default 127.0.0.1; 0.0.0.0 for other hosts). */
+  tcpHost?: string;
 }
 
 /** Per-table card-shoe reader settings (config/tables.json, "scanner"). */
 export interface ScannerSettings {
   wireFormat: string;
-  /** Serial device; absent: the service runs a virtual shoe over a pseudo-terminal pair. */
+  /**
+   * Serial device (/dev/ttyUSB0), or tcp://host:port for a serial device server in raw TCP mode
+   * (the serial line settings below then live on the device server). Absent: the service runs a
+   * virtual shoe.
+   */
   path?: string;
   baudRate: number;
   dataBits: 5 | 6 | 7 | 8;
@@ -106,10 +119,11 @@ export function parseScannerSettings(value: unknown, where: string): ScannerSett
   if (s.path !== undefined && (typeof s.path !== 'string' || s.path.trim() === '')) {
     fail(
       'path',
-      'must be a serial device path such as /dev/ttyUSB0 (or be left out for the virtual shoe)',
+      'must be a serial device path such as /dev/ttyUSB0, or tcp://host:port (or be left out for the virtual shoe)',
       s.path,
     );
   }
+  if (typeof s.path === 'string') checkDevicePath(s.path, fail);
   const baudRate = s.baudRate ?? 9600;
   if (!BAUD_RATES.includes(baudRate as number))
     fail('baudRate', `must be one of ${BAUD_RATES.join(', ')}`, baudRate);
@@ -177,6 +191,26 @@ export function parseScannerSettings(value: unknown, where: string): ScannerSett
   return settings;
 }
 
+/** tcp://host:port must parse; any other scheme (rfc2217://, telnet://) is not supported. */
+function checkDevicePath(
+  path: string,
+  fail: (field: string, must: string, got: unknown) => never,
+): void {
+  if (isTcpPath(path)) {
+    try {
+      parseTcpAddress(path);
+    } catch (error) {
+      fail('path', (error as Error).message, path);
+    }
+  } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
+    fail(
+      'path',
+      'must be a serial device path or tcp://host:port (raw TCP); no other scheme is supported',
+      path,
+    );
+  }
+}
+
 function parseVirtualShoe(
   value: unknown,
   decks: number,
@@ -199,7 +233,7 @@ function parseVirtualShoe(
       fail(`virtualShoe.${field}`, 'must be a share from 0 to below 1', x);
     return x as number;
   };
-  return {
+  const shoe: VirtualShoeSettings = {
     seed: int('seed', 1, 0, 2 ** 32 - 1),
     decks: int('decks', decks, 1, 16),
     intervalMs: int('intervalMs', 0, 0, 3_600_000),
@@ -208,4 +242,13 @@ function parseVirtualShoe(
     duplicateRate: rate('duplicateRate', 0),
     heartbeatIntervalMs: int('heartbeatIntervalMs', 1000, 10, 600_000),
   };
+  if (v.tcpPort !== undefined) shoe.tcpPort = int('tcpPort', 0, 0, 65535);
+  if (v.tcpHost !== undefined) {
+    if (typeof v.tcpHost !== 'string' || !/^[^\s/]+$/.test(v.tcpHost))
+      fail('virtualShoe.tcpHost', 'must be an interface address such as 0.0.0.0', v.tcpHost);
+    if (v.tcpPort === undefined)
+      fail('virtualShoe.tcpHost', 'only applies with "virtualShoe.tcpPort"', v.tcpHost);
+    shoe.tcpHost = v.tcpHost as string;
+  }
+  return shoe;
 }

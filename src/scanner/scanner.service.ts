@@ -12,6 +12,7 @@ import {
   PtyPair,
   SerialPortSink,
   ShoeWriter,
+  TcpShoeServer,
   VirtualShoe,
 } from '@studio/virtual-shoe';
 import { Clock, IdGenerator } from '../clock/clock';
@@ -21,14 +22,18 @@ import type { ScannerHistoryRepository } from '../history/scanner-history.reposi
 import { ScannerReadingRecorder } from './reading-recorder';
 import { PortFactory, ScannerStatusChange, SerialScannerAdapter } from './serial-scanner-adapter';
 import type { ScannerSettings } from './scanner-settings';
+import { isTcpPath } from './tcp-port';
 
 export interface TableScannerState {
   tableId: string;
   port: string;
   wireFormat: string;
   virtual: boolean;
-  /** How the virtual shoe reaches the adapter: a socat pty pair, or serialport's in-process mock. */
-  transport: 'serial' | 'pty' | 'mock';
+  /**
+   * How the bytes reach the adapter: a serial device, a serial device server's TCP socket, or for
+   * the virtual shoe a socat pty pair, serialport's in-process mock, or its own TCP server.
+   */
+  transport: 'serial' | 'tcp' | 'pty' | 'mock';
   status: ScannerConnectionStatus;
   since: string;
   reason: string;
@@ -52,6 +57,7 @@ interface RunningScanner {
   writer?: ShoeWriter;
   shoe?: VirtualShoe;
   pty?: PtyPair;
+  tcpServer?: TcpShoeServer;
   statusChain: Promise<void>;
 }
 
@@ -132,7 +138,9 @@ export class ScannerService {
       (t): t is TableDefinition & { scanner: ScannerSettings } => t.scanner !== undefined,
     );
     const socat = this.socatPath;
-    if (withScanner.some((t) => !t.scanner.path) && !socat) {
+    const needsPty = (t: { scanner: ScannerSettings }) =>
+      !t.scanner.path && t.scanner.virtualShoe?.tcpPort === undefined;
+    if (withScanner.some(needsPty) && !socat) {
       this.logger.warn(
         "socat is not installed: the virtual shoes feed their tables through serialport's in-process mock binding instead of pseudo-terminals",
       );
@@ -154,6 +162,7 @@ export class ScannerService {
       await s.writer?.stop().catch(() => undefined);
       await s.adapter.stop();
       await s.pty?.stop().catch(() => undefined);
+      await s.tcpServer?.close().catch(() => undefined);
       await s.statusChain;
     }
     await this.recorder.flush();
@@ -166,11 +175,19 @@ export class ScannerService {
   ): Promise<void> {
     const settings = table.scanner;
     let path = settings.path;
-    let transport: TableScannerState['transport'] = 'serial';
+    let transport: TableScannerState['transport'] = path && isTcpPath(path) ? 'tcp' : 'serial';
     let pty: PtyPair | undefined;
+    let tcpServer: TcpShoeServer | undefined;
     let openPort: PortFactory | undefined;
     if (!path) {
-      if (socat) {
+      if (settings.virtualShoe?.tcpPort !== undefined) {
+        tcpServer = await TcpShoeServer.listen({
+          host: settings.virtualShoe.tcpHost,
+          port: settings.virtualShoe.tcpPort,
+        });
+        path = `tcp://${connectHost(tcpServer.host)}:${tcpServer.port}`;
+        transport = 'tcp';
+      } else if (socat) {
         this.ptyDir ??= mkdtempSync(join(tmpdir(), 'studio-shoes-'));
         pty = await PtyPair.start(this.ptyDir, {
           shoe: `${table.id}.shoe`,
@@ -200,6 +217,7 @@ export class ScannerService {
       table,
       state,
       pty,
+      tcpServer,
       statusChain: Promise.resolve(),
       adapter: undefined as unknown as SerialScannerAdapter,
     };
@@ -232,9 +250,11 @@ export class ScannerService {
     if (settings.virtualShoe) {
       const shoeSettings = settings.virtualShoe;
       const encoder = wireFormat(settings.wireFormat)!.createEncoder!();
-      const sink: ByteSink = pty
-        ? new SerialPortSink({ path: pty.shoePath, baudRate: settings.baudRate })
-        : mockSink(running.adapter);
+      const sink: ByteSink =
+        tcpServer ??
+        (pty
+          ? new SerialPortSink({ path: pty.shoePath, baudRate: settings.baudRate })
+          : mockSink(running.adapter));
       running.shoe = new VirtualShoe({
         seed: shoeSettings.seed,
         decks: shoeSettings.decks,
@@ -261,7 +281,7 @@ export class ScannerService {
     this.logger.log(
       `Table ${table.id}: ${settings.wireFormat} reader on ${path}` +
         (settings.virtualShoe
-          ? ` fed by the virtual shoe (seed ${settings.virtualShoe.seed}, ${transport === 'pty' ? 'socat pty pair' : 'in-process mock port'})`
+          ? ` fed by the virtual shoe (seed ${settings.virtualShoe.seed}, ${VIRTUAL_TRANSPORTS[transport]})`
           : ''),
     );
     running.adapter.start();
@@ -344,6 +364,20 @@ export function isNewsworthy(
 ): boolean {
   if (change.status === 'stopped') return false;
   return !(change.previousStatus === 'connecting' && change.status === 'connected');
+}
+
+const VIRTUAL_TRANSPORTS: Record<TableScannerState['transport'], string> = {
+  serial: 'serial device',
+  tcp: 'its own TCP device server, which other instances can read too',
+  pty: 'socat pty pair',
+  mock: 'in-process mock port',
+};
+
+/** The service's own adapter reaches a shoe listening on every interface through loopback. */
+function connectHost(listening: string): string {
+  if (listening === '0.0.0.0') return '127.0.0.1';
+  if (listening === '::') return '[::1]';
+  return listening.includes(':') ? `[${listening}]` : listening;
 }
 
 /** Without socat the virtual shoe hands its bytes straight to the adapter's mock port. */

@@ -1,6 +1,6 @@
 import { MockBinding, MockPortBinding } from '@serialport/binding-mock';
 import { studioFramedV1Frame, ScannerReading } from '@studio/scanner-protocol';
-import { DisconnectedError } from '@serialport/stream';
+import { DisconnectedError, SerialPortStream } from '@serialport/stream';
 import { SerialPortMock } from 'serialport';
 import { PortFactory, ScannerStatusChange, SerialScannerAdapter } from './serial-scanner-adapter';
 
@@ -71,7 +71,10 @@ describe('SerialScannerAdapter (serialport mock binding)', () => {
     // Let the mock deliver the partial frame before the unplug.
     await new Promise((r) => setTimeout(r, 20));
     MockBinding.reset(); // the device is gone: reopening fails until it comes back
-    adapter.openPort!.close(undefined, new DisconnectedError('device unplugged'));
+    (adapter.openPort as SerialPortStream).close(
+      undefined,
+      new DisconnectedError('device unplugged'),
+    );
     await until(() => adapter.status === 'disconnected');
     expect(readings.at(-1)).toMatchObject({
       kind: 'invalid',

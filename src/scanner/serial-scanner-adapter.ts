@@ -6,8 +6,8 @@ import {
   WireFormatOptions,
 } from '@studio/scanner-protocol';
 import { SerialPort } from 'serialport';
-import type { SerialPortStream } from '@serialport/stream';
 import { oneLine } from '../common/one-line';
+import { isTcpPath, parseTcpAddress, ScannerPort, TcpPort } from './tcp-port';
 
 export interface SerialLineSettings {
   baudRate: number;
@@ -16,8 +16,8 @@ export interface SerialLineSettings {
   stopBits: 1 | 1.5 | 2;
 }
 
-/** Opens a port without opening it yet (autoOpen false); swapped for serialport's mock in tests. */
-export type PortFactory = (path: string, line: SerialLineSettings) => SerialPortStream;
+/** Makes a port without opening it yet (autoOpen false); swapped for serialport's mock in tests. */
+export type PortFactory = (path: string, line: SerialLineSettings) => ScannerPort;
 
 /** serialport's native errors read "Error: Error: No such file..."; one line, said once. */
 function reason(error: unknown): string {
@@ -26,6 +26,13 @@ function reason(error: unknown): string {
 
 export const realSerialPort: PortFactory = (path, line) =>
   new SerialPort({ path, ...line, autoOpen: false });
+
+/**
+ * A local serial device, or `tcp://host:port`: a serial device server in raw TCP mode, whose
+ * serial side (baud rate, parity...) is set on the device server itself.
+ */
+export const realPort: PortFactory = (path, line) =>
+  isTcpPath(path) ? new TcpPort(parseTcpAddress(path)) : realSerialPort(path, line);
 
 export interface ScannerStatusChange {
   status: ScannerConnectionStatus;
@@ -54,14 +61,15 @@ export interface ScannerAdapterOptions {
 }
 
 /**
- * One table's card-shoe reader on a serial port. Decodes every byte into readings, reports
+ * One table's card-shoe reader on a serial port or a serial device server's TCP socket (only how
+ * the byte stream is opened differs, see PortFactory). Decodes every byte into readings, reports
  * `disconnected` when the port closes, fails or is unplugged and reopens it with capped exponential
  * backoff, and reports `stale` when an open port stays silent past the heartbeat timeout. The
  * decoder lives as long as the adapter, so sequence gaps across a reconnection are still seen; a
  * frame cut by a disconnection is flushed as a truncated reading.
  */
 export class SerialScannerAdapter {
-  private port?: SerialPortStream;
+  private port?: ScannerPort;
   private readonly decoder: FrameDecoder;
   private current: ScannerConnectionStatus = 'connecting';
   private reconnectAttempts = 0;
@@ -89,7 +97,7 @@ export class SerialScannerAdapter {
   }
 
   /** The open port (the virtual shoe's mock fallback writes into it). */
-  get openPort(): SerialPortStream | undefined {
+  get openPort(): ScannerPort | undefined {
     return this.port?.isOpen ? this.port : undefined;
   }
 
@@ -139,9 +147,9 @@ export class SerialScannerAdapter {
 
   private open(): void {
     if (this.stopped) return;
-    let port: SerialPortStream;
+    let port: ScannerPort;
     try {
-      port = (this.options.openPort ?? realSerialPort)(this.options.path, this.options.line);
+      port = (this.options.openPort ?? realPort)(this.options.path, this.options.line);
     } catch (error) {
       this.lost(`cannot create port: ${reason(error)}`);
       return;
@@ -160,7 +168,7 @@ export class SerialScannerAdapter {
       }
       this.reconnectAttempts = 0;
       this.lastDataAt = this.options.now().getTime();
-      this.setStatus('connected', `port ${this.options.path} open`);
+      this.setStatus('connected', `${this.options.path} open`);
     });
   }
 
@@ -172,7 +180,7 @@ export class SerialScannerAdapter {
   }
 
   /** The port closed, failed or never opened: report once, then reconnect with capped backoff. */
-  private lost(reason: string, port?: SerialPortStream): void {
+  private lost(reason: string, port?: ScannerPort): void {
     if (this.stopped || (port && port !== this.port)) return;
     const old = this.port;
     this.port = undefined;

@@ -6,4 +6,5 @@
  */
 export * from './pty-pair';
 export * from './shoe-writer';
+export * from './tcp-shoe-server';
 export * from './virtual-shoe';
