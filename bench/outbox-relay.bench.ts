@@ -18,7 +18,7 @@ import { Client } from 'pg';
 import { SystemClock } from '../src/clock/clock';
 import { loadStudioConfig } from '../src/config/studio-config';
 import { createStudioDataSource } from '../src/database/data-source.factory';
-import { KafkaEventPublisher } from '../src/outbox/kafka-event-publisher';
+import { KafkaEventPublisher } from '../src/kafka/kafka-event-publisher';
 import { groupByTopic, OutboxRow } from '../src/outbox/outbox-envelope';
 import { OutboxRelay } from '../src/outbox/outbox-relay';
 import { READ_SQL } from '../src/outbox/outbox-relay-store';

@@ -22,6 +22,7 @@ import { HealthController } from './health/health.controller';
 import { kafkaCheck, READINESS_CHECKS } from './health/readiness';
 import { ChainCheckpointModule } from './history/chain-checkpoint.module';
 import { HistoryModule } from './history/history.module';
+import { KafkaModule } from './kafka/kafka.module';
 import { loggingOptions } from './logging/logging.options';
 import { RoundLogListener } from './logging/round-log.listener';
 import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
@@ -134,9 +135,10 @@ export class StudioModule implements NestModule {
       leaseTtlMs: config.orchestrator.leaseTtlMs,
     });
     const tables = TablesModule.forRoot({ config, clock, ids, history });
-    const outbox = OutboxModule.forRoot({ config, dataSource, clock });
+    const kafka = KafkaModule.forRoot(config);
+    const outbox = OutboxModule.forRoot({ config, dataSource, clock, kafka });
     const scanners = ScannerModule.forRoot({ config, clock, ids, history, tables });
-    const platformKafka = PlatformKafkaModule.forRoot(config, { clock, tables });
+    const platformKafka = PlatformKafkaModule.forRoot(config, { clock, tables, kafka });
     return {
       module: StudioModule,
       imports: [
@@ -144,6 +146,7 @@ export class StudioModule implements NestModule {
         AuthModule.forRoot({ dataSource, clock, ids, settings: config.auth }),
         history,
         tables,
+        kafka,
         outbox,
         scanners,
         platformKafka,

@@ -9,7 +9,7 @@ import { StartupError } from './common/config-error';
 import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
 import { setupOpenApi } from './http/openapi';
-import { CommandAnswersPublisher } from './platform/command-answers.publisher';
+import { CommandAnswersPublisher } from './kafka/command-answers.publisher';
 import { commandIntakeServer, CommandIntakeHandler } from './platform/platform-kafka.module';
 
 /**

@@ -3,8 +3,7 @@ import { topicName } from '@studio/contracts';
 import type { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
 import type { StudioConfig } from '../config/studio-config';
-import { DisabledEventPublisher, EventPublisher } from './event-publisher';
-import { KafkaEventPublisher } from './kafka-event-publisher';
+import { EventPublisher } from './event-publisher';
 import { OutboxRelay } from './outbox-relay';
 
 /** The transactional outbox's way out: the relay and the Kafka producer it publishes with. */
@@ -14,17 +13,14 @@ export class OutboxModule {
     config: StudioConfig;
     dataSource: DataSource;
     clock: Clock;
+    kafka: DynamicModule;
   }): DynamicModule {
     const { config, dataSource, clock } = deps;
     const topics = [topicName('tableEvents', config.kafka?.topicPrefix ?? '')];
     return {
       module: OutboxModule,
+      imports: [deps.kafka],
       providers: [
-        {
-          provide: EventPublisher,
-          useFactory: () =>
-            config.kafka ? new KafkaEventPublisher(config.kafka) : new DisabledEventPublisher(),
-        },
         {
           provide: OutboxRelay,
           inject: [EventPublisher],
@@ -32,7 +28,7 @@ export class OutboxModule {
             new OutboxRelay(dataSource, publisher, config.outbox, clock, topics),
         },
       ],
-      exports: [EventPublisher, OutboxRelay],
+      exports: [OutboxRelay],
     };
   }
 }

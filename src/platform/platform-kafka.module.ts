@@ -15,9 +15,9 @@ import { ApplyCommands } from '../use-cases/apply-commands.use-case';
 import { Decide } from '../use-cases/decide.use-case';
 import { PlaceBet } from '../use-cases/place-bet.use-case';
 import { BatchingKafkaServer, CommandBatchHandler } from './batching-kafka-server';
-import { CommandAnswersPublisher } from './command-answers.publisher';
+import { CommandAnswersPublisher } from '../kafka/command-answers.publisher';
 import { CommandIntake, IntakeOutcome, RawCommandMessage } from './command-intake';
-import { kafkaConnection } from './kafka-client-options';
+import { kafkaConnection } from '../kafka/kafka-connection';
 
 /** Reads a batch of command messages, applies them, and publishes their answers and dead letters. */
 export class CommandIntakeHandler implements CommandBatchHandler {
@@ -78,21 +78,23 @@ class AnswersLifecycle implements BeforeApplicationShutdown, OnApplicationShutdo
 export class PlatformKafkaModule {
   static forRoot(
     config: StudioConfig,
-    deps: { clock: Clock; tables: DynamicModule },
+    deps: { clock: Clock; tables: DynamicModule; kafka: DynamicModule },
   ): DynamicModule {
-    const kafka = config.kafka;
-    if (!kafka?.commands.enabled) return { module: PlatformKafkaModule };
-    const answers = new CommandAnswersPublisher(kafka);
+    if (!config.kafka?.commands.enabled) return { module: PlatformKafkaModule };
     intakeShutdown.started = false; // a new service in this process (tests restart it)
     return {
       module: PlatformKafkaModule,
-      imports: [deps.tables],
+      imports: [deps.tables, deps.kafka],
       providers: [
-        { provide: CommandAnswersPublisher, useValue: answers },
         {
           provide: CommandIntakeHandler,
-          inject: [PlaceBet, Decide, ApplyCommands],
-          useFactory: (placeBet: PlaceBet, decide: Decide, apply: ApplyCommands) =>
+          inject: [PlaceBet, Decide, ApplyCommands, CommandAnswersPublisher],
+          useFactory: (
+            placeBet: PlaceBet,
+            decide: Decide,
+            apply: ApplyCommands,
+            answers: CommandAnswersPublisher,
+          ) =>
             new CommandIntakeHandler(
               new CommandIntake(placeBet, decide, apply, deps.clock),
               answers,
@@ -101,7 +103,7 @@ export class PlatformKafkaModule {
         },
         AnswersLifecycle,
       ],
-      exports: [CommandAnswersPublisher, CommandIntakeHandler],
+      exports: [CommandIntakeHandler],
     };
   }
 }

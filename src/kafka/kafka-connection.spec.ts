@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadStudioConfig } from '../config/studio-config';
-import { kafkaConnection } from './kafka-client-options';
+import { kafkaConnection } from './kafka-connection';
 
 function config(env: Record<string, string>) {
   const dir = mkdtempSync(join(tmpdir(), 'kafka-config-'));

@@ -1,9 +1,10 @@
 import { Logger } from '@nestjs/common';
-import { Admin, Kafka, logLevel, LogEntry, Partitioners, Producer } from 'kafkajs';
+import { Kafka, logLevel, LogEntry, Partitioners, Producer } from 'kafkajs';
 import type { KafkaConfig } from '../config/studio-config';
 import { oneLine } from '../common/one-line';
-import { kafkaConnection } from '../platform/kafka-client-options';
-import { EventPublisher, OutgoingMessage, PublisherStatus } from './event-publisher';
+import { kafkaConnection } from './kafka-connection';
+import { ensureKafkaTopics } from './kafka-topics';
+import { EventPublisher, OutgoingMessage, PublisherStatus } from '../outbox/event-publisher';
 
 /**
  * Publishes outbox rows with an idempotent kafkajs producer (acks from all in-sync replicas, one
@@ -102,24 +103,11 @@ export class KafkaEventPublisher extends EventPublisher {
   private async ensureTopics(topics: string[]): Promise<void> {
     const missing = topics.filter((t) => !this.ensuredTopics.has(t));
     if (missing.length === 0) return;
-    const admin: Admin = this.kafka.admin();
-    await admin.connect();
-    try {
-      const existing = new Set(await admin.listTopics());
-      const toCreate = missing.filter((t) => !existing.has(t));
-      if (toCreate.length > 0) {
-        await admin.createTopics({
-          waitForLeaders: true,
-          topics: toCreate.map((topic) => ({
-            topic,
-            numPartitions: this.config.eventPartitions,
-          })),
-        });
-        this.logger.log(`Created Kafka topics ${toCreate.join(', ')}`);
-      }
-      missing.forEach((t) => this.ensuredTopics.add(t));
-    } finally {
-      await admin.disconnect();
-    }
+    const created = await ensureKafkaTopics(
+      this.kafka,
+      missing.map((topic) => ({ topic, numPartitions: this.config.eventPartitions })),
+    );
+    if (created.length > 0) this.logger.log(`Created Kafka topics ${created.join(', ')}`);
+    missing.forEach((t) => this.ensuredTopics.add(t));
   }
 }

@@ -7,8 +7,9 @@ import {
 } from '@studio/contracts';
 import { Kafka, LogEntry, logLevel, Partitioners, Producer } from 'kafkajs';
 import type { KafkaConfig } from '../config/studio-config';
-import type { RawCommandMessage } from './command-intake';
-import { kafkaConnection } from './kafka-client-options';
+import type { RawCommandMessage } from '../platform/command-intake';
+import { kafkaConnection } from './kafka-connection';
+import { ensureKafkaTopics } from './kafka-topics';
 
 /**
  * Publishes answers to the results topic and unreadable commands to the dead-letter topic, with an
@@ -42,25 +43,12 @@ export class CommandAnswersPublisher {
 
   /** Creates the command, results and dead-letter topics when missing (before the consumer joins). */
   async ensureTopics(): Promise<void> {
-    const admin = this.kafka.admin();
-    await admin.connect();
-    try {
-      const existing = new Set(await admin.listTopics());
-      const wanted = [this.commandsTopic, this.resultsTopic, this.deadLetterTopic];
-      const missing = wanted.filter((t) => !existing.has(t));
-      if (missing.length > 0) {
-        await admin.createTopics({
-          waitForLeaders: true,
-          topics: missing.map((topic) => ({
-            topic,
-            numPartitions: topic === this.deadLetterTopic ? 1 : this.config.commands.partitions,
-          })),
-        });
-        this.logger.log(`Created Kafka topics ${missing.join(', ')}`);
-      }
-    } finally {
-      await admin.disconnect();
-    }
+    const created = await ensureKafkaTopics(this.kafka, [
+      { topic: this.commandsTopic, numPartitions: this.config.commands.partitions },
+      { topic: this.resultsTopic, numPartitions: this.config.commands.partitions },
+      { topic: this.deadLetterTopic, numPartitions: 1 },
+    ]);
+    if (created.length > 0) this.logger.log(`Created Kafka topics ${created.join(', ')}`);
   }
 
   async publishResult(result: CommandResultMessage): Promise<void> {
