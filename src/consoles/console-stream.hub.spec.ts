@@ -481,11 +481,16 @@ describe('console stream hub, tables driven by another instance', () => {
     const { played } = dealtRound();
     const { hub, commit, settle, loads } = remoteHubFor(played);
     await hub.subscribe(new RecordingSink(), { tableId: 'pd-1', privileged: false });
+    const supervisor = new RecordingSink();
+    await hub.subscribe(supervisor, { tableId: 'pd-1', privileged: true });
     const loadsBefore = loads.length;
     commit(played.read('9C'));
     for (let i = 0; i < 5; i++) hub.remoteChanged({ tableId: 'pd-1', kind: 'state' });
+    // A notice of an action log change folded into the queued refresh is not lost.
+    hub.remoteChanged({ tableId: 'pd-1', kind: 'state-action' });
     await settle();
     expect(loads.length).toBe(loadsBefore + 1);
+    expect(supervisor.events('action')).toEqual([{ tableId: 'pd-1' }]);
   });
 
   it('ignores notices of a table driven here: its own transitions push its views', async () => {

@@ -6,7 +6,7 @@ import type { TableDefinition } from '../config/tables-config';
 import type { OutboxLag } from '../outbox/outbox-relay';
 import type { TableScannerState } from '../scanner/scanner.service';
 import type { MachineOutcome, TableState } from '../table-core/table-machine';
-import { LatestVersions, TableChangeNotice } from '../history/table-change-notices';
+import { changeKindOf, LatestVersions, TableChangeNotice } from '../history/table-change-notices';
 import type { StoredTableState } from '../history/writer/table-state.repository';
 import { DRIVEN_ELSEWHERE, storedTableRuntime } from '../tables/stored-table';
 import type { RuntimeLookup } from '../tables/table-runtime.registry';
@@ -97,7 +97,7 @@ export class ConsoleStreamHub {
   /** Per table driven elsewhere: the last stored version its views were pushed at. */
   private readonly remoteVersions = new LatestVersions();
   /** Tables with a stored-state refresh queued and not yet started (notices coalesce). */
-  private readonly refreshQueued = new Set<string>();
+  private readonly refreshQueued = new Map<string, { acted: boolean }>();
   private closing = false;
   private sourcesOrNothing?: ConsoleStreamSources;
 
@@ -260,7 +260,7 @@ export class ConsoleStreamHub {
     const news = (outcome?.writes.events ?? []).filter(
       (e) => e.visibility === 'public' && ANNOUNCED.has(e.type),
     );
-    const acted = !!outcome && changesActionLog(outcome);
+    const acted = !!outcome && changeKindOf(outcome) === 'state-action';
     void this.enqueue(tableId, async () => {
       if (touchesCards) this.cards.delete(tableId);
       const views = new Map<boolean, unknown>();
@@ -288,12 +288,14 @@ export class ConsoleStreamHub {
     const { tableId, version, kind } = notice;
     if (kind === 'action') return this.actionRecorded(tableId);
     if (this.sources.registry.get(tableId).ok || this.interested(tableId).length === 0) return;
-    if (!this.remoteVersions.mayBeNewer(tableId, version)) return;
-    if (this.refreshQueued.has(tableId)) return;
-    this.refreshQueued.add(tableId);
+    const queued = this.refreshQueued.get(tableId);
+    if (queued) queued.acted ||= kind === 'state-action';
+    if (queued || !this.remoteVersions.mayBeNewer(tableId, version)) return;
+    const refresh = { acted: kind === 'state-action' };
+    this.refreshQueued.set(tableId, refresh);
     void this.enqueue(tableId, async () => {
       this.refreshQueued.delete(tableId);
-      await this.pushStored(tableId, kind === 'state-action');
+      await this.pushStored(tableId, refresh.acted);
     });
   }
 
@@ -391,11 +393,6 @@ export class ConsoleStreamHub {
       this.drop(subscriber);
     }
   }
-}
-
-/** A round's end also lapses its pending void requests: the action log changes then too. */
-export function changesActionLog(outcome: MachineOutcome): boolean {
-  return !!outcome.writes.supervisorAction || !!outcome.writes.roundStatus?.ended;
 }
 
 /** One Server-Sent Event: JSON.stringify never yields a line break, so one data line suffices. */

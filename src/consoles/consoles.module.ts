@@ -13,10 +13,10 @@ import { ConsoleAssets } from './console-assets';
 import { ConsolePagesController, RootRedirectController } from './console-pages.controller';
 import { loadConsoleCards } from './console-queries';
 import { HistoryReader } from '../history/reader/history-reader';
-import { TableChangeNotices } from '../history/table-change-notices';
+import { changeKindOf, TableChangeNotices } from '../history/table-change-notices';
 import { TableStateReader } from '../history/table-state.reader';
 import type { MachineOutcome } from '../table-core/table-machine';
-import { changesActionLog, ConsoleStreamHub } from './console-stream.hub';
+import { ConsoleStreamHub } from './console-stream.hub';
 import { ConsoleOutboxLag } from './console.tokens';
 
 /** Starts the live streams once the tables, scanners and relay exist; ends them before shutdown. */
@@ -72,8 +72,7 @@ class ConsolesLifecycle implements OnModuleInit, OnModuleDestroy {
     this.notices = notices;
     // Listeners run after the commit: a receiver that reads the stored state finds this change.
     registry.onTransition((tableId: string, outcome: MachineOutcome, version?: number) => {
-      const kind = changesActionLog(outcome) ? 'state-action' : 'state';
-      void notices.notify({ tableId, version, kind });
+      void notices.notify({ tableId, version, kind: changeKindOf(outcome) });
     });
     void notices.listen({
       notice: (notice) => this.hub.remoteChanged(notice),

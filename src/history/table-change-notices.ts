@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import { oneLine } from '../common/one-line';
+import type { MachineOutcome } from '../table-core/table-machine';
 
 /** The PostgreSQL channel every instance LISTENs on. */
 export const TABLE_CHANGED_CHANNEL = 'studio_table_changed';
@@ -17,6 +18,13 @@ export interface TableChangeNotice {
   /** The committed table_state version, when the sender knew it. */
   version?: number;
   kind: TableChangeKind;
+}
+
+/** A round's end also lapses its pending void requests: the action log changes then too. */
+export function changeKindOf(outcome: MachineOutcome): TableChangeKind {
+  return outcome.writes.supervisorAction || outcome.writes.roundStatus?.ended
+    ? 'state-action'
+    : 'state';
 }
 
 /** `<tableId>:<version>:<kind>`: short (NOTIFY payloads are capped at 8000 bytes), no state. */
