@@ -6,8 +6,11 @@ import type { TableDefinition } from '../config/tables-config';
 import type { OutboxLag } from '../outbox/outbox-relay';
 import type { TableScannerState } from '../scanner/scanner.service';
 import type { MachineOutcome, TableState } from '../table-core/table-machine';
+import { changeKindOf, LatestVersions, TableChangeNotice } from '../history/table-change-notices';
+import type { StoredTableState } from '../history/writer/table-state.repository';
+import { DRIVEN_ELSEWHERE, storedTableRuntime } from '../tables/stored-table';
 import type { RuntimeLookup } from '../tables/table-runtime.registry';
-import type { TransitionListener } from '../tables/table-runtime';
+import type { TableRuntime, TransitionListener } from '../tables/table-runtime';
 import { consoleCardsSource } from './console-queries';
 import { consoleTableSnapshot, StoredCard } from './console-snapshot';
 
@@ -52,6 +55,8 @@ export interface ConsoleStreamSources {
   };
   /** Void requests waiting for a second supervisor, recorded outside any transition. */
   voidRequests?: { onRequestRecorded(listener: (tableId: string) => void): void };
+  /** Tables driven by other instances: their stored state (absent: only local tables are live). */
+  stored?: { load(tableId: string): Promise<StoredTableState | undefined> };
   loadCards(state: TableState | undefined): Promise<StoredCard[]>;
   outboxLag(): Promise<OutboxLag>;
   clock: Clock;
@@ -89,6 +94,10 @@ export class ConsoleStreamHub {
   private readonly cards = new Map<string, { key: string; rows: StoredCard[] }>();
   /** Per table, so that views of one table go out in the order of its transitions. */
   private readonly chains = new Map<string, Promise<void>>();
+  /** Per table driven elsewhere: the last stored version its views were pushed at. */
+  private readonly remoteVersions = new LatestVersions();
+  /** Tables with a stored-state refresh queued and not yet started (notices coalesce). */
+  private readonly refreshQueued = new Map<string, { acted: boolean }>();
   private closing = false;
   private sourcesOrNothing?: ConsoleStreamSources;
 
@@ -251,8 +260,7 @@ export class ConsoleStreamHub {
     const news = (outcome?.writes.events ?? []).filter(
       (e) => e.visibility === 'public' && ANNOUNCED.has(e.type),
     );
-    // A round's end also lapses its pending void requests: the action log changes then too.
-    const acted = !!outcome?.writes.supervisorAction || !!outcome?.writes.roundStatus?.ended;
+    const acted = !!outcome && changeKindOf(outcome) === 'state-action';
     void this.enqueue(tableId, async () => {
       if (touchesCards) this.cards.delete(tableId);
       const views = new Map<boolean, unknown>();
@@ -269,6 +277,49 @@ export class ConsoleStreamHub {
         if (acted && privileged) this.send(subscriber, sse('action', { tableId }));
       }
     });
+  }
+
+  /**
+   * Another instance changed a table (a LISTEN/NOTIFY notice): the views are rebuilt from the
+   * stored state, unless the table is driven here (its own transitions already push its views) or
+   * the notice is not newer than what the consoles already have.
+   */
+  remoteChanged(notice: TableChangeNotice): void {
+    const { tableId, version, kind } = notice;
+    if (kind === 'action') return this.actionRecorded(tableId);
+    if (this.sources.registry.get(tableId).ok || this.interested(tableId).length === 0) return;
+    const queued = this.refreshQueued.get(tableId);
+    if (queued) queued.acted ||= kind === 'state-action';
+    if (queued || !this.remoteVersions.mayBeNewer(tableId, version)) return;
+    const refresh = { acted: kind === 'state-action' };
+    this.refreshQueued.set(tableId, refresh);
+    void this.enqueue(tableId, async () => {
+      this.refreshQueued.delete(tableId);
+      await this.pushStored(tableId, refresh.acted);
+    });
+  }
+
+  /** After the notices' connection (re)opened: whatever was announced meanwhile is caught up. */
+  refreshRemote(): void {
+    for (const table of this.sources.tables) {
+      this.remoteChanged({ tableId: table.id, kind: 'state-action' });
+    }
+  }
+
+  private async pushStored(tableId: string, acted: boolean): Promise<void> {
+    if (this.sources.registry.get(tableId).ok) return; // taken over here meanwhile
+    const stored = await this.sources.stored?.load(tableId);
+    if (!stored || !this.remoteVersions.accept(tableId, stored.version)) return;
+    const views = new Map<boolean, unknown>();
+    for (const subscriber of this.interested(tableId)) {
+      const privileged = subscriber.scope.privileged;
+      if (!views.has(privileged)) {
+        views.set(privileged, await this.snapshot(tableId, privileged, stored));
+      }
+      const view = views.get(privileged);
+      if (view) this.send(subscriber, sse('table', view));
+      if (acted && privileged) this.send(subscriber, sse('action', { tableId }));
+    }
   }
 
   /** A supervisor action recorded without a transition: supervisors reload their action log. */
@@ -289,20 +340,32 @@ export class ConsoleStreamHub {
     return next;
   }
 
-  private async snapshot(tableId: string, privileged: boolean) {
+  /**
+   * The view of a table for one role: from its runtime when driven here, else from its stored
+   * state (given, or loaded now), built by the same functions with the same hidden-card rules.
+   */
+  private async snapshot(tableId: string, privileged: boolean, given?: StoredTableState) {
     const table = this.sources.tables.find((t) => t.id === tableId);
     if (!table) return undefined;
     const lookup = this.sources.registry.get(tableId);
-    const runtime = lookup.ok ? lookup.runtime : undefined;
+    let runtime: Pick<TableRuntime, 'snapshot' | 'machine'> | undefined;
+    let storedVersion: number | undefined;
+    if (lookup.ok) runtime = lookup.runtime;
+    else {
+      const stored = given ?? (await this.sources.stored?.load(tableId));
+      if (stored) runtime = storedTableRuntime(table, stored.state);
+      storedVersion = stored?.version;
+    }
     const state = runtime?.snapshot;
     const source = consoleCardsSource(state);
-    const key = `${source.of}:${source.id}`;
+    // No outcome says whether another instance's change touched the cards: reload per version.
+    const key = `${source.of}:${source.id}:${storedVersion ?? 'here'}`;
     let cached = this.cards.get(tableId);
     if (!cached || cached.key !== key) {
       cached = { key, rows: await this.sources.loadCards(state) };
       this.cards.set(tableId, cached);
     }
-    return consoleTableSnapshot({
+    const view = consoleTableSnapshot({
       table,
       runtime,
       scanner: this.sources.scanners.states().find((s) => s.tableId === tableId),
@@ -311,6 +374,7 @@ export class ConsoleStreamHub {
       privileged,
       now: this.sources.clock.now(),
     });
+    return storedVersion === undefined ? view : { ...view, ...DRIVEN_ELSEWHERE };
   }
 
   private send(subscriber: Subscriber, chunk: string): void {

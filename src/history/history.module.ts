@@ -7,6 +7,7 @@ import { HistoryReader } from './reader/history-reader';
 import { historyQueryOf } from './reader/history-query';
 import { ScannerHistoryRepository } from './scanner-history.repository';
 import { TableRegistryRepository } from './table-registry.repository';
+import { TableStateReader } from './table-state.reader';
 import { TableStateRepository } from './writer/table-state.repository';
 import { createTransitionWriter, TransitionWriter } from './writer/transition-writer';
 import { SupervisorActionsRepository } from './writer/supervisor-actions.repository';
@@ -39,6 +40,7 @@ export class HistoryModule {
     const providers = [
       { provide: HistoryReader, useValue: new HistoryReader(query) },
       { provide: HoldStatisticsReader, useValue: new HoldStatisticsReader(query) },
+      { provide: TableStateReader, useValue: new TableStateReader(dataSource) },
       { provide: TransitionWriter, useValue: writer },
       { provide: SupervisorActionsRepository, useValue: supervisorActions },
       { provide: TableLeaseRepository, useValue: leases },

@@ -8,7 +8,10 @@ import { ERROR_BODY, ID_PARAM, TABLE_VIEW } from '../http/http-schemas';
 import { openApiSchema } from '../http/openapi-schema';
 import { SchemaPipe } from '../http/schema-pipe';
 import { STUDIO_CONFIG } from '../tokens';
+import { TableStateReader } from '../history/table-state.reader';
+import { DRIVEN_ELSEWHERE, storedTableRuntime } from './stored-table';
 import { TableRuntimeRegistry } from './table-runtime.registry';
+import type { TableRuntime } from './table-runtime';
 import { tableView } from './table-view';
 
 @Controller('tables')
@@ -17,13 +20,14 @@ export class TablesController {
   constructor(
     @Inject(STUDIO_CONFIG) private readonly config: StudioConfig,
     private readonly tables: TableRuntimeRegistry,
+    private readonly stored: TableStateReader,
   ) {}
 
   @Get()
   @Roles('dealer', 'supervisor', 'auditor')
   @ApiOk({ type: 'array', items: TABLE_VIEW }, 'every configured table')
   list(@CurrentUser() user: AuthenticatedUser) {
-    return this.config.tables.map((t) => this.view(t.id, user));
+    return Promise.all(this.config.tables.map((t) => this.view(t.id, user)));
   }
 
   @Get(':tableId')
@@ -39,7 +43,7 @@ export class TablesController {
     return this.view(tableId, user);
   }
 
-  private view(tableId: string, user: AuthenticatedUser) {
+  private async view(tableId: string, user: AuthenticatedUser) {
     const table = this.config.tables.find((t) => t.id === tableId);
     if (!table) {
       throw new NotFoundException({
@@ -47,7 +51,13 @@ export class TablesController {
         message: `No table "${tableId}" is configured`,
       });
     }
+    const privileged = user.role === 'supervisor';
     const lookup = this.tables.get(tableId);
-    return tableView(table, lookup.ok ? lookup.runtime : undefined, user.role === 'supervisor');
+    if (lookup.ok) return tableView(table, lookup.runtime, privileged);
+    // Driven by another instance (or by none yet): its state as last committed.
+    const stored = await this.stored.load(tableId);
+    if (!stored) return tableView(table, undefined, privileged);
+    const runtime = storedTableRuntime(table, stored.state) as TableRuntime;
+    return { ...tableView(table, runtime, privileged), ...DRIVEN_ELSEWHERE };
   }
 }

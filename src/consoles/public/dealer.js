@@ -185,7 +185,7 @@ function showTable(tableId) {
         ? humanize(view.round.phase)
         : view.shoe
           ? humanize(view.shoe.phase)
-          : view.driven
+          : view.driven || view.drivenElsewhere
             ? 'Waiting'
             : 'Not running here',
     );
@@ -233,7 +233,7 @@ function showTable(tableId) {
 function awaited(view) {
   if (view.paused) return 'No card: the table is paused';
   if (view.expectedCard) return `Waiting for the first card: ${view.expectedCard.label}`;
-  if (!view.driven) return 'No card: this table is not running here';
+  if (!view.driven && !view.drivenElsewhere) return 'No card: this table is not running here';
   return view.round ? 'No card yet in this round' : 'No card: waiting for the next round to start';
 }
 

@@ -137,7 +137,8 @@ function start(me) {
   function awaited(t) {
     if (t.paused) return 'No card: the table is paused';
     if (t.expectedCard) return `Waiting for the first card: ${t.expectedCard.label}`;
-    if (!t.driven) return 'No card: the table is not running on this instance';
+    if (!t.driven && !t.drivenElsewhere)
+      return 'No card: the table is not running on this instance';
     return t.round ? 'No card yet in this round' : 'No card: waiting for the next round to start';
   }
 
@@ -146,7 +147,7 @@ function start(me) {
   }
 
   function phaseOf(t) {
-    if (!t.driven) return 'Not running here';
+    if (!t.driven && !t.drivenElsewhere) return 'Not running here';
     if (t.paused) return 'Paused';
     return humanize(t.round?.phase ?? t.shoe?.phase ?? 'waiting');
   }
