@@ -44,13 +44,24 @@ describe('outbox progress per table on PostgreSQL', () => {
       (r: { id: number }) => r.id,
     );
 
+  /** Undoes migrations until the per-table progress one is undone (later ones first). */
+  const undoOutboxProgress = async () => {
+    const applied = async () =>
+      (
+        await ds.query(`SELECT 1 FROM schema_migrations WHERE name = $1`, [
+          'OutboxProgressPerTable1764520000000',
+        ])
+      ).length > 0;
+    while (await applied()) await ds.undoLastMigration({ transaction: 'each' });
+  };
+
   beforeAll(async () => {
     db = await createTestDatabase('relay_progress');
     ds = createStudioDataSource({ url: db.url, poolSize: 3, connectTimeoutMs: 5_000 });
     await ds.initialize();
     await ds.runMigrations({ transaction: 'each' });
     // Back to the per-row marks, with a history marked the old way.
-    await ds.undoLastMigration({ transaction: 'each' });
+    await undoOutboxProgress();
     await ds.query(
       `INSERT INTO studio_tables (id, name, game, currency, configuration, configuration_hash,
                                   last_event_seq, registered_at, updated_at)
@@ -92,7 +103,7 @@ describe('outbox progress per table on PostgreSQL', () => {
   });
 
   it('gives the progress back to the rows when migrated down, and takes it again when up', async () => {
-    await ds.undoLastMigration({ transaction: 'each' });
+    await undoOutboxProgress();
     const unmarked = await ds.query(
       `SELECT id::int AS id FROM outbox WHERE published_at IS NULL ORDER BY id`,
     );
