@@ -135,7 +135,8 @@ export function useAuditStudio(label: string) {
       `/audit/rounds?${new URLSearchParams(params)}`,
     );
 
-  async function tableRound(tableId: string) {
+  /** The table's round whose betting is open (a round other than `after`, when given). */
+  async function tableRound(tableId: string, after?: string) {
     return waitFor(
       `${tableId} to open betting`,
       async () => {
@@ -145,7 +146,7 @@ export function useAuditStudio(label: string) {
         const view = (await response.json()) as {
           round: { id: string; phase: string; bettingOpen: boolean } | null;
         };
-        return view.round?.bettingOpen ? view.round : undefined;
+        return view.round?.bettingOpen && view.round.id !== after ? view.round : undefined;
       },
       60_000,
     );
@@ -156,40 +157,54 @@ export function useAuditStudio(label: string) {
     return row?.status;
   }
 
+  /**
+   * Places the bets in one round of the table, all accepted. When that round's betting closes
+   * before the first bet lands (a slow machine), the bets go to the next round instead.
+   */
+  async function betInOneRound(tableId: string, commandPrefix: string, bets: object[]) {
+    let refused: string | undefined;
+    for (let attempt = 0; ; attempt += 1) {
+      const round = await tableRound(tableId, refused);
+      const commandId = (i: number) => `${commandPrefix}-${i}${attempt ? `-retry-${attempt}` : ''}`;
+      const first = await post(
+        `/platform/tables/${tableId}/bets`,
+        { ...bets[0], commandId: commandId(0) },
+        { 'x-platform-key': PLATFORM_KEY },
+      );
+      if (first.body.error === 'betting-closed' && attempt < 3) {
+        refused = round.id;
+        continue;
+      }
+      expect(first.body).toMatchObject({ accepted: true });
+      for (const [i, bet] of bets.entries()) {
+        if (i === 0) continue;
+        const r = await post(
+          `/platform/tables/${tableId}/bets`,
+          { ...bet, commandId: commandId(i) },
+          { 'x-platform-key': PLATFORM_KEY },
+        );
+        expect(r.body).toMatchObject({ accepted: true });
+      }
+      return round;
+    }
+  }
+
   /** Bets over the platform API on each table, each round played to its end by the service. */
   async function playRounds(): Promise<SeededRounds> {
     const platform = { 'x-platform-key': PLATFORM_KEY };
 
     // A Pok Deng round with two players' bets and an Infinite Blackjack round with a decision.
-    const pok = await tableRound('pokdeng-audit');
-    for (const [i, bet] of [
-      { playerId: 'alice', betType: 'player', spot: '1', amount: 1_000 },
-      { playerId: 'alice', betType: 'pair', spot: '1', amount: 1_000 },
-      { playerId: 'bob', betType: 'player', spot: '2', amount: 5_000 },
-    ].entries()) {
-      const r = await post(
-        '/platform/tables/pokdeng-audit/bets',
-        { ...bet, commandId: `audit-pd-${i}`, currency: 'THB' },
-        platform,
-      );
-      expect(r.body).toMatchObject({ accepted: true });
-    }
+    const pok = await betInOneRound('pokdeng-audit', 'audit-pd', [
+      { playerId: 'alice', betType: 'player', spot: '1', amount: 1_000, currency: 'THB' },
+      { playerId: 'alice', betType: 'pair', spot: '1', amount: 1_000, currency: 'THB' },
+      { playerId: 'bob', betType: 'player', spot: '2', amount: 5_000, currency: 'THB' },
+    ]);
     // An Infinite Blackjack round: p1 stands when asked, p2 says nothing (auto-played).
-    const ibj = await tableRound('ibj-audit');
-    for (const playerId of ['p1', 'p2']) {
-      const r = await post(
-        '/platform/tables/ibj-audit/bets',
-        {
-          commandId: `audit-ibj-${playerId}`,
-          playerId,
-          betType: 'main',
-          amount: 1_000,
-          sideBets: {},
-        },
-        platform,
-      );
-      expect(r.body).toMatchObject({ accepted: true });
-    }
+    const ibj = await betInOneRound(
+      'ibj-audit',
+      'audit-ibj',
+      ['p1', 'p2'].map((playerId) => ({ playerId, betType: 'main', amount: 1_000, sideBets: {} })),
+    );
     await waitFor(
       'the Infinite Blackjack round to complete',
       async () => {
@@ -216,18 +231,10 @@ export function useAuditStudio(label: string) {
       60_000,
     );
     // A Lux round: a seat bet and a bet behind; nobody decides, so the service plays automatically.
-    const lux = await tableRound('lux-audit');
-    for (const [i, bet] of [
-      { playerId: 'lena', betType: 'main', spot: '1', amount: 1_000 },
-      { playerId: 'mo', betType: 'bet-behind', spot: '1', amount: 500 },
-    ].entries()) {
-      const r = await post(
-        '/platform/tables/lux-audit/bets',
-        { ...bet, commandId: `audit-lux-${i}`, currency: 'EUR' },
-        platform,
-      );
-      expect(r.body).toMatchObject({ accepted: true });
-    }
+    const lux = await betInOneRound('lux-audit', 'audit-lux', [
+      { playerId: 'lena', betType: 'main', spot: '1', amount: 1_000, currency: 'EUR' },
+      { playerId: 'mo', betType: 'bet-behind', spot: '1', amount: 500, currency: 'EUR' },
+    ]);
     await waitFor(
       'the Lux round to complete',
       async () => (await roundStatus(lux.id)) === 'completed',
