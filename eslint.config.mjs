@@ -18,6 +18,17 @@ export default tseslint.config(
     },
   },
   {
+    // Size limits are a ratchet: every file and function passes them today, and they
+    // come down as the big files are split (aim: < 400 lines a file). Never raise them.
+    // The generated strategy tables are data, not code a reader holds in mind.
+    files: ['**/*.{ts,js,cjs,mjs}'],
+    ignores: ['libs/games/src/blackjack/strategy/generated/**'],
+    rules: {
+      'max-lines': ['error', { max: 750, skipBlankLines: true, skipComments: true }],
+      complexity: ['error', 25],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',

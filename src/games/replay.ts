@@ -52,6 +52,17 @@ const SETTLEMENT_FIELDS = [
 export function compareReplay(stored: StoredRound, replayed: ReplayedRound): ReplayMismatch[] {
   const out: ReplayMismatch[] = [];
   if (!replayed.roundOver) out.push({ field: 'round-over', stored: true, replayed: false });
+  compareSettlements(stored, replayed, out);
+  compareHands(stored, replayed, out);
+  compareDecisions(stored, replayed, out);
+  return out;
+}
+
+function compareSettlements(
+  stored: StoredRound,
+  replayed: ReplayedRound,
+  out: ReplayMismatch[],
+): void {
   const n = Math.max(stored.settlements.length, replayed.settlements.length);
   if (stored.settlements.length !== replayed.settlements.length) {
     out.push({
@@ -73,38 +84,45 @@ export function compareReplay(stored: StoredRound, replayed: ReplayedRound): Rep
       if (a !== b) out.push({ field: `settlement[${i}].${f}`, stored: a, replayed: b });
     }
   }
-  // Hand results: every stored hand as the replay ends it, and no replayed hand missing.
-  if (replayed.hands && stored.hands.length > 0) {
-    const replayedByName = new Map(replayed.hands.map((h) => [h.hand, h]));
-    for (const h of stored.hands) {
-      const r = replayedByName.get(h.hand);
-      replayedByName.delete(h.hand);
-      if (!r) {
-        out.push({ field: `hand ${h.hand}`, stored: h, replayed: null });
-        continue;
-      }
-      for (const f of ['owner', 'cards', 'total', 'result'] as const) {
-        const a = JSON.stringify(h[f] ?? null);
-        const b = JSON.stringify(r[f] ?? null);
-        if (a !== b) out.push({ field: `hand ${h.hand}.${f}`, stored: h[f], replayed: r[f] });
-      }
+}
+
+/** Hand results: every stored hand as the replay ends it, and no replayed hand missing. */
+function compareHands(stored: StoredRound, replayed: ReplayedRound, out: ReplayMismatch[]): void {
+  if (!replayed.hands || stored.hands.length === 0) return;
+  const replayedByName = new Map(replayed.hands.map((h) => [h.hand, h]));
+  for (const h of stored.hands) {
+    const r = replayedByName.get(h.hand);
+    replayedByName.delete(h.hand);
+    if (!r) {
+      out.push({ field: `hand ${h.hand}`, stored: h, replayed: null });
+      continue;
     }
-    for (const r of replayedByName.values()) {
-      out.push({ field: `hand ${r.hand}`, stored: null, replayed: r });
-    }
-  }
-  // Decisions the engine makes itself (bots, auto-play) must be the ones on record.
-  if (comparesEngineDecisions(stored.game)) {
-    const m = Math.max(stored.decisions.length, replayed.decisions.length);
-    for (let i = 0; i < m; i += 1) {
-      const a = stored.decisions[i];
-      const b = replayed.decisions[i];
-      if (JSON.stringify(a ?? null) !== JSON.stringify(b ?? null)) {
-        out.push({ field: `decision[${i}]`, stored: a ?? null, replayed: b ?? null });
-      }
+    for (const f of ['owner', 'cards', 'total', 'result'] as const) {
+      const a = JSON.stringify(h[f] ?? null);
+      const b = JSON.stringify(r[f] ?? null);
+      if (a !== b) out.push({ field: `hand ${h.hand}.${f}`, stored: h[f], replayed: r[f] });
     }
   }
-  return out;
+  for (const r of replayedByName.values()) {
+    out.push({ field: `hand ${r.hand}`, stored: null, replayed: r });
+  }
+}
+
+/** Decisions the engine makes itself (bots, auto-play) must be the ones on record. */
+function compareDecisions(
+  stored: StoredRound,
+  replayed: ReplayedRound,
+  out: ReplayMismatch[],
+): void {
+  if (!comparesEngineDecisions(stored.game)) return;
+  const m = Math.max(stored.decisions.length, replayed.decisions.length);
+  for (let i = 0; i < m; i += 1) {
+    const a = stored.decisions[i];
+    const b = replayed.decisions[i];
+    if (JSON.stringify(a ?? null) !== JSON.stringify(b ?? null)) {
+      out.push({ field: `decision[${i}]`, stored: a ?? null, replayed: b ?? null });
+    }
+  }
 }
 
 function comparesEngineDecisions(game: string): boolean {

@@ -63,6 +63,39 @@ export interface ScannerSettings {
 
 const BAUD_RATES = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400];
 
+type Fail = (field: string, must: string, got: unknown) => never;
+
+/** Readers that send heartbeats are stale after 5 s of silence unless told otherwise; null/0 = never. */
+function parseHeartbeatTimeout(
+  value: unknown,
+  hasHeartbeats: boolean,
+  read: () => number,
+): number | null {
+  if (value === null || value === 0) return null;
+  if (value === undefined) return hasHeartbeats ? 5000 : null;
+  return read();
+}
+
+/** What the reader sends for a card, mapped to its card code (e.g. {"10S": "TS"}). */
+function parseAliases(value: unknown, fail: Fail): Record<string, CardCode> {
+  const aliases: Record<string, CardCode> = {};
+  if (value === undefined) return aliases;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    fail(
+      'aliases',
+      'must be an object mapping what the reader sends to a card code, e.g. {"10S": "TS"}',
+      value,
+    );
+  }
+  for (const [alias, target] of Object.entries(value as Record<string, unknown>)) {
+    const card = typeof target === 'string' ? parseCardCode(target) : undefined;
+    if (!card || alias.trim() === '')
+      fail(`aliases.${alias}`, 'must map to a card code such as "TS"', target);
+    aliases[alias] = cardCode(card!);
+  }
+  return aliases;
+}
+
 /**
  * Validates a table's "scanner" object and fills in the defaults. Every problem is one line that
  * names the file, the table and the field.
@@ -128,27 +161,13 @@ export function parseScannerSettings(value: unknown, where: string): ScannerSett
   if (!BAUD_RATES.includes(baudRate as number))
     fail('baudRate', `must be one of ${BAUD_RATES.join(', ')}`, baudRate);
 
-  let heartbeatTimeoutMs: number | null = definition.hasHeartbeats ? 5000 : null;
-  if (s.heartbeatTimeoutMs === null || s.heartbeatTimeoutMs === 0) heartbeatTimeoutMs = null;
-  else if (s.heartbeatTimeoutMs !== undefined)
-    heartbeatTimeoutMs = int('heartbeatTimeoutMs', 5000, 100, 600_000);
+  const heartbeatTimeoutMs = parseHeartbeatTimeout(
+    s.heartbeatTimeoutMs,
+    definition.hasHeartbeats,
+    () => int('heartbeatTimeoutMs', 5000, 100, 600_000),
+  );
 
-  const aliases: Record<string, CardCode> = {};
-  if (s.aliases !== undefined) {
-    if (typeof s.aliases !== 'object' || s.aliases === null || Array.isArray(s.aliases)) {
-      fail(
-        'aliases',
-        'must be an object mapping what the reader sends to a card code, e.g. {"10S": "TS"}',
-        s.aliases,
-      );
-    }
-    for (const [alias, target] of Object.entries(s.aliases as Record<string, unknown>)) {
-      const card = typeof target === 'string' ? parseCardCode(target) : undefined;
-      if (!card || alias.trim() === '')
-        fail(`aliases.${alias}`, 'must map to a card code such as "TS"', target);
-      aliases[alias] = cardCode(card!);
-    }
-  }
+  const aliases = parseAliases(s.aliases, fail);
 
   const reconnectInitialDelayMs = int('reconnectInitialDelayMs', 200, 10, 60_000);
   const reconnectMaxDelayMs = int('reconnectMaxDelayMs', 5_000, reconnectInitialDelayMs, 600_000);

@@ -192,17 +192,47 @@ function read(
   rules: IngestionRules,
 ): IngestionResult {
   const effects: IngestionEffect[] = [];
-  const at = reading.receivedAt;
-  const code = reading.kind === 'card' ? reading.code : null;
   const content = contentOf(reading);
   const next: IngestionState = {
     ...state,
     lastSequence: reading.sequence ?? state.lastSequence,
     ...(reading.sequence !== undefined ? { lastContent: content } : {}),
     lastRead:
-      reading.kind === 'heartbeat' || reading.kind === 'status' ? state.lastRead : { code, at },
+      reading.kind === 'heartbeat' || reading.kind === 'status'
+        ? state.lastRead
+        : { code: reading.kind === 'card' ? reading.code : null, at: reading.receivedAt },
   };
+  const screened = screenFrame(state, reading, content, rules, effects);
+  if (screened) {
+    // Neither held nor duplicate frames extend the debounce window or change what "previous" means.
+    return { state: { ...next, lastRead: state.lastRead }, effects, disposition: screened };
+  }
+  switch (reading.kind) {
+    case 'heartbeat':
+    case 'status':
+      return { state: next, effects, disposition: 'recorded' };
+    case 'card':
+      return acceptCard(next, reading, effects);
+    case 'unrecognised':
+    case 'invalid':
+      return failedRead(next, reading, rules, effects);
+  }
+}
 
+/**
+ * Checks the frame's number and the debounce window before the frame is applied: a conflicting
+ * number holds it (the slot stays open, no debounce window starts), a repeated frame or a card
+ * within the debounce window is a duplicate. A gap is announced and the frame goes on.
+ */
+function screenFrame(
+  state: IngestionState,
+  reading: ScannerReading,
+  content: string,
+  rules: IngestionRules,
+  effects: IngestionEffect[],
+): 'held' | 'duplicate' | null {
+  const code = reading.kind === 'card' ? reading.code : null;
+  const card = code ? { card: code } : {};
   const conflict = sequenceConflict(state, reading, content);
   if (conflict) {
     effects.push({
@@ -210,20 +240,18 @@ function read(
       reason: conflict,
       sequence: reading.sequence!,
       previousSequence: state.lastSequence,
-      ...(code ? { card: code } : {}),
+      ...card,
     });
-    // Held: not applied, the slot stays open, no debounce window starts.
-    return { state: { ...next, lastRead: state.lastRead }, effects, disposition: 'held' };
+    return 'held';
   }
   if (isRepeatedFrame(state, reading)) {
     effects.push({
       type: 'duplicate-ignored',
       basis: 'sequence',
       sequence: reading.sequence,
-      ...(code ? { card: code } : {}),
+      ...card,
     });
-    // A repeated frame must not extend the debounce window or change what "previous" means.
-    return { state: { ...next, lastRead: state.lastRead }, effects, disposition: 'duplicate' };
+    return 'duplicate';
   }
   if (reading.sequenceCheck === 'gap' && reading.sequence !== undefined) {
     effects.push({
@@ -232,90 +260,111 @@ function read(
       sequence: reading.sequence,
     });
   }
-  if (
-    code &&
-    rules.debounceMs > 0 &&
-    state.lastRead?.code === code &&
-    at - state.lastRead.at <= rules.debounceMs
-  ) {
+  if (code && withinDebounce(state, code, reading.receivedAt, rules)) {
     effects.push({
       type: 'duplicate-ignored',
       basis: 'debounce',
       card: code,
       ...(reading.sequence !== undefined ? { sequence: reading.sequence } : {}),
     });
-    return { state: { ...next, lastRead: state.lastRead }, effects, disposition: 'duplicate' };
+    return 'duplicate';
   }
+  return null;
+}
 
-  switch (reading.kind) {
-    case 'heartbeat':
-    case 'status':
-      return { state: next, effects, disposition: 'recorded' };
-    case 'card': {
-      const slot = next.slot;
-      if (!slot) {
-        effects.push({ type: 'card-not-expected', card: reading.code });
-        return { state: next, effects, disposition: 'not-expected' };
-      }
-      const index = cardIndexOfBytes(reading.code.charCodeAt(0), reading.code.charCodeAt(1));
-      const seen = next.counts[index];
-      if (seen >= next.deckCount) {
-        effects.push({
-          type: 'integrity-error',
-          card: reading.code,
-          seen,
-          allowed: next.deckCount,
-        });
-        return { state: next, effects, disposition: 'integrity-error' };
-      }
-      const counts = [...next.counts];
-      counts[index] = seen + 1;
+function withinDebounce(
+  state: IngestionState,
+  code: string,
+  at: number,
+  rules: IngestionRules,
+): boolean {
+  return (
+    rules.debounceMs > 0 &&
+    state.lastRead?.code === code &&
+    at - state.lastRead.at <= rules.debounceMs
+  );
+}
+
+/** A card for the open slot, within the shoe's composition; otherwise not expected or an error. */
+function acceptCard(
+  next: IngestionState,
+  reading: Extract<ScannerReading, { kind: 'card' }>,
+  effects: IngestionEffect[],
+): IngestionResult {
+  const slot = next.slot;
+  if (!slot) {
+    effects.push({ type: 'card-not-expected', card: reading.code });
+    return { state: next, effects, disposition: 'not-expected' };
+  }
+  const index = cardIndexOfBytes(reading.code.charCodeAt(0), reading.code.charCodeAt(1));
+  const seen = next.counts[index];
+  if (seen >= next.deckCount) {
+    effects.push({
+      type: 'integrity-error',
+      card: reading.code,
+      seen,
+      allowed: next.deckCount,
+    });
+    return { state: next, effects, disposition: 'integrity-error' };
+  }
+  const counts = [...next.counts];
+  counts[index] = seen + 1;
+  effects.push({
+    type: 'card-accepted',
+    slot: slot.id,
+    card: reading.code,
+    ...(reading.sequence !== undefined ? { sequence: reading.sequence } : {}),
+  });
+  return { state: { ...next, counts, slot: null }, effects, disposition: 'applied' };
+}
+
+/** A failed read of the open slot: a rescan, escalated once on attempts or on time. */
+function failedRead(
+  next: IngestionState,
+  reading: Extract<ScannerReading, { kind: 'unrecognised' | 'invalid' }>,
+  rules: IngestionRules,
+  effects: IngestionEffect[],
+): IngestionResult {
+  const slot = next.slot;
+  if (!slot) return { state: next, effects, disposition: 'recorded' };
+  const at = reading.receivedAt;
+  const failedAttempts = slot.failedAttempts + 1;
+  const firstFailureAt = slot.firstFailureAt ?? at;
+  const reason =
+    reading.kind === 'unrecognised'
+      ? `unrecognised: ${reading.code}`
+      : `invalid: ${reading.reason}`;
+  effects.push({ type: 'rescan-required', slot: slot.id, attempt: failedAttempts, reason });
+  let escalated = slot.escalated;
+  if (!escalated) {
+    const elapsedMs = at - firstFailureAt;
+    const trigger = escalationTrigger(failedAttempts, elapsedMs, rules);
+    if (trigger) {
+      escalated = true;
       effects.push({
-        type: 'card-accepted',
+        type: 'escalate-to-supervisor',
         slot: slot.id,
-        card: reading.code,
-        ...(reading.sequence !== undefined ? { sequence: reading.sequence } : {}),
+        failedAttempts,
+        elapsedMs,
+        trigger,
       });
-      return { state: { ...next, counts, slot: null }, effects, disposition: 'applied' };
-    }
-    case 'unrecognised':
-    case 'invalid': {
-      const slot = next.slot;
-      if (!slot) return { state: next, effects, disposition: 'recorded' };
-      const failedAttempts = slot.failedAttempts + 1;
-      const firstFailureAt = slot.firstFailureAt ?? at;
-      const reason =
-        reading.kind === 'unrecognised'
-          ? `unrecognised: ${reading.code}`
-          : `invalid: ${reading.reason}`;
-      effects.push({ type: 'rescan-required', slot: slot.id, attempt: failedAttempts, reason });
-      let escalated = slot.escalated;
-      if (!escalated) {
-        const elapsedMs = at - firstFailureAt;
-        const trigger =
-          failedAttempts >= rules.maxFailedAttempts
-            ? 'attempts'
-            : elapsedMs >= rules.escalateAfterMs
-              ? 'time'
-              : undefined;
-        if (trigger) {
-          escalated = true;
-          effects.push({
-            type: 'escalate-to-supervisor',
-            slot: slot.id,
-            failedAttempts,
-            elapsedMs,
-            trigger,
-          });
-        }
-      }
-      return {
-        state: { ...next, slot: { ...slot, failedAttempts, firstFailureAt, escalated } },
-        effects,
-        disposition: 'rescan-required',
-      };
     }
   }
+  return {
+    state: { ...next, slot: { ...slot, failedAttempts, firstFailureAt, escalated } },
+    effects,
+    disposition: 'rescan-required',
+  };
+}
+
+function escalationTrigger(
+  failedAttempts: number,
+  elapsedMs: number,
+  rules: IngestionRules,
+): 'attempts' | 'time' | undefined {
+  if (failedAttempts >= rules.maxFailedAttempts) return 'attempts';
+  if (elapsedMs >= rules.escalateAfterMs) return 'time';
+  return undefined;
 }
 
 /** The frame's meaning without its number: equal for a frame the device sent twice. */

@@ -142,53 +142,16 @@ function showTable(tableId) {
     document.getElementById('table-name').textContent =
       `${tableTitle(view.name, view.game)} · ${view.currency}`;
     document.title = `Dealer · ${view.name}`;
-    const rescan = document.getElementById('rescan');
-    if (view.rescan) {
-      rescan.hidden = false;
-      fill(
-        rescan,
-        el('strong', { className: 'rescan-word' }, 'RESCAN'),
-        el('span', { className: 'rescan-text' }, 'Card not read: scan the same card again'),
-        el(
-          'span',
-          { className: 'rescan-attempts', id: 'rescan-attempts' },
-          `Attempt ${view.rescan.attempts}${view.rescanLimit ? ` of ${view.rescanLimit}` : ''} failed`,
-        ),
-        view.rescan.escalated
-          ? el('span', { className: 'rescan-text' }, 'Supervisor called')
-          : null,
-      );
-    } else {
-      rescan.hidden = true;
-      rescan.replaceChildren();
-    }
+    renderRescan(view);
     const paused = document.getElementById('paused');
     paused.hidden = !view.paused;
     paused.textContent = view.paused
       ? `PAUSED by ${view.paused.by}: ${reasonText(view.paused.reason)}`
       : '';
     const expected = view.expectedCard;
-    document.getElementById('expected').textContent = expected
-      ? expected.label
-      : view.paused
-        ? 'Wait: the table is paused'
-        : // Pok Deng deals while betting is open: once every card is out, closing reveals.
-          view.game === 'pok-deng' && view.round?.bettingOpen && view.cards.length > 0
-          ? 'Every card is dealt: close betting to reveal the hands'
-          : view.round
-            ? 'No card now: wait for the round to go on'
-            : 'No card now: the next round starts by itself';
+    document.getElementById('expected').textContent = expectedText(view);
     document.getElementById('expected-slot').textContent = expected ? `Slot ${expected.slot}` : '';
-    setFact(
-      'phase',
-      view.round
-        ? humanize(view.round.phase)
-        : view.shoe
-          ? humanize(view.shoe.phase)
-          : view.driven || view.drivenElsewhere
-            ? 'Waiting'
-            : 'Not running here',
-    );
+    setFact('phase', phaseText(view));
     setFact(
       'round',
       view.shoe
@@ -227,6 +190,46 @@ function showTable(tableId) {
           : '—',
     );
   }
+}
+
+/** The RESCAN banner: which attempt failed, and whether the supervisor was called. */
+function renderRescan(view) {
+  const rescan = document.getElementById('rescan');
+  if (!view.rescan) {
+    rescan.hidden = true;
+    rescan.replaceChildren();
+    return;
+  }
+  rescan.hidden = false;
+  fill(
+    rescan,
+    el('strong', { className: 'rescan-word' }, 'RESCAN'),
+    el('span', { className: 'rescan-text' }, 'Card not read: scan the same card again'),
+    el(
+      'span',
+      { className: 'rescan-attempts', id: 'rescan-attempts' },
+      `Attempt ${view.rescan.attempts}${view.rescanLimit ? ` of ${view.rescanLimit}` : ''} failed`,
+    ),
+    view.rescan.escalated ? el('span', { className: 'rescan-text' }, 'Supervisor called') : null,
+  );
+}
+
+/** The big line: the card the table expects, or why none is expected. */
+function expectedText(view) {
+  if (view.expectedCard) return view.expectedCard.label;
+  if (view.paused) return 'Wait: the table is paused';
+  // Pok Deng deals while betting is open: once every card is out, closing reveals.
+  if (view.game === 'pok-deng' && view.round?.bettingOpen && view.cards.length > 0)
+    return 'Every card is dealt: close betting to reveal the hands';
+  return view.round
+    ? 'No card now: wait for the round to go on'
+    : 'No card now: the next round starts by itself';
+}
+
+function phaseText(view) {
+  if (view.round) return humanize(view.round.phase);
+  if (view.shoe) return humanize(view.shoe.phase);
+  return view.driven || view.drivenElsewhere ? 'Waiting' : 'Not running here';
 }
 
 /** What an empty card area waits for, in words (never an empty felt box). */

@@ -32,15 +32,20 @@ const STARTS = [
   '8S 8D AH 8H 8C KC',
 ];
 
-function playRandomLuxRound(seed: number, start: string) {
-  const random = mulberry32(seed);
+/** The given first cards, then eight shuffled decks. */
+function shoeStartingWith(start: string, random: () => number): CardCode[] {
   const shoe = [...(start ? (start.split(' ') as CardCode[]) : [])];
   const rest = decks(8).map(cardCode);
   for (let i = rest.length - 1; i > 0; i -= 1) {
     const j = Math.floor(random() * (i + 1));
     [rest[i], rest[j]] = [rest[j], rest[i]];
   }
-  shoe.push(...rest);
+  return [...shoe, ...rest];
+}
+
+function playRandomLuxRound(seed: number, start: string) {
+  const random = mulberry32(seed);
+  const shoe = shoeStartingWith(start, random);
   let state = newLuxTable();
   const cardsIn: CardCode[] = [];
   const published: string[] = [];

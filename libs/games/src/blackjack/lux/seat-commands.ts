@@ -36,68 +36,19 @@ export function placeLuxBet(
   state: LuxState,
   bet: LuxBetCommand,
 ): LuxBetPlaced | { rejected: LuxCommandRejection } {
-  const { seat: seatNo, playerId, sidePairs } = bet;
+  const seatNo = bet.seat;
   if (!Number.isInteger(seatNo) || seatNo < 1 || seatNo > LUX_SEAT_COUNT) {
     return refuse('unknown-seat', `Lux bets name a seat 1-${LUX_SEAT_COUNT}`);
   }
-  const seat = state.seats[seatNo - 1];
-  const behind = seat.behind.find((b) => b.playerId === playerId);
-  const duplicate = () =>
-    refuse('duplicate-bet', `${playerId} already has a ${bet.betType} bet on seat ${seatNo}`);
-  const steps: LuxInput[] = [];
-  switch (bet.betType) {
-    case 'main':
-      if (seat.playerId === playerId && seat.bet) return duplicate();
-      // A player still seated from the last round just bets; anyone else takes the seat first.
-      // Platform accounts reaching this table play for money: demo checks are the platform's.
-      if (seat.playerId !== playerId) {
-        steps.push({
-          type: 'take-seat',
-          seat: seatNo,
-          account: { playerId, demo: false, funCurrency: false },
-        });
-      }
-      steps.push({ type: 'seat-bet', seat: seatNo, playerId, main: bet.amount, pairs: sidePairs });
-      break;
-    case 'bet-behind':
-      if (behind && behind.main > 0) return duplicate();
-      if (sidePairs > 0 && behind && behind.pairs > 0) return duplicate();
-      steps.push({
-        type: 'behind-bet',
-        seat: seatNo,
-        playerId,
-        main: bet.amount,
-        pairs: sidePairs || (behind?.pairs ?? 0),
-      });
-      break;
-    case 'pairs':
-      if (sidePairs > 0) return refuse('unknown-bet-type', 'A pairs bet has no side bets');
-      if (seat.playerId === playerId) {
-        if (!seat.bet || seat.bet.pairs > 0) return duplicate();
-        steps.push({
-          type: 'seat-bet',
-          seat: seatNo,
-          playerId,
-          main: seat.bet.main,
-          pairs: bet.amount,
-        });
-      } else {
-        if (behind && behind.pairs > 0) return duplicate();
-        steps.push({
-          type: 'behind-bet',
-          seat: seatNo,
-          playerId,
-          main: behind?.main ?? 0,
-          pairs: bet.amount,
-        });
-      }
-      break;
-    default:
-      return refuse(
-        'unknown-bet-type',
-        `Blackjack Lux bets are "main" (seat bet), "bet-behind" and "pairs" (got "${bet.betType}")`,
-      );
+  const plan = Object.hasOwn(BET_PLANS, bet.betType) ? BET_PLANS[bet.betType] : undefined;
+  if (!plan) {
+    return refuse(
+      'unknown-bet-type',
+      `Blackjack Lux bets are "main" (seat bet), "bet-behind" and "pairs" (got "${bet.betType}")`,
+    );
   }
+  const steps = plan(state.seats[seatNo - 1], bet);
+  if (!Array.isArray(steps)) return steps;
   const effects: LuxEffect[] = [];
   let next = state;
   for (const input of steps) {
@@ -106,11 +57,98 @@ export function placeLuxBet(
     next = r.state;
     effects.push(...r.effects);
   }
-  const placed: Array<[string, number]> =
-    bet.betType === 'pairs' ? [] : [[bet.betType, bet.amount]];
-  if (bet.betType === 'pairs') placed.push(['pairs', bet.amount]);
-  else if (sidePairs > 0) placed.push(['pairs', sidePairs]);
-  return { state: next, effects, placed };
+  return { state: next, effects, placed: placedBets(bet) };
+}
+
+type LuxSeat = LuxState['seats'][number];
+type BetPlan = (
+  seat: LuxSeat,
+  bet: LuxBetCommand,
+) => LuxInput[] | { rejected: LuxCommandRejection };
+
+/** The engine inputs each bet type becomes, or why it is refused. */
+const BET_PLANS: Readonly<Record<string, BetPlan>> = {
+  main: seatBetSteps,
+  'bet-behind': behindBetSteps,
+  pairs: pairBetSteps,
+};
+
+function duplicate(seat: LuxSeat, bet: LuxBetCommand) {
+  return refuse(
+    'duplicate-bet',
+    `${bet.playerId} already has a ${bet.betType} bet on seat ${seat.seat}`,
+  );
+}
+
+const behindOf = (seat: LuxSeat, playerId: string) =>
+  seat.behind.find((b) => b.playerId === playerId);
+
+function seatBetSteps(seat: LuxSeat, bet: LuxBetCommand): ReturnType<BetPlan> {
+  const { playerId } = bet;
+  if (seat.playerId === playerId && seat.bet) return duplicate(seat, bet);
+  const steps: LuxInput[] = [];
+  // A player still seated from the last round just bets; anyone else takes the seat first.
+  // Platform accounts reaching this table play for money: demo checks are the platform's.
+  if (seat.playerId !== playerId) {
+    steps.push({
+      type: 'take-seat',
+      seat: seat.seat,
+      account: { playerId, demo: false, funCurrency: false },
+    });
+  }
+  steps.push({
+    type: 'seat-bet',
+    seat: seat.seat,
+    playerId,
+    main: bet.amount,
+    pairs: bet.sidePairs,
+  });
+  return steps;
+}
+
+function behindBetSteps(seat: LuxSeat, bet: LuxBetCommand): ReturnType<BetPlan> {
+  const behind = behindOf(seat, bet.playerId);
+  if (behind && behind.main > 0) return duplicate(seat, bet);
+  if (bet.sidePairs > 0 && behind && behind.pairs > 0) return duplicate(seat, bet);
+  return [
+    {
+      type: 'behind-bet',
+      seat: seat.seat,
+      playerId: bet.playerId,
+      main: bet.amount,
+      pairs: bet.sidePairs || (behind?.pairs ?? 0),
+    },
+  ];
+}
+
+function pairBetSteps(seat: LuxSeat, bet: LuxBetCommand): ReturnType<BetPlan> {
+  if (bet.sidePairs > 0) return refuse('unknown-bet-type', 'A pairs bet has no side bets');
+  const { playerId } = bet;
+  if (seat.playerId === playerId) {
+    if (!seat.bet || seat.bet.pairs > 0) return duplicate(seat, bet);
+    return [
+      { type: 'seat-bet', seat: seat.seat, playerId, main: seat.bet.main, pairs: bet.amount },
+    ];
+  }
+  const behind = behindOf(seat, playerId);
+  if (behind && behind.pairs > 0) return duplicate(seat, bet);
+  return [
+    {
+      type: 'behind-bet',
+      seat: seat.seat,
+      playerId,
+      main: behind?.main ?? 0,
+      pairs: bet.amount,
+    },
+  ];
+}
+
+/** The bets the command placed, by bet type, as the platform's wallet takes them. */
+function placedBets(bet: LuxBetCommand): Array<[string, number]> {
+  if (bet.betType === 'pairs') return [['pairs', bet.amount]];
+  const placed: Array<[string, number]> = [[bet.betType, bet.amount]];
+  if (bet.sidePairs > 0) placed.push(['pairs', bet.sidePairs]);
+  return placed;
 }
 
 /**

@@ -116,6 +116,30 @@ const VALUE_INDEX = Uint8Array.from({ length: CARDS_PER_DECK }, (_, i) => Math.m
 
 const NO_WIN = -1;
 
+/** The moves a strategy code comes to (codes 0-7 are CODE_NUMBER's; 8 and 9 are resolved). */
+const MOVE = { stand: 0, hit: 1, split: 4, surrender: 8, double: 9 } as const;
+
+/** Codes that surrender or double when allowed, and what they play otherwise. */
+const FALLBACK: Readonly<
+  Record<number, { when: 'surrender' | 'double'; otherwise: number } | undefined>
+> = {
+  [CODE_NUMBER.Rh]: { when: 'surrender', otherwise: MOVE.hit },
+  [CODE_NUMBER.Rs]: { when: 'surrender', otherwise: MOVE.stand },
+  [CODE_NUMBER.Rp]: { when: 'surrender', otherwise: MOVE.split },
+  [CODE_NUMBER.Dh]: { when: 'double', otherwise: MOVE.hit },
+  [CODE_NUMBER.Ds]: { when: 'double', otherwise: MOVE.stand },
+};
+
+/** The best total of a hand: an ace counts 11 when that does not bust it. */
+function bestTotal(hard: number, ace: number | boolean): number {
+  return ace && hard + 10 <= 21 ? hard + 10 : hard;
+}
+
+/** Two value indices (0 = ace, 9 = ten-value) that make a blackjack. */
+function isTwoCardBlackjack(a: number, b: number): boolean {
+  return (a === 0 && b === 9) || (a === 9 && b === 0);
+}
+
 function payoutTable(size: number, fill: (i: number) => SideBetWin | null): Int16Array {
   const t = new Int16Array(size);
   for (let i = 0; i < size; i += 1) {
@@ -267,74 +291,91 @@ export class BlackjackSimulator {
 
   /** Plays one round; writes the main and insurance results; side bets go to totals if given. */
   playRound(result: RoundResult, totals?: SimulationTotals): void {
-    const rules = this.rules;
     const p1 = this.draw();
     const up = this.draw();
     const p2 = this.draw();
     const hole = this.draw();
     const upV = VALUE_INDEX[up];
+    const holeV = VALUE_INDEX[hole];
     const col = upV === 0 ? 9 : upV - 1;
-    const dealerBj =
-      (upV === 0 && VALUE_INDEX[hole] === 9) || (upV === 9 && VALUE_INDEX[hole] === 0);
-    const v1 = VALUE_INDEX[p1];
-    const v2 = VALUE_INDEX[p2];
-    const playerBj = (v1 === 0 && v2 === 9) || (v1 === 9 && v2 === 0);
+    const dealerBj = isTwoCardBlackjack(upV, holeV);
+    const playerBj = isTwoCardBlackjack(VALUE_INDEX[p1], VALUE_INDEX[p2]);
 
-    result.insurance = NaN;
-    if (upV === 0 && rules.insurance) result.insurance = dealerBj ? 2 : -1;
+    result.insurance = upV === 0 && this.rules.insurance ? (dealerBj ? 2 : -1) : NaN;
 
     this.handCount = 1;
-    this.setHand(0, v1, v2);
-    let main = 0;
-    let settled = false;
-    const peeks = rules.peek && (upV === 0 || upV === 9);
-    if (rules.surrender === 'early' && !playerBj && this.wantsSurrender(0, col)) {
-      main = -0.5;
-      settled = true;
-    } else if (peeks && dealerBj) {
-      main = playerBj ? 0 : -1;
-      settled = true;
-    } else if (playerBj) {
-      if (!dealerBj) main = rules.blackjackPays.a / rules.blackjackPays.b;
-      settled = true; // a no-peek dealer BJ against a player BJ is a push
-    }
-    if (!settled) this.playHands(col);
+    this.setHand(0, VALUE_INDEX[p1], VALUE_INDEX[p2]);
+    const peeks = this.rules.peek && (upV === 0 || upV === 9);
+    const early = this.earlyResult(col, peeks && dealerBj, dealerBj, playerBj);
+    if (Number.isNaN(early)) this.playHands(col);
 
     // The dealer always completes the hand (the bust bonus needs it), except after a peeked BJ.
-    let dHard = VALUE_INDEX[up] + 1 + VALUE_INDEX[hole] + 1;
-    let dAce = upV === 0 || VALUE_INDEX[hole] === 0;
-    let dCards = 2;
-    if (!(peeks && dealerBj)) {
-      for (;;) {
-        const total = dAce && dHard + 10 <= 21 ? dHard + 10 : dHard;
-        const soft = total !== dHard;
-        if (total > 17 || (total === 17 && !(soft && rules.dealerHitsSoft17))) break;
-        const c = VALUE_INDEX[this.draw()];
-        dHard += c + 1;
-        dAce ||= c === 0;
-        dCards += 1;
-      }
-    }
-    this.dealerCardCount = dCards;
-    const dTotal = dAce && dHard + 10 <= 21 ? dHard + 10 : dHard;
+    const dTotal = this.playDealer(upV, holeV, !(peeks && dealerBj));
 
-    if (!settled) main = this.settleHands(dealerBj, dTotal);
+    const main = Number.isNaN(early) ? this.settleHands(dealerBj, dTotal) : early;
     result.main = main;
     this.handsPlayed += this.handCount;
 
-    if (totals) {
-      add(totals.main, main);
-      if (!Number.isNaN(result.insurance)) add(totals.insurance, result.insurance);
-      const t = this.sideTables;
-      if (t) {
-        add(totals.pairs, net(t.pairs[p1 * 52 + p2]));
-        const trio = (p1 * 52 + p2) * 52 + up;
-        add(totals['lucky-trio'], net(t.luckyTrio[trio]));
-        add(totals['poker-trio'], net(t.pokerTrio[trio]));
-        add(totals['lux-pairs'], net(t.luxPairs[trio]));
-        add(totals['bust-bonus'], net(dTotal > 21 ? t.bustBonus[Math.min(dCards, 15)] : NO_WIN));
-      }
+    if (totals) this.addToTotals(totals, result, p1 * 52 + p2, up, dTotal);
+  }
+
+  /**
+   * The main result when the round ends before the player acts: early surrender, a peeked dealer
+   * BJ, a player BJ (a no-peek dealer BJ against it is a push). NaN when the player plays on.
+   */
+  private earlyResult(
+    col: number,
+    peekedBj: boolean,
+    dealerBj: boolean,
+    playerBj: boolean,
+  ): number {
+    const rules = this.rules;
+    if (rules.surrender === 'early' && !playerBj && this.wantsSurrender(0, col)) return -0.5;
+    if (peekedBj) return playerBj ? 0 : -1;
+    if (playerBj) return dealerBj ? 0 : rules.blackjackPays.a / rules.blackjackPays.b;
+    return NaN;
+  }
+
+  /** Draws the dealer's cards (when `complete`); records their count and returns the total. */
+  private playDealer(upV: number, holeV: number, complete: boolean): number {
+    let hard = upV + 1 + holeV + 1;
+    let ace = upV === 0 || holeV === 0;
+    let cards = 2;
+    while (complete && this.dealerHits(hard, ace)) {
+      const c = VALUE_INDEX[this.draw()];
+      hard += c + 1;
+      ace ||= c === 0;
+      cards += 1;
     }
+    this.dealerCardCount = cards;
+    return bestTotal(hard, ace);
+  }
+
+  private dealerHits(hard: number, ace: boolean): boolean {
+    const total = bestTotal(hard, ace);
+    const soft = total !== hard;
+    return total < 17 || (total === 17 && soft && this.rules.dealerHitsSoft17);
+  }
+
+  /** Adds the round's main, insurance and (when measured) side-bet results to the totals. */
+  private addToTotals(
+    totals: SimulationTotals,
+    result: RoundResult,
+    pair: number,
+    up: number,
+    dealerTotal: number,
+  ): void {
+    add(totals.main, result.main);
+    if (!Number.isNaN(result.insurance)) add(totals.insurance, result.insurance);
+    const t = this.sideTables;
+    if (!t) return;
+    add(totals.pairs, net(t.pairs[pair]));
+    const trio = pair * 52 + up;
+    add(totals['lucky-trio'], net(t.luckyTrio[trio]));
+    add(totals['poker-trio'], net(t.pokerTrio[trio]));
+    add(totals['lux-pairs'], net(t.luxPairs[trio]));
+    const bust = dealerTotal > 21 ? t.bustBonus[Math.min(this.dealerCardCount, 15)] : NO_WIN;
+    add(totals['bust-bonus'], net(bust));
   }
 
   private setHand(i: number, a: number, b: number): void {
@@ -375,53 +416,69 @@ export class BlackjackSimulator {
   }
 
   private playHands(col: number): void {
-    const rules = this.rules;
     for (let i = 0; i < this.handCount; i += 1) {
       if (this.count[i] < 2) {
         this.addCard(i, VALUE_INDEX[this.draw()]);
-        if (this.splitAces[i] && !rules.hitSplitAces) continue; // one card each, closed
+        if (this.splitAces[i] && !this.rules.hitSplitAces) continue; // one card each, closed
       }
-      for (;;) {
-        const hard = this.hard[i];
-        const total = this.ace[i] && hard + 10 <= 21 ? hard + 10 : hard;
-        if (total >= 21) break; // bust, BJ, or 21 (closed: hitting 21 never helps)
-        const two = this.count[i] === 2;
-        const canDouble = two && !(this.fromSplit[i] && !rules.doubleAfterSplit);
-        const canSurrender =
-          two && !this.fromSplit[i] && rules.surrender === 'late' && this.handCount === 1;
-        let c = this.decisionCode(i, col);
-        if (c === 5) c = canSurrender ? 8 : 1;
-        else if (c === 6) c = canSurrender ? 8 : 0;
-        else if (c === 7) c = canSurrender ? 8 : 4;
-        else if (c === 2) c = canDouble ? 9 : 1;
-        else if (c === 3) c = canDouble ? 9 : 0;
-        if (c === 0) break; // stand
-        if (c === 1) {
-          this.addCard(i, VALUE_INDEX[this.draw()]);
-          continue;
-        }
-        if (c === 9) {
-          this.stake[i] = 2;
-          this.addCard(i, VALUE_INDEX[this.draw()]);
-          break;
-        }
-        if (c === 8) {
-          this.surrendered[i] = 1;
-          break;
-        }
-        // Split: the second card moves to a new hand right after this one; both are split hands.
-        const v = this.first[i];
-        const j = this.handCount;
-        for (let k = j; k > i + 1; k -= 1) this.copyHand(k, k - 1);
-        this.setHand(i + 1, v, -1);
-        this.setHand(i, v, -1);
-        this.fromSplit[i] = this.fromSplit[i + 1] = 1;
-        this.splitAces[i] = this.splitAces[i + 1] = v === 0 ? 1 : 0;
-        this.handCount += 1;
-        this.addCard(i, VALUE_INDEX[this.draw()]);
-        if (this.splitAces[i] && !rules.hitSplitAces) break;
-      }
+      this.playHand(i, col);
     }
+  }
+
+  /** Plays hand i to its end by the strategy; a split inserts the new hand right after it. */
+  private playHand(i: number, col: number): void {
+    for (;;) {
+      // Bust, BJ, or 21: closed (hitting 21 never helps).
+      if (bestTotal(this.hard[i], this.ace[i]) >= 21) return;
+      const move = this.playableMove(i, col);
+      if (move === MOVE.stand) return;
+      if (move === MOVE.hit) {
+        this.addCard(i, VALUE_INDEX[this.draw()]);
+        continue;
+      }
+      if (move === MOVE.double) {
+        this.stake[i] = 2;
+        this.addCard(i, VALUE_INDEX[this.draw()]);
+        return;
+      }
+      if (move === MOVE.surrender) {
+        this.surrendered[i] = 1;
+        return;
+      }
+      this.split(i);
+      if (this.splitAces[i] && !this.rules.hitSplitAces) return;
+    }
+  }
+
+  /** The strategy's code for hand i, with surrender and double replaced when not allowed. */
+  private playableMove(i: number, col: number): number {
+    const two = this.count[i] === 2;
+    const canDouble = two && !(this.fromSplit[i] && !this.rules.doubleAfterSplit);
+    const canSurrender =
+      two && !this.fromSplit[i] && this.rules.surrender === 'late' && this.handCount === 1;
+    const c = this.decisionCode(i, col);
+    const fallback = FALLBACK[c];
+    if (fallback === undefined) return c;
+    return fallback.when === 'surrender'
+      ? canSurrender
+        ? MOVE.surrender
+        : fallback.otherwise
+      : canDouble
+        ? MOVE.double
+        : fallback.otherwise;
+  }
+
+  /** Split: the second card moves to a new hand right after this one; both are split hands. */
+  private split(i: number): void {
+    const v = this.first[i];
+    const j = this.handCount;
+    for (let k = j; k > i + 1; k -= 1) this.copyHand(k, k - 1);
+    this.setHand(i + 1, v, -1);
+    this.setHand(i, v, -1);
+    this.fromSplit[i] = this.fromSplit[i + 1] = 1;
+    this.splitAces[i] = this.splitAces[i + 1] = v === 0 ? 1 : 0;
+    this.handCount += 1;
+    this.addCard(i, VALUE_INDEX[this.draw()]);
   }
 
   private copyHand(to: number, from: number): void {
