@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { Pool } from 'pg';
 import { eventHash, GENESIS_HASH } from '../../src/tables/event-chain';
 import { VerifyRoundReplay } from '../../src/audit/verify-round-replay.use-case';
 import { ServiceProcess, spawnService } from '../support/service-process';
@@ -23,7 +23,8 @@ const virtualScanner = (seed: number) => ({
  */
 describe(`crash recovery (${RUNS} SIGKILLs at random points)`, () => {
   let db: TestDatabase;
-  let client: Client;
+  // A pool, not one client: the replay verifier reads several things at once.
+  let client: Pool;
   const q = async <T = Record<string, unknown>>(
     sql: string,
     params: unknown[] = [],
@@ -31,8 +32,7 @@ describe(`crash recovery (${RUNS} SIGKILLs at random points)`, () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('crash');
-    client = new Client({ connectionString: db.url });
-    await client.connect();
+    client = new Pool({ connectionString: db.url, max: 4 });
   });
 
   afterAll(async () => {

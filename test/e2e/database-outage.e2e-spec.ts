@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { Pool } from 'pg';
 import { eventHash, GENESIS_HASH } from '../../src/tables/event-chain';
 import { VerifyRoundReplay } from '../../src/audit/verify-round-replay.use-case';
 import { TEST_ADMIN_DATABASE_URL } from '../support/environment';
@@ -26,15 +26,15 @@ const virtualScanner = (seed: number) => ({
  */
 describe(`database outages (${OUTAGES} outages of 5–30 s)`, () => {
   let db: TestDatabase;
-  let client: Client;
+  // A pool, not one client: the replay verifier reads several things at once.
+  let client: Pool;
   let proxy: TcpProxy;
   const q = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) =>
     (await client.query(sql, params)).rows as T[];
 
   beforeAll(async () => {
     db = await createTestDatabase('outage');
-    client = new Client({ connectionString: db.url });
-    await client.connect();
+    client = new Pool({ connectionString: db.url, max: 4 });
     const admin = new URL(TEST_ADMIN_DATABASE_URL);
     proxy = new TcpProxy(admin.hostname, Number(admin.port || 5432));
   });

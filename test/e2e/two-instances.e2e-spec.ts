@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { Pool } from 'pg';
 import { ServiceProcess, spawnService } from '../support/service-process';
 import { waitFor, writeTablesFile } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
@@ -13,7 +13,8 @@ const TABLE_IDS = ['twin-pokdeng-1', 'twin-pokdeng-2', 'twin-ibj'];
  */
 describe('two instances against one database', () => {
   let db: TestDatabase;
-  let client: Client;
+  // A pool, not one client: the replay verifier reads several things at once.
+  let client: Pool;
   const running: ServiceProcess[] = [];
   const q = async <T = Record<string, unknown>>(
     sql: string,
@@ -22,8 +23,7 @@ describe('two instances against one database', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('twins');
-    client = new Client({ connectionString: db.url });
-    await client.connect();
+    client = new Pool({ connectionString: db.url, max: 4 });
   });
 
   afterAll(async () => {
