@@ -262,14 +262,22 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
     'BetsAccepted',
     IBJ,
     'A batch of bets was accepted: the bets a Kafka intake batch placed, a few per event (a bet placed alone is a BetAccepted).',
-    openPayload(
-      {
-        accepted: COUNT,
-        rejected: LIST(OBJECT('a refused bet')),
-        bets: LIST(OBJECT('an accepted bet: playerId, main, side (amounts by side bet)')),
-      },
-      ['accepted'],
-    ),
+    payload({
+      accepted: { ...COUNT, description: 'how many bets this event lists' },
+      bets: LIST(
+        payload({
+          playerId: ID,
+          main: MONEY,
+          side: {
+            type: 'object',
+            additionalProperties: MONEY,
+            propertyNames: { maxLength: 40 },
+            description: 'side bets by name: amount ({} without side bets)',
+          },
+        }),
+        'the accepted bets',
+      ),
+    }),
   ),
   entry(
     'SeatTaken',
@@ -287,11 +295,32 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
     'SeatBetFailed',
     LUX,
     'A seated player did not bet in time; the seat is freed.',
-    openPayload({ seat: SEAT }),
+    payload({
+      seat: SEAT,
+      playerId: ID,
+      reason: { type: 'string', enum: ['below-minimum', 'failed'] },
+    }),
   ),
-  entry('SeatLeft', LUX, 'A player left a seat.', openPayload({ seat: SEAT })),
-  entry('SeatRemoved', LUX, 'A seat was removed from the round.', openPayload({ seat: SEAT })),
-  entry('SeatSitsOut', LUX, 'A seated player sits this round out.', openPayload({ seat: SEAT })),
+  entry('SeatLeft', LUX, 'A player left a seat.', payload({ seat: SEAT, playerId: ID })),
+  entry(
+    'SeatRemoved',
+    LUX,
+    'A seat was removed from the round.',
+    payload({
+      seat: SEAT,
+      playerId: ID,
+      reason: {
+        type: 'string',
+        enum: ['balance-below-minimum', 'no-seat-bet-last-round', 'removed-no-valid-bet'],
+      },
+    }),
+  ),
+  entry(
+    'SeatSitsOut',
+    LUX,
+    'A seated player sits this round out.',
+    payload({ seat: SEAT, playerId: ID }),
+  ),
   entry(
     'BehindBetAccepted',
     LUX,
@@ -418,10 +447,26 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
     'InsuranceOffered',
     IBJ_LUX,
     'Insurance window opened (dealer shows an ace).',
-    openPayload({}),
+    payload({ window: COUNT }),
   ),
-  entry('InsuranceAnswered', LUX, 'A seat answered insurance.', openPayload({})),
-  entry('InsuranceClosed', IBJ_LUX, 'Insurance window closed.', openPayload({})),
+  entry(
+    'InsuranceAnswered',
+    LUX,
+    'A seat answered insurance.',
+    payload({ seat: SEAT, playerId: ID, take: BOOL }),
+  ),
+  entry(
+    'InsuranceClosed',
+    IBJ_LUX,
+    'Insurance window closed.',
+    payload(
+      {
+        window: COUNT,
+        taken: { ...COUNT, description: 'Infinite Blackjack: how many players took insurance' },
+      },
+      ['window'],
+    ),
+  ),
   entry(
     'DecisionWindowOpened',
     IBJ,
@@ -442,10 +487,10 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
     'DecisionsAccepted',
     IBJ,
     'A batch of decisions was accepted: the decisions a Kafka intake batch made, a few per event (one made alone is a DecisionAccepted).',
-    openPayload({
+    payload({
       window: COUNT,
-      accepted: COUNT,
-      decisions: LIST(OBJECT('an accepted decision: playerId, action')),
+      accepted: { ...COUNT, description: 'how many decisions this event lists' },
+      decisions: LIST(payload({ playerId: ID, action: ID }), 'the accepted decisions'),
     }),
   ),
   entry(
@@ -490,9 +535,9 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
   ),
   entry(
     'AutoPlayed',
-    IBJ_LUX,
+    LUX,
     'A hand without a decision was played by the default rule.',
-    openPayload({}),
+    payload({ seat: SEAT, playerId: ID, action: ACTION }),
   ),
   // ---- results and money ---------------------------------------------------------------------
   entry(
@@ -543,7 +588,30 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
       settlements: { type: 'array', items: SETTLEMENT_SCHEMA },
     }),
   ),
-  entry('BetsReturned', IBJ_LUX, 'Bets returned to the players (voided round).', openPayload({})),
+  entry(
+    'BetsReturned',
+    LUX,
+    'Bets behind a seat that does not play, returned to their players when betting closes.',
+    payload({
+      bets: LIST(
+        payload({
+          playerId: ID,
+          seat: SEAT,
+          role: { type: 'string', enum: ['seat', 'behind'] },
+          bet: { type: 'string', enum: ['main', 'pairs', 'insurance'] },
+          staked: MONEY,
+          refunded: MONEY,
+          paid: MONEY,
+          houseResult: MONEY,
+          result: { anyOf: [STR, LIST(STR)] },
+          rounding: LIST(
+            payload({ numerator: COUNT, denominator: { type: 'integer', minimum: 1 } }),
+          ),
+        }),
+        'one returned bet each',
+      ),
+    }),
+  ),
   entry(
     'RoundPaused',
     ALL,
