@@ -586,7 +586,9 @@ function decide(
       else if (d.action === 'no-insurance') pending[i] = INSURANCE_NO;
       else problem = { code: 'illegal-action', message: 'only insurance is decided now' };
     } else {
-      const code = ACTION_CODE[d.action as PlayerAction];
+      const code = Object.hasOwn(ACTION_CODE, d.action)
+        ? ACTION_CODE[d.action as PlayerAction]
+        : undefined;
       const mask = legalMask(state, state.players.node[i], legalByNode);
       if (mask === 0) problem = { code: 'not-your-turn', message: 'the hand cannot act now' };
       else if (code === undefined || (mask & (1 << code)) === 0) {

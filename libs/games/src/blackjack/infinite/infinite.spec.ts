@@ -277,6 +277,12 @@ describe('Infinite Blackjack: one shared card sequence (games.md §2)', () => {
     expect(code({ type: 'card', card: '2C' })).toBe('no-card-expected');
     expect(code({ type: 'decision', playerId: 'Z', action: 'hit' })).toBe('unknown-player');
     expect(code({ type: 'decision', playerId: 'A', action: 'split' })).toBe('illegal-action');
+    // Names every object inherits are not actions (they once passed as a legal "hit").
+    for (const action of ['toString', 'constructor', '__proto__', 'valueOf']) {
+      expect(code({ type: 'decision', playerId: 'A', action } as InfiniteInput)).toBe(
+        'illegal-action',
+      );
+    }
     s = run(s, [...decide(['A', 'hit']), close, ...cards('2D')]).state;
     expect(code({ type: 'decision', playerId: 'A', action: 'double' })).toBe('illegal-action');
     expect(code({ type: 'decision', playerId: 'A', action: 'surrender' })).toBe('illegal-action');
