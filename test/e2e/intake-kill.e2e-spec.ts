@@ -129,14 +129,14 @@ describe('Kafka intake batch across a SIGKILL of the service', () => {
     // outcome: the bet the table recorded for that command id.
     const firstMarkedDuplicate = [...byId.values()].filter((list) => list[0].duplicate);
     if (firstMarkedDuplicate.length > 0) {
-      const stored = await pg.query<{ command_id: string; id: string }>(
-        `SELECT command_id, id FROM bets WHERE table_id = $1 AND command_id = ANY($2::text[])`,
+      const stored = await pg.query<{ command_id: string; round_id: string }>(
+        `SELECT command_id, round_id FROM bets WHERE table_id = $1 AND command_id = ANY($2::text[])`,
         [TABLE, firstMarkedDuplicate.map((list) => list[0].commandId)],
       );
-      const betOf = new Map(stored.rows.map((r) => [r.command_id, r.id]));
+      const roundOf = new Map(stored.rows.map((r) => [r.command_id, r.round_id]));
       for (const [first] of firstMarkedDuplicate) {
         expect(first.status).toBe('accepted');
-        expect((first.reply as { betId?: string }).betId).toBe(betOf.get(first.commandId));
+        expect((first.reply as { roundId?: string }).roundId).toBe(roundOf.get(first.commandId));
       }
     }
     const { rows } = await pg.query<{ bets: number; commands: number; most: number }>(
