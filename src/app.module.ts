@@ -15,6 +15,7 @@ import { AuthModule } from './auth/auth.module';
 import { Clock, IdGenerator, RandomUuidGenerator, SystemClock } from './clock/clock';
 import type { StudioConfig } from './config/studio-config';
 import { ConsolesModule } from './consoles/consoles.module';
+import { CommandInboxRepository } from './database/command-inbox.repository';
 import { DatabaseConnection } from './database/database-connection';
 import { databaseCheck, migrationsCheck } from './database/database-readiness';
 import { DemoPlayers, httpPlatformPost } from './demo/demo-players';
@@ -33,6 +34,8 @@ import { EventPublisher } from './outbox/event-publisher';
 import { MetricsController } from './metrics/metrics.controller';
 import { OutboxModule } from './outbox/outbox.module';
 import { OutboxRelay } from './outbox/outbox-relay';
+import { CommandInbox } from './platform/inbox/command-inbox';
+import { PlatformCommandsModule } from './platform/platform-commands.module';
 import { PlatformHttpModule } from './platform/platform-http.module';
 import { CommandIntakeHandler, PlatformKafkaModule } from './platform/platform-kafka.module';
 import { scannersCheck } from './scanner/scanner-readiness';
@@ -63,6 +66,7 @@ class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly scanners: ScannersLifecycle,
     private readonly tables: TablesLifecycle,
     private readonly registry: TableRuntimeRegistry,
+    private readonly inbox: CommandInbox,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -74,9 +78,14 @@ class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.tables.start();
     // After registration: readings and scanner events refer to registered tables.
     await this.scanners.start();
+    // Commands other instances read for the tables driven here (and their HTTP answers).
+    await this.inbox.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    // The command consumer has left the group (beforeApplicationShutdown); the inbox stops next,
+    // its in-flight drains answered, and the commands still waiting stay for the next owners.
+    await this.inbox.stop();
     // Close the serial ports first and store their last readings while the database is open.
     await this.scanners.stop();
     // Stop the tables (their in-flight transitions finish) and release their leases at once.
@@ -138,7 +147,14 @@ export class StudioModule implements NestModule {
     const kafka = KafkaModule.forRoot(config);
     const outbox = OutboxModule.forRoot({ config, dataSource, clock, kafka });
     const scanners = ScannerModule.forRoot({ config, clock, ids, history, tables });
-    const platformKafka = PlatformKafkaModule.forRoot(config, { clock, tables, kafka });
+    const commands = PlatformCommandsModule.forRoot({
+      config,
+      clock,
+      inboxRepository: new CommandInboxRepository(dataSource),
+      tables,
+      kafka,
+    });
+    const platformKafka = PlatformKafkaModule.forRoot(config, { clock, commands, kafka });
     return {
       module: StudioModule,
       imports: [
@@ -149,9 +165,10 @@ export class StudioModule implements NestModule {
         kafka,
         outbox,
         scanners,
+        commands,
         platformKafka,
         SupervisorModule.forRoot({ tables }),
-        PlatformHttpModule.forRoot({ config, tables }),
+        PlatformHttpModule.forRoot({ config, commands }),
         AuditModule.forRoot({ history }),
         ChainCheckpointModule.forRoot({ config, clock, ids, history, tables }),
         ConsolesModule.forRoot({ config, clock, history, tables, scanners, outbox }),

@@ -83,6 +83,8 @@ export interface StudioConfig {
   auth: AuthSettings;
   orchestrator: {
     leaseTtlMs: number;
+    /** How long a command waits in its table's inbox for an instance to drive the table. */
+    commandWaitMs: number;
     platformKeys: string[];
     virtualDealerPaceMs: number;
     voidRequiresApproval: boolean;
@@ -158,6 +160,7 @@ export function loadStudioConfig(
     tables: loadTableDefinitions(tablesFile),
     orchestrator: {
       leaseTtlMs: read.integer('TABLE_LEASE_TTL_MS', 10_000, 1_000, 600_000),
+      commandWaitMs: read.integer('COMMAND_WAIT_MS', 30_000, 1_000, 600_000),
       virtualDealerPaceMs: read.integer('VIRTUAL_DEALER_PACE_MS', 800, 0, 60_000),
       voidRequiresApproval: read.boolean('VOID_REQUIRES_APPROVAL', false),
       chainCheckpointIntervalMs: read.integer(

@@ -5,6 +5,11 @@ export interface TableLease {
   owner: string;
   epoch: number;
   expiresAt: Date;
+  /**
+   * Set when this lease was taken over from an owner that released it gracefully (every reading it
+   * received committed): a round in flight can continue at once. False after an expiry (a crash).
+   */
+  handedOver?: boolean;
 }
 
 /**
@@ -18,23 +23,35 @@ export class TableLeaseRepository {
     private readonly ttlMs: number,
   ) {}
 
-  /** Takes the lease if it is free, expired, or already ours. Returns it, or undefined. */
+  /**
+   * Takes the lease if it is free, expired, or already ours. Returns it, or undefined. `handedOver`
+   * says whether the previous holder released it (graceful stop) rather than letting it expire.
+   */
   async tryAcquire(tableId: string, owner: string): Promise<TableLease | undefined> {
-    const rows: Array<{ table_id: string; owner: string; epoch: string; expires_at: Date }> =
-      await this.dataSource.query(
-        `INSERT INTO table_leases AS l (table_id, owner, epoch, acquired_at, renewed_at, expires_at)
+    const rows: Array<{
+      table_id: string;
+      owner: string;
+      epoch: string;
+      expires_at: Date;
+      handed_over: boolean | null;
+    }> = await this.dataSource.query(
+      `WITH previous AS (SELECT released FROM table_leases WHERE table_id = $1)
+         INSERT INTO table_leases AS l (table_id, owner, epoch, acquired_at, renewed_at, expires_at)
          VALUES ($1, $2, 1, clock_timestamp(), clock_timestamp(), clock_timestamp() + make_interval(secs => $3::double precision / 1000))
          ON CONFLICT (table_id) DO UPDATE
            SET owner = EXCLUDED.owner,
+               released = false,
                epoch = CASE WHEN l.owner = EXCLUDED.owner THEN l.epoch ELSE l.epoch + 1 END,
                acquired_at = CASE WHEN l.owner = EXCLUDED.owner THEN l.acquired_at ELSE clock_timestamp() END,
                renewed_at = clock_timestamp(),
                expires_at = EXCLUDED.expires_at
            WHERE l.owner = EXCLUDED.owner OR l.expires_at < clock_timestamp()
-         RETURNING table_id, owner, epoch, expires_at`,
-        [tableId, owner, this.ttlMs],
-      );
-    return rows.length === 1 ? toLease(rows[0]) : undefined;
+         RETURNING table_id, owner, epoch, expires_at,
+                   coalesce((SELECT released FROM previous), true) AS handed_over`,
+      [tableId, owner, this.ttlMs],
+    );
+    if (rows.length !== 1) return undefined;
+    return { ...toLease(rows[0]), handedOver: rows[0].handed_over === true };
   }
 
   /** Extends our lease. Undefined means it is no longer ours (expired and taken over). */
@@ -52,10 +69,13 @@ export class TableLeaseRepository {
     return rows.length === 1 ? toLease(rows[0]) : undefined;
   }
 
-  /** Gives the lease up at once (graceful shutdown) so another instance need not wait for expiry. */
+  /**
+   * Gives the lease up at once (graceful shutdown, after the table stopped with every reading it
+   * received committed) so another instance need not wait for expiry and may continue the round.
+   */
   async release(lease: TableLease): Promise<void> {
     await this.dataSource.query(
-      `UPDATE table_leases SET expires_at = clock_timestamp() - interval '1 millisecond'
+      `UPDATE table_leases SET expires_at = clock_timestamp() - interval '1 millisecond', released = true
         WHERE table_id = $1 AND owner = $2 AND epoch = $3`,
       [lease.tableId, lease.owner, lease.epoch],
     );

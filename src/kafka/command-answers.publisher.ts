@@ -7,7 +7,7 @@ import {
 } from '@studio/contracts';
 import { Kafka, LogEntry, logLevel, Partitioners, Producer } from 'kafkajs';
 import type { KafkaConfig } from '../config/studio-config';
-import type { RawCommandMessage } from '../platform/command-intake';
+import type { RawCommandMessage } from '../platform/raw-command-message';
 import { kafkaConnection } from './kafka-connection';
 import { ensureKafkaTopics } from './kafka-topics';
 

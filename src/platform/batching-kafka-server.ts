@@ -7,6 +7,8 @@ export interface CommandBatchHandler {
   apply(messages: RawCommandMessage[]): Promise<IntakeOutcome[]>;
   /** Publishes a committed chunk's answers; throws only on infrastructure failure. */
   publish(messages: RawCommandMessage[], outcomes: IntakeOutcome[]): Promise<void>;
+  /** The group's partitions were (re)assigned. */
+  rebalanced?(): void;
 }
 
 /**
@@ -31,6 +33,7 @@ export class BatchingKafkaServer extends ServerKafka {
   }
 
   override async bindEvents(consumer: Consumer): Promise<void> {
+    consumer.on(consumer.events.GROUP_JOIN, () => this.handler.rebalanced?.());
     await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics: [this.topic] });
     await consumer.run({
       ...(this.options.run ?? {}),

@@ -5,7 +5,15 @@ import type { ApplyCommands } from '../use-cases/apply-commands.use-case';
 import { Decide } from '../use-cases/decide.use-case';
 import { PlaceBet } from '../use-cases/place-bet.use-case';
 import type { CommandResult } from '../use-cases/table-command';
+import { CommandApplier } from './command-applier';
 import { CommandIntake, RawCommandMessage } from './command-intake';
+import type { CommandInbox } from './inbox/command-inbox';
+
+/** Every table is driven here: nothing goes to the inbox. */
+const hereInbox = {
+  route: () => 'here',
+  forward: () => Promise.reject(new Error('nothing is forwarded here')),
+} as unknown as CommandInbox;
 
 const fixedClock: Clock = { now: () => new Date('2026-11-29T14:00:00Z') };
 
@@ -30,9 +38,8 @@ function setup() {
     },
   } as unknown as ApplyCommands;
   const intake = new CommandIntake(
-    new PlaceBet(tables, ids),
-    new Decide(tables),
-    apply,
+    new CommandApplier(new PlaceBet(tables, ids), new Decide(tables), apply),
+    hereInbox,
     fixedClock,
   );
   const all = () => applied.flatMap((a) => a.items.map((i) => i.input));
@@ -159,13 +166,11 @@ describe('command intake', () => {
         amount: 1,
       }),
     ]);
-    expect(outcomes.map((o) => (o.kind === 'answered' ? o.result.commandId : o.code))).toEqual([
-      'a1',
-      'invalid-json',
-      'b1',
-      'a2',
-      'a3',
-    ]);
+    expect(
+      outcomes.map((o) =>
+        o.kind === 'answered' ? o.result.commandId : o.kind === 'dead-letter' ? o.code : o.kind,
+      ),
+    ).toEqual(['a1', 'invalid-json', 'b1', 'a2', 'a3']);
     expect(outcomes.map((o) => (o.kind === 'answered' ? o.result.status : 'dead'))).toEqual([
       'accepted',
       'dead',
@@ -212,9 +217,8 @@ describe('command intake: a command whose commit fails', () => {
     let n = 0;
     const ids: IdGenerator = { newId: () => `id-${++n}` };
     const intake = new CommandIntake(
-      new PlaceBet(tables, ids),
-      new Decide(tables),
-      apply,
+      new CommandApplier(new PlaceBet(tables, ids), new Decide(tables), apply),
+      hereInbox,
       fixedClock,
     );
     return { intake, calls };

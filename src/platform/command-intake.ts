@@ -9,46 +9,21 @@ import {
   validate,
 } from '@studio/contracts';
 import type { Clock } from '../clock/clock';
-import { oneLine } from '../common/one-line';
 import type { BatchItem } from '../tables/table-runtime';
-import type { ApplyCommands } from '../use-cases/apply-commands.use-case';
-import type { Decide } from '../use-cases/decide.use-case';
-import type { PlaceBet } from '../use-cases/place-bet.use-case';
 import type { CommandResult } from '../use-cases/table-command';
+import { CommandApplier, IntakeCounters, isNotDrivenHere } from './command-applier';
+import type { CommandInbox } from './inbox/command-inbox';
 
-/** One message of the commands topic, bytes as they arrived. */
-export interface RawCommandMessage {
-  topic: string;
-  partition: number;
-  offset: string;
-  key: string | null;
-  value: Buffer | null;
-}
+export type { RawCommandMessage } from './raw-command-message';
+import type { RawCommandMessage } from './raw-command-message';
 
 export type IntakeOutcome =
   | { kind: 'answered'; result: CommandResultMessage }
-  | { kind: 'dead-letter'; code: DeadLetterReasonCode; reason: string };
-
-export interface IntakeCounters {
-  accepted: number;
-  rejected: number;
-  duplicates: number;
-  deadLettered: number;
-}
+  | { kind: 'dead-letter'; code: DeadLetterReasonCode; reason: string }
+  /** Stored in its table's inbox: the table's owner answers it. */
+  | { kind: 'forwarded' };
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * True for a failure caused by the commands themselves: PostgreSQL data exceptions (class 22, e.g.
- * a NUL in a text value) and integrity violations (class 23), or a programming error their input
- * triggered. Connection errors, timeouts, lost leases and version conflicts are not: retrying the
- * batch later is right for those.
- */
-export function isCommandSpecificFailure(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code)) return true;
-  return error instanceof TypeError || error instanceof RangeError;
-}
 
 /**
  * The transport-free core of the Kafka command intake: bytes in, either an answer for the results
@@ -56,14 +31,15 @@ export function isCommandSpecificFailure(error: unknown): boolean {
  * so a repeated command id gets the stored first answer (`duplicate: true`) whichever way it came.
  */
 export class CommandIntake {
-  readonly counters: IntakeCounters = { accepted: 0, rejected: 0, duplicates: 0, deadLettered: 0 };
-
   constructor(
-    private readonly placeBet: PlaceBet,
-    private readonly decide: Decide,
-    private readonly applyCommands: ApplyCommands,
+    private readonly applier: CommandApplier,
+    private readonly inbox: CommandInbox,
     private readonly clock: Clock,
   ) {}
+
+  get counters(): IntakeCounters {
+    return this.applier.counters;
+  }
 
   async process(raw: RawCommandMessage): Promise<IntakeOutcome> {
     const [outcome] = await this.processBatch([raw]);
@@ -74,12 +50,14 @@ export class CommandIntake {
    * A batch as read from the topic: every message gets its own answer or dead letter, exactly as
    * if processed one by one in order, but each table's commands are applied together (one
    * transaction for a window's worth of bets or decisions) and different tables in parallel.
+   * Commands of tables another instance drives go to their inbox (one statement for the batch).
    */
   async processBatch(raws: readonly RawCommandMessage[]): Promise<IntakeOutcome[]> {
     const outcomes: IntakeOutcome[] = new Array(raws.length);
     const commands: CommandMessage[] = new Array(raws.length);
     const results: CommandResult[] = new Array(raws.length);
     const byTable = new Map<string, { at: number[]; items: BatchItem[] }>();
+    const forwarded: number[] = [];
     raws.forEach((raw, i) => {
       const parsed = this.parse(raw);
       if ('code' in parsed) {
@@ -88,7 +66,11 @@ export class CommandIntake {
         return;
       }
       commands[i] = parsed.command;
-      const prepared = this.prepare(parsed.command);
+      if (this.inbox.route(parsed.command.tableId) === 'inbox') {
+        forwarded.push(i);
+        return;
+      }
+      const prepared = this.applier.prepare(parsed.command);
       if ('rejected' in prepared) {
         results[i] = prepared.rejected;
         return;
@@ -98,71 +80,52 @@ export class CommandIntake {
       group.items.push(prepared.item);
       byTable.set(parsed.command.tableId, group);
     });
-    await Promise.all(
-      [...byTable].map(async ([tableId, group]) => {
-        const answers = await this.applyIsolating(tableId, group.items);
+    const lateForwards: number[] = [];
+    await Promise.all([
+      this.forward(raws, commands, forwarded),
+      ...[...byTable].map(async ([tableId, group]) => {
+        const answers = await this.applier.applyTable(tableId, group.items);
         group.at.forEach((i, k) => {
           const answer = answers[k];
           if ('failed' in answer) {
             this.counters.deadLettered += 1;
             outcomes[i] = { kind: 'dead-letter', code: 'command-failed', reason: answer.failed };
-          } else results[i] = answer;
+          } else if (isNotDrivenHere(answer)) lateForwards.push(i);
+          else results[i] = answer;
         });
       }),
+    ]);
+    // The table was let go of while the batch ran: its next owner answers these.
+    await this.forward(
+      raws,
+      commands,
+      lateForwards.sort((a, b) => a - b),
     );
+    for (const i of [...forwarded, ...lateForwards]) outcomes[i] = { kind: 'forwarded' };
     const answeredAt = this.clock.now().toISOString();
     raws.forEach((_, i) => {
       if (outcomes[i]) return;
-      outcomes[i] = { kind: 'answered', result: this.answer(commands[i], results[i], answeredAt) };
+      outcomes[i] = {
+        kind: 'answered',
+        result: this.applier.answer(commands[i], results[i], answeredAt),
+      };
     });
     return outcomes;
   }
 
-  /**
-   * Applies a table's commands; when that fails because of what one command carries (a value the
-   * database refuses, a defect its input triggers) rather than an outage, the batch is split until
-   * the failing command is alone, so it alone is dead-lettered and the partition moves on. Halves
-   * are applied in order, so the answers stay those of applying the commands one by one. An outage
-   * still throws: the batch is read again once the database is back.
-   */
-  private async applyIsolating(
-    tableId: string,
-    items: readonly BatchItem[],
-  ): Promise<Array<CommandResult | { failed: string }>> {
-    try {
-      return await this.applyCommands.execute(tableId, items);
-    } catch (error) {
-      if (!isCommandSpecificFailure(error)) throw error;
-      if (items.length === 1) {
-        return [{ failed: `The command could not be applied: ${oneLine(error)}`.slice(0, 500) }];
-      }
-      const half = Math.ceil(items.length / 2);
-      const first = await this.applyIsolating(tableId, items.slice(0, half));
-      const second = await this.applyIsolating(tableId, items.slice(half));
-      return [...first, ...second];
-    }
-  }
-
-  private answer(
-    command: CommandMessage,
-    result: CommandResult,
-    answeredAt: string,
-  ): CommandResultMessage {
-    if (result.duplicate) this.counters.duplicates += 1;
-    if (result.accepted) this.counters.accepted += 1;
-    else this.counters.rejected += 1;
-    return {
-      commandId: command.commandId,
-      commandType: command.type,
-      tableId: command.tableId,
-      playerId: command.playerId,
-      status: result.accepted ? 'accepted' : 'rejected',
-      ...(result.accepted
-        ? { reply: result.reply }
-        : { code: result.code, message: result.message }),
-      duplicate: result.duplicate === true,
-      answeredAt,
-    };
+  private async forward(
+    raws: readonly RawCommandMessage[],
+    commands: readonly CommandMessage[],
+    at: readonly number[],
+  ): Promise<void> {
+    if (at.length === 0) return;
+    await this.inbox.forward(
+      at.map((i) => ({
+        via: 'kafka' as const,
+        message: commands[i],
+        source: { topic: raws[i].topic, partition: raws[i].partition, offset: raws[i].offset },
+      })),
+    );
   }
 
   private parse(
@@ -200,46 +163,5 @@ export class CommandIntake {
       };
     }
     return { command };
-  }
-
-  /** The platform command as the table input of its use case. */
-  private prepare(command: CommandMessage): { item: BatchItem } | { rejected: CommandResult } {
-    const common = {
-      tableId: command.tableId,
-      commandId: command.commandId,
-      roundId: command.roundId,
-      playerId: command.playerId,
-    };
-    switch (command.type) {
-      case 'PlaceBet':
-        return this.placeBet.prepare({
-          ...common,
-          betType: command.betType,
-          spot: command.spot,
-          amount: command.amount,
-          sideBets: command.sideBets,
-          currency: command.currency,
-        });
-      case 'TakeSeat':
-        // A Lux seat is taken by its seat bet (games.md), so the seat request carries the bet.
-        return this.placeBet.prepare({
-          ...common,
-          betType: 'main',
-          spot: String(command.seat),
-          amount: command.amount,
-          sideBets: command.pairs ? { pairs: command.pairs } : undefined,
-          currency: command.currency,
-        });
-      case 'LeaveSeat':
-        return this.decide.prepare({ ...common, action: 'leave-seat', seat: String(command.seat) });
-      case 'Decide':
-        return this.decide.prepare({ ...common, action: command.action, seat: command.seat });
-      case 'BetBehindChoice':
-        return this.decide.prepare({
-          ...common,
-          action: command.choice,
-          seat: String(command.seat),
-        });
-    }
   }
 }

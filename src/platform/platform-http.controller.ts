@@ -23,8 +23,7 @@ import {
 import { ACCEPTED_BODY, DECIDE_BODY, ID_PARAM, PLACE_BET_BODY } from '../http/http-schemas';
 import { SchemaPipe } from '../http/schema-pipe';
 import { toHttp } from '../supervisor/http-result';
-import { Decide } from '../use-cases/decide.use-case';
-import { PlaceBet } from '../use-cases/place-bet.use-case';
+import { PlatformCommands } from './platform-commands';
 
 export const PLATFORM_KEYS = Symbol('PLATFORM_KEYS');
 
@@ -78,7 +77,7 @@ const AMOUNT_CODES = { '/amount': 'invalid-amount', '/sideBets': 'invalid-amount
 /**
  * The platform command API over HTTP (the same use cases serve the Kafka command topic), with the
  * same field schemas as the Kafka commands. A repeated commandId gets the first answer, with
- * `duplicate: true`.
+ * `duplicate: true`. Any instance serves any table: the owner applies the command.
  */
 @Controller('platform/tables/:tableId')
 @UseGuards(PlatformKeyGuard)
@@ -86,10 +85,7 @@ const AMOUNT_CODES = { '/amount': 'invalid-amount', '/sideBets': 'invalid-amount
 @ApiIdParams('tableId')
 @ApiTableCommandErrors()
 export class PlatformHttpController {
-  constructor(
-    private readonly placeBet: PlaceBet,
-    private readonly decide: Decide,
-  ) {}
+  constructor(private readonly commands: PlatformCommands) {}
 
   @Post('bets')
   @HttpCode(200)
@@ -99,7 +95,7 @@ export class PlatformHttpController {
     @Param('tableId', tableIdPipe) tableId: string,
     @Body(new SchemaPipe(PLACE_BET_BODY, { codes: AMOUNT_CODES })) body: BetBody,
   ) {
-    return toHttp(await this.placeBet.execute({ tableId, ...body }));
+    return toHttp(await this.commands.bet({ tableId, ...body }));
   }
 
   @Post('decisions')
@@ -110,6 +106,6 @@ export class PlatformHttpController {
     @Param('tableId', tableIdPipe) tableId: string,
     @Body(new SchemaPipe(DECIDE_BODY)) body: DecisionBody,
   ) {
-    return toHttp(await this.decide.execute({ tableId, ...body }));
+    return toHttp(await this.commands.decision({ tableId, ...body }));
   }
 }

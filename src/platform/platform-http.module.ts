@@ -9,10 +9,10 @@ import {
 /** The casino platforms' HTTP API (bets and decisions with a platform key). */
 @Module({})
 export class PlatformHttpModule {
-  static forRoot(deps: { config: StudioConfig; tables: DynamicModule }): DynamicModule {
+  static forRoot(deps: { config: StudioConfig; commands: DynamicModule }): DynamicModule {
     return {
       module: PlatformHttpModule,
-      imports: [deps.tables],
+      imports: [deps.commands],
       controllers: [PlatformHttpController],
       providers: [
         { provide: PLATFORM_KEYS, useValue: deps.config.orchestrator.platformKeys },

@@ -11,9 +11,8 @@ import { topicName } from '@studio/contracts';
 import { logLevel, Partitioners } from 'kafkajs';
 import { Clock } from '../clock/clock';
 import type { KafkaConfig, StudioConfig } from '../config/studio-config';
-import { ApplyCommands } from '../use-cases/apply-commands.use-case';
-import { Decide } from '../use-cases/decide.use-case';
-import { PlaceBet } from '../use-cases/place-bet.use-case';
+import { CommandApplier } from './command-applier';
+import { CommandInbox } from './inbox/command-inbox';
 import { BatchingKafkaServer, CommandBatchHandler } from './batching-kafka-server';
 import { CommandAnswersPublisher } from '../kafka/command-answers.publisher';
 import { CommandIntake, IntakeOutcome, RawCommandMessage } from './command-intake';
@@ -23,11 +22,34 @@ import { kafkaConnection } from '../kafka/kafka-connection';
 export class CommandIntakeHandler implements CommandBatchHandler {
   private readonly logger = new Logger('CommandIntake');
 
+  private server?: BatchingKafkaServer;
+
   constructor(
     readonly intake: CommandIntake,
+    private readonly inbox: CommandInbox,
     private readonly answers: CommandAnswersPublisher,
     private readonly clock: Clock,
   ) {}
+
+  /** The consumer this handler serves (stopped first at shutdown). */
+  attach(server: BatchingKafkaServer): void {
+    this.server = server;
+  }
+
+  /**
+   * Leaves the consumer group with the in-flight batch applied, answered and committed, so the
+   * partitions pass to the other instances at once and nothing is read twice.
+   */
+  async stopConsuming(): Promise<void> {
+    await this.server?.close().catch((error: unknown) => {
+      this.logger.warn(`Closing the command consumer failed: ${String(error)}`);
+    });
+  }
+
+  /** Partitions moved: commands other instances forwarded may wait for tables driven here. */
+  rebalanced(): void {
+    this.inbox.rebalanced();
+  }
 
   /**
    * Bad input never throws (it is answered or dead-lettered, and the consumer moves on). Only an
@@ -61,9 +83,14 @@ export class CommandIntakeHandler implements CommandBatchHandler {
 }
 
 class AnswersLifecycle implements BeforeApplicationShutdown, OnApplicationShutdown {
-  constructor(@Inject(CommandAnswersPublisher) private readonly answers: CommandAnswersPublisher) {}
-  beforeApplicationShutdown(): void {
+  constructor(
+    @Inject(CommandAnswersPublisher) private readonly answers: CommandAnswersPublisher,
+    @Inject(CommandIntakeHandler) private readonly handler: CommandIntakeHandler,
+  ) {}
+  /** Before the tables stop: a rolling restart hands over partitions with nothing in flight. */
+  async beforeApplicationShutdown(): Promise<void> {
     intakeShutdown.started = true;
+    await this.handler.stopConsuming();
   }
   async onApplicationShutdown(): Promise<void> {
     await this.answers.disconnect().catch(() => undefined);
@@ -78,25 +105,25 @@ class AnswersLifecycle implements BeforeApplicationShutdown, OnApplicationShutdo
 export class PlatformKafkaModule {
   static forRoot(
     config: StudioConfig,
-    deps: { clock: Clock; tables: DynamicModule; kafka: DynamicModule },
+    deps: { clock: Clock; commands: DynamicModule; kafka: DynamicModule },
   ): DynamicModule {
     if (!config.kafka?.commands.enabled) return { module: PlatformKafkaModule };
     intakeShutdown.started = false; // a new service in this process (tests restart it)
     return {
       module: PlatformKafkaModule,
-      imports: [deps.tables, deps.kafka],
+      imports: [deps.commands, deps.kafka],
       providers: [
         {
           provide: CommandIntakeHandler,
-          inject: [PlaceBet, Decide, ApplyCommands, CommandAnswersPublisher],
+          inject: [CommandApplier, CommandInbox, CommandAnswersPublisher],
           useFactory: (
-            placeBet: PlaceBet,
-            decide: Decide,
-            apply: ApplyCommands,
+            applier: CommandApplier,
+            inbox: CommandInbox,
             answers: CommandAnswersPublisher,
           ) =>
             new CommandIntakeHandler(
-              new CommandIntake(placeBet, decide, apply, deps.clock),
+              new CommandIntake(applier, inbox, deps.clock),
+              inbox,
               answers,
               deps.clock,
             ),
@@ -114,14 +141,16 @@ const intakeShutdown = { started: false };
 /** The command consumer: the microservices Kafka server, reading in batches. */
 export function commandIntakeServer(
   config: KafkaConfig,
-  handler: CommandBatchHandler,
+  handler: CommandIntakeHandler,
 ): BatchingKafkaServer {
-  return new BatchingKafkaServer(
+  const server = new BatchingKafkaServer(
     commandIntakeOptions(config),
     topicName('platformCommands', config.topicPrefix),
     handler,
     config.commands.batchSize,
   );
+  handler.attach(server);
+  return server;
 }
 
 /** The microservice transport options of the command consumer. */

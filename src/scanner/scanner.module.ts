@@ -20,6 +20,10 @@ export class ScannersLifecycle {
     private readonly dealer: VirtualDealer,
   ) {
     registry.onTransition((tableId, outcome) => dealer.onTransition(tableId, outcome));
+    registry.onDriven({
+      running: (tableId) => scanners.attach(tableId),
+      stopping: (tableId) => scanners.detach(tableId),
+    });
   }
 
   /** After the tables started: no reading arrives at a table that is not running. */
@@ -60,9 +64,17 @@ export class ScannerModule {
       providers: [
         {
           provide: ScannerService,
-          inject: [ScannerHistoryRepository],
-          useFactory: (history: ScannerHistoryRepository) =>
-            new ScannerService(config.tables, history, clock, ids),
+          inject: [ScannerHistoryRepository, TableRuntimeRegistry],
+          useFactory: (history: ScannerHistoryRepository, registry: TableRuntimeRegistry) =>
+            new ScannerService(
+              config.tables,
+              history,
+              clock,
+              ids,
+              undefined,
+              undefined,
+              (tableId) => registry.get(tableId).ok,
+            ),
         },
         {
           provide: VirtualDealer,

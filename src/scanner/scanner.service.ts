@@ -38,6 +38,11 @@ export interface TableScannerState {
   since: string;
   reason: string;
   reconnectAttempts: number;
+  /**
+   * A scanner on a device (a serial path or a device server's tcp://…) is connected only by the
+   * instance driving its table: set while another instance drives it and this one keeps off.
+   */
+  drivenElsewhere?: true;
 }
 
 /**
@@ -53,6 +58,11 @@ export type ReadingListener = (
 interface RunningScanner {
   table: TableDefinition & { scanner: ScannerSettings };
   adapter: SerialScannerAdapter;
+  /** A new adapter for this table's device (an adapter is started once and stopped once). */
+  makeAdapter(): SerialScannerAdapter;
+  /** Connected only while this instance drives the table (a device, not a built-in shoe). */
+  ownerOnly: boolean;
+  attached: boolean;
   state: TableScannerState;
   writer?: ShoeWriter;
   shoe?: VirtualShoe;
@@ -85,6 +95,8 @@ export class ScannerService {
     readonly recorder = new ScannerReadingRecorder(history),
     /** Where socat lives; null forces the in-process mock fallback (tests). */
     private readonly socatPath: string | null = findSocat() ?? null,
+    /** Whether this instance drives a table now (device scanners connect only then). */
+    private readonly drivenHere: (tableId: string) => boolean = () => true,
   ) {}
 
   /** The orchestrator (a later stage) consumes readings per table from here. */
@@ -160,7 +172,7 @@ export class ScannerService {
   async stop(): Promise<void> {
     for (const s of this.scanners.values()) {
       await s.writer?.stop().catch(() => undefined);
-      await s.adapter.stop();
+      if (s.attached) await s.adapter.stop();
       await s.pty?.stop().catch(() => undefined);
       await s.tcpServer?.close().catch(() => undefined);
       await s.statusChain;
@@ -220,33 +232,38 @@ export class ScannerService {
       tcpServer,
       statusChain: Promise.resolve(),
       adapter: undefined as unknown as SerialScannerAdapter,
+      makeAdapter: undefined as unknown as () => SerialScannerAdapter,
+      ownerOnly: Boolean(settings.path),
+      attached: false,
     };
-    running.adapter = new SerialScannerAdapter(
-      {
-        path,
-        wireFormat: settings.wireFormat,
-        line: {
-          baudRate: settings.baudRate,
-          dataBits: settings.dataBits,
-          parity: settings.parity,
-          stopBits: settings.stopBits,
+    running.makeAdapter = () =>
+      new SerialScannerAdapter(
+        {
+          path,
+          wireFormat: settings.wireFormat,
+          line: {
+            baudRate: settings.baudRate,
+            dataBits: settings.dataBits,
+            parity: settings.parity,
+            stopBits: settings.stopBits,
+          },
+          decoder: {
+            maxFrameBytes: settings.maxFrameBytes,
+            aliases: settings.aliases,
+            lineEnding: settings.lineEnding,
+          },
+          heartbeatTimeoutMs: settings.heartbeatTimeoutMs,
+          reconnectInitialDelayMs: settings.reconnectInitialDelayMs,
+          reconnectMaxDelayMs: settings.reconnectMaxDelayMs,
+          now: () => this.clock.now(),
+          openPort,
         },
-        decoder: {
-          maxFrameBytes: settings.maxFrameBytes,
-          aliases: settings.aliases,
-          lineEnding: settings.lineEnding,
+        {
+          reading: (reading) => this.onAdapterReading(running, reading),
+          status: (change) => this.onAdapterStatus(running, change),
         },
-        heartbeatTimeoutMs: settings.heartbeatTimeoutMs,
-        reconnectInitialDelayMs: settings.reconnectInitialDelayMs,
-        reconnectMaxDelayMs: settings.reconnectMaxDelayMs,
-        now: () => this.clock.now(),
-        openPort,
-      },
-      {
-        reading: (reading) => this.onAdapterReading(running, reading),
-        status: (change) => this.onAdapterStatus(running, change),
-      },
-    );
+      );
+    running.adapter = running.makeAdapter();
     if (settings.virtualShoe) {
       const shoeSettings = settings.virtualShoe;
       const encoder = wireFormat(settings.wireFormat)!.createEncoder!();
@@ -284,7 +301,45 @@ export class ScannerService {
           ? ` fed by the virtual shoe (seed ${settings.virtualShoe.seed}, ${VIRTUAL_TRANSPORTS[transport]})`
           : ''),
     );
+    if (running.ownerOnly && !this.drivenHere(table.id)) {
+      this.keepOff(running);
+      return;
+    }
+    running.attached = true;
     running.adapter.start();
+  }
+
+  /**
+   * This instance now drives the table: connect its device scanner (a device server holds what
+   * the shoe sent meanwhile, so a table moving between instances loses no frame).
+   */
+  attach(tableId: string): void {
+    const running = this.scanners.get(tableId);
+    if (!running?.ownerOnly || running.attached) return;
+    running.attached = true;
+    delete running.state.drivenElsewhere;
+    running.adapter = running.makeAdapter();
+    running.adapter.start();
+  }
+
+  /** Another instance drives the table now (or this one stops): let go of its device. */
+  async detach(tableId: string): Promise<void> {
+    const running = this.scanners.get(tableId);
+    if (!running?.ownerOnly || !running.attached) return;
+    running.attached = false;
+    await running.adapter.stop();
+    await this.recorder.flush();
+    this.keepOff(running);
+  }
+
+  private keepOff(running: RunningScanner): void {
+    Object.assign(running.state, {
+      status: 'stopped',
+      since: this.clock.now().toISOString(),
+      reason: 'the table is driven by another instance, which reads this scanner',
+      reconnectAttempts: 0,
+      drivenElsewhere: true,
+    });
   }
 
   private onAdapterReading(running: RunningScanner, reading: ScannerReading): void {

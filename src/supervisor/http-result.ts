@@ -4,6 +4,8 @@ import type { CommandResult } from '../use-cases/table-command';
 const STATUS_BY_CODE: Record<string, HttpStatus> = {
   'unknown-table': HttpStatus.NOT_FOUND,
   'table-not-driven-here': HttpStatus.SERVICE_UNAVAILABLE,
+  'table-stopping': HttpStatus.SERVICE_UNAVAILABLE,
+  'command-failed': HttpStatus.UNPROCESSABLE_ENTITY,
   'reason-required': HttpStatus.BAD_REQUEST,
   'invalid-command': HttpStatus.BAD_REQUEST,
   'invalid-card': HttpStatus.BAD_REQUEST,

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Clock, IdGenerator } from '../clock/clock';
+import { oneLine } from '../common/one-line';
 import type { TableDefinition } from '../config/tables-config';
 import { createGameAdapter } from '../games/game-registry';
 import { TableMachine } from '../table-core/table-machine';
@@ -8,6 +9,12 @@ import type { TableLease } from '../database/table-lease.repository';
 import { TableRuntime, TransitionListener } from './table-runtime';
 import { tableRunSettings } from './table-settings';
 import type { OwnershipListener } from './table-ownership';
+
+/** Told when this instance starts and stops driving a table (scanner connections, inbox). */
+export interface DrivenTablesListener {
+  running(tableId: string): Promise<void> | void;
+  stopping(tableId: string): Promise<void> | void;
+}
 
 export type RuntimeLookup =
   | { ok: true; runtime: TableRuntime }
@@ -22,6 +29,7 @@ export class TableRuntimeRegistry implements OwnershipListener {
   private readonly runtimes = new Map<string, TableRuntime>();
   private readonly machines = new Map<string, TableMachine>();
   private readonly listeners: TransitionListener[] = [];
+  private readonly drivenListeners: DrivenTablesListener[] = [];
 
   constructor(
     private readonly tables: readonly TableDefinition[],
@@ -43,6 +51,10 @@ export class TableRuntimeRegistry implements OwnershipListener {
 
   onTransition(listener: TransitionListener): void {
     this.listeners.push(listener);
+  }
+
+  onDriven(listener: DrivenTablesListener): void {
+    this.drivenListeners.push(listener);
   }
 
   get(tableId: string): RuntimeLookup {
@@ -76,12 +88,29 @@ export class TableRuntimeRegistry implements OwnershipListener {
     );
     await runtime.start();
     this.runtimes.set(lease.tableId, runtime);
-    this.logger.log(`Table ${lease.tableId} is running (lease epoch ${lease.epoch})`);
+    this.logger.log(
+      `Table ${lease.tableId} is running (lease epoch ${lease.epoch}` +
+        `${lease.handedOver ? ', handed over gracefully' : ''})`,
+    );
+    await this.tell((l) => l.running(lease.tableId));
   }
 
   async lost(tableId: string): Promise<void> {
     const runtime = this.runtimes.get(tableId);
+    if (!runtime) return;
     this.runtimes.delete(tableId);
-    await runtime?.stop();
+    // Its scanner is closed first: every reading it received is then committed before the stop.
+    await this.tell((l) => l.stopping(tableId));
+    await runtime.stop();
+  }
+
+  private async tell(call: (listener: DrivenTablesListener) => Promise<void> | void) {
+    for (const listener of this.drivenListeners) {
+      try {
+        await call(listener);
+      } catch (error) {
+        this.logger.error(`A listener of driven tables failed: ${oneLine(error)}`);
+      }
+    }
   }
 }

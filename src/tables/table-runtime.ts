@@ -74,8 +74,10 @@ export class TableRuntime {
   }
 
   /**
-   * Rebuilds the table from the database. A table that died while a card was expected mid-round
-   * waits paused for a supervisor: nobody can tell whether a card was scanned and lost.
+   * Rebuilds the table from the database. A table whose last owner died while a card was expected
+   * mid-round waits paused for a supervisor: nobody can tell whether a card was scanned and lost.
+   * After a graceful handover (the lease released with every received reading committed) nothing
+   * is uncertain, and the round continues at once.
    */
   async start(): Promise<void> {
     const stored = await this.writer.load(this.tableId);
@@ -83,7 +85,9 @@ export class TableRuntime {
       this.state = stored.state;
       this.version = stored.version;
       const inFlight =
-        this.state.phase.kind === 'in-round' && this.machine.expected(this.state) !== null;
+        this.state.phase.kind === 'in-round' &&
+        this.machine.expected(this.state) !== null &&
+        !this.lease.handedOver;
       if (inFlight) {
         await this.submit({
           type: 'pause',

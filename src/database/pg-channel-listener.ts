@@ -1,0 +1,93 @@
+import { Logger } from '@nestjs/common';
+import { Client } from 'pg';
+import { oneLine } from '../common/one-line';
+
+export interface ChannelListenerSettings {
+  url: string;
+  applicationName: string;
+  connectTimeoutMs: number;
+  /** Wait before reconnecting after the connection is lost. */
+  reconnectMs?: number;
+}
+
+export interface ChannelHandlers {
+  notification(channel: string, payload: string): void;
+  /** After every (re)connect: notifications sent while the connection was down are lost. */
+  connected(): void;
+}
+
+/**
+ * PostgreSQL LISTEN on a dedicated connection (a pooled one would lose its LISTEN when returned
+ * to the pool), reconnecting after a loss. Notifications are hints: receivers read the database,
+ * so a lost one costs a refresh (`connected`), never data.
+ */
+export class PgChannelListener {
+  private readonly logger: Logger;
+  /** The connection being opened or in use; events of an earlier one are ignored. */
+  private current?: Client;
+  private handlers?: ChannelHandlers;
+  private reconnectTimer?: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(
+    private readonly settings: ChannelListenerSettings,
+    private readonly channels: readonly string[],
+  ) {
+    this.logger = new Logger(`Listen ${channels.join(',')}`);
+  }
+
+  /** Starts listening; resolves once the first connection is up or has failed (then it retries). */
+  async listen(handlers: ChannelHandlers): Promise<void> {
+    this.handlers = handlers;
+    await this.connect();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    const client = this.current;
+    this.current = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return;
+    const client = new Client({
+      connectionString: this.settings.url,
+      application_name: this.settings.applicationName,
+      connectionTimeoutMillis: this.settings.connectTimeoutMs,
+    });
+    this.current = client;
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client, new Error('connection ended')));
+    client.on('notification', (message) => {
+      if (this.channels.includes(message.channel)) {
+        this.handlers?.notification(message.channel, message.payload ?? '');
+      }
+    });
+    try {
+      await client.connect();
+      for (const channel of this.channels) await client.query(`LISTEN ${channel}`);
+    } catch (error) {
+      this.lost(client, error);
+      return;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.handlers?.connected();
+  }
+
+  private lost(client: Client, error: unknown): void {
+    if (this.closed || client !== this.current || this.reconnectTimer) return;
+    this.current = undefined;
+    client.end().catch(() => undefined);
+    const wait = this.settings.reconnectMs ?? 1_000;
+    this.logger.warn(`Notifications lost (${oneLine(error)}); reconnecting in ${wait} ms`);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      void this.connect();
+    }, wait);
+  }
+}

@@ -1,0 +1,28 @@
+import type { CommandMessage } from '@studio/contracts';
+import type { DecideCommand } from '../../use-cases/decide.use-case';
+import type { PlaceBetCommand } from '../../use-cases/place-bet.use-case';
+import type { RawCommandMessage } from '../raw-command-message';
+
+/** Where a Kafka command was read: a dead letter names it. */
+export interface CommandSource {
+  topic: string;
+  partition: number;
+  offset: string;
+}
+
+/** A command waiting in the inbox for its table's owner, as the owner needs it. */
+export type InboxCommand =
+  | { via: 'kafka'; message: CommandMessage; source: CommandSource }
+  | { via: 'http'; kind: 'bet'; command: PlaceBetCommand }
+  | { via: 'http'; kind: 'decision'; command: DecideCommand };
+
+export type HttpInboxCommand = Extract<InboxCommand, { via: 'http' }>;
+
+/** The message a forwarded Kafka command arrived as, for its dead letter. */
+export function sourceMessage(command: Extract<InboxCommand, { via: 'kafka' }>): RawCommandMessage {
+  return {
+    ...command.source,
+    key: command.message.tableId,
+    value: Buffer.from(JSON.stringify(command.message), 'utf8'),
+  };
+}
