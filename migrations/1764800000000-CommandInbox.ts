@@ -34,9 +34,17 @@ export class CommandInbox1764800000000 implements MigrationInterface {
     await queryRunner.query(
       `ALTER TABLE table_leases ADD COLUMN released boolean NOT NULL DEFAULT false`,
     );
+    // The live instances of the studio, so each can drive its fair share of the tables.
+    await queryRunner.query(
+      `CREATE TABLE studio_instances (
+         instance_id text PRIMARY KEY,
+         expires_at timestamptz NOT NULL
+       )`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP TABLE studio_instances`);
     await queryRunner.query(`ALTER TABLE table_leases DROP COLUMN released`);
     await queryRunner.query(`DROP TABLE command_inbox`);
   }

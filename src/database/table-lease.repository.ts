@@ -95,6 +95,31 @@ export class TableLeaseRepository {
     if (rows.length !== 1) throw new LeaseLostError(lease);
   }
 
+  /**
+   * Says this instance is alive for another `ttlMs` and returns how many instances are (itself
+   * included), by the database's clock: the tables are shared out among that many.
+   */
+  async announce(instanceId: string, ttlMs: number): Promise<number> {
+    const rows: Array<{ live: number }> = await this.dataSource.query(
+      `WITH me AS (
+         INSERT INTO studio_instances (instance_id, expires_at)
+         VALUES ($1, clock_timestamp() + make_interval(secs => $2::double precision / 1000))
+         ON CONFLICT (instance_id) DO UPDATE SET expires_at = EXCLUDED.expires_at
+         RETURNING instance_id)
+       SELECT 1 + count(*)::int AS live FROM studio_instances
+        WHERE instance_id <> $1 AND expires_at >= clock_timestamp()`,
+      [instanceId, ttlMs],
+    );
+    return rows[0].live;
+  }
+
+  /** A graceful stop: the others count one instance fewer at once. */
+  async withdraw(instanceId: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM studio_instances WHERE instance_id = $1`, [
+      instanceId,
+    ]);
+  }
+
   async current(tableId: string): Promise<TableLease | undefined> {
     const rows = await this.dataSource.query(
       `SELECT table_id, owner, epoch, expires_at FROM table_leases WHERE table_id = $1`,

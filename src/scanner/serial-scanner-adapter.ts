@@ -136,10 +136,12 @@ export class SerialScannerAdapter {
     const port = this.port;
     this.port = undefined;
     if (port) {
-      port.removeAllListeners('data');
       port.removeAllListeners('close');
       port.on('error', () => undefined);
+      // Bytes still arriving while the port closes (a TCP device server's last frames before
+      // it sees the close) are decoded, not dropped: a table handed over loses no card.
       if (port.isOpen) await new Promise<void>((resolve) => port.close(() => resolve()));
+      port.removeAllListeners('data');
     }
     this.flushDecoder();
     this.setStatus('stopped', 'adapter stopped');

@@ -57,6 +57,9 @@ export interface TcpPortOptions {
  * already drives: open/close with callbacks, `data`, `close` and `error` events. Errors before the
  * connection is up go to open()'s callback only, as serialport does.
  */
+/** How long a closing connection waits for the device server's last bytes. */
+const CLOSE_GRACE_MS = 1_000;
+
 export class TcpPort extends EventEmitter implements ScannerPort {
   private socket?: Socket;
   private connected = false;
@@ -116,7 +119,13 @@ export class TcpPort extends EventEmitter implements ScannerPort {
       callback(null);
       return;
     }
-    socket.once('close', () => callback(null));
-    socket.destroy();
+    // Half-close and read on until the device server closes its side: every byte it sent before
+    // it saw the close still arrives. A server that does not answer is cut off after a second.
+    const cutOff = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
+    socket.once('close', () => {
+      clearTimeout(cutOff);
+      callback(null);
+    });
+    socket.end();
   }
 }

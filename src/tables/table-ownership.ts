@@ -2,6 +2,14 @@ import { Logger } from '@nestjs/common';
 import { oneLine } from '../common/one-line';
 import { TableLease, TableLeaseRepository } from '../database/table-lease.repository';
 
+/** Sharing the tables out among the live instances (absent: take whatever is free). */
+export interface TableBalancing {
+  /** Leases and presence expire after this long without renewal. */
+  ttlMs: number;
+  /** Whether a table may be handed to another instance now (it is between rounds). */
+  canHandOver(tableId: string): boolean;
+}
+
 export interface OwnershipListener {
   /** This instance now drives the table (rebuild it from the database and continue). */
   acquired(lease: TableLease): Promise<void> | void;
@@ -21,6 +29,8 @@ export class TableOwnership {
   private running?: Promise<void>;
   private started = false;
   private stopped = false;
+  /** The last fair share computed (kept when the database cannot be asked). */
+  private share = Infinity;
 
   constructor(
     private readonly leases: TableLeaseRepository,
@@ -28,6 +38,7 @@ export class TableOwnership {
     private readonly tableIds: readonly string[],
     private readonly listener: OwnershipListener,
     private readonly renewIntervalMs: number,
+    private readonly balancing?: TableBalancing,
   ) {}
 
   get ownedTables(): string[] {
@@ -54,6 +65,7 @@ export class TableOwnership {
       await this.leases.release(lease).catch(() => undefined);
     }
     this.held.clear();
+    if (this.balancing) await this.leases.withdraw(this.instanceId).catch(() => undefined);
   }
 
   /** One round of renewing and acquiring (the loop's step; tests call it directly). */
@@ -75,6 +87,7 @@ export class TableOwnership {
   }
 
   private async renewAndAcquire(): Promise<void> {
+    const share = await this.fairShare();
     for (const tableId of this.tableIds) {
       if (this.stopped) return;
       try {
@@ -91,6 +104,7 @@ export class TableOwnership {
           );
           await this.listener.lost(tableId);
         }
+        if (this.held.size >= share) continue;
         const acquired = await this.leases.tryAcquire(tableId, this.instanceId);
         if (acquired) {
           this.held.set(tableId, acquired);
@@ -100,6 +114,37 @@ export class TableOwnership {
       } catch (error) {
         this.logger.warn(`Lease upkeep for table ${tableId} failed: ${oneLine(error)}`);
       }
+    }
+    if (this.held.size > share && !this.stopped) await this.handOverOne();
+  }
+
+  /** Tables this instance should drive: all when alone or unbalanced, else its even share. */
+  private async fairShare(): Promise<number> {
+    if (!this.balancing) return Infinity;
+    try {
+      const live = await this.leases.announce(this.instanceId, this.balancing.ttlMs);
+      this.share = Math.ceil(this.tableIds.length / Math.max(1, live));
+    } catch (error) {
+      this.logger.warn(`Could not announce this instance: ${oneLine(error)}`);
+    }
+    return this.share;
+  }
+
+  /**
+   * More than its share (another instance joined): one table between rounds is released the way
+   * a graceful stop releases it, and an instance below its share takes it and continues at once.
+   */
+  private async handOverOne(): Promise<void> {
+    const tableId = [...this.held.keys()].find((id) => this.balancing!.canHandOver(id));
+    if (!tableId) return;
+    const lease = this.held.get(tableId)!;
+    this.held.delete(tableId);
+    try {
+      await this.listener.lost(tableId);
+      await this.leases.release(lease);
+      this.logger.log(`Handed table ${tableId} over to even out the tables among the instances`);
+    } catch (error) {
+      this.logger.warn(`Handing table ${tableId} over failed: ${oneLine(error)}`);
     }
   }
 }

@@ -70,6 +70,12 @@ export class TableRuntimeRegistry implements OwnershipListener {
     };
   }
 
+  /** Driven here and not in a round: the table can pass to another instance at no cost. */
+  isBetweenRounds(tableId: string): boolean {
+    const kind = this.runtimes.get(tableId)?.snapshot.phase.kind;
+    return kind === 'between-rounds' || kind === 'awaiting-shoe';
+  }
+
   all(): TableRuntime[] {
     return [...this.runtimes.values()];
   }
@@ -98,9 +104,10 @@ export class TableRuntimeRegistry implements OwnershipListener {
   async lost(tableId: string): Promise<void> {
     const runtime = this.runtimes.get(tableId);
     if (!runtime) return;
-    this.runtimes.delete(tableId);
-    // Its scanner is closed first: every reading it received is then committed before the stop.
+    // Its scanner is closed first, while the table still takes its last readings; the stop then
+    // lets everything queued finish: every reading received is committed before the release.
     await this.tell((l) => l.stopping(tableId));
+    this.runtimes.delete(tableId);
     await runtime.stop();
   }
 

@@ -51,6 +51,8 @@ export class TableRuntime {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private tickTimer?: NodeJS.Timeout;
   private stopped = false;
+  /** Stopping: nothing new is queued, what is queued still runs. */
+  private closing = false;
 
   constructor(
     readonly machine: TableMachine,
@@ -112,15 +114,21 @@ export class TableRuntime {
     }, 1000);
   }
 
+  /**
+   * Lets go of the table: nothing new is taken, but what is queued (a last card reading, a batch
+   * of commands) still runs, so everything received before the stop is committed.
+   */
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.closing = true;
     if (this.tickTimer) clearInterval(this.tickTimer);
     for (const handle of this.timers.values()) clearTimeout(handle);
     this.timers.clear();
     await this.queue.catch(() => undefined);
+    this.stopped = true;
   }
 
   submit(input: TableInput, meta?: CommandMeta): Promise<SubmitResult> {
+    if (this.closing) return Promise.resolve({ ...TABLE_STOPPING });
     const run = this.queue.then(() => this.run(input, meta));
     this.queue = run.catch(() => undefined);
     return run;
@@ -182,6 +190,7 @@ export class TableRuntime {
    * the batch, gets the first answer with `duplicate: true`.
    */
   submitBatch(items: readonly BatchItem[]): Promise<SubmitResult[]> {
+    if (this.closing) return Promise.resolve(items.map(() => ({ ...TABLE_STOPPING })));
     const run = this.queue.then(() => this.runBatch(items));
     this.queue = run.catch(() => undefined);
     return run;
@@ -294,7 +303,7 @@ export class TableRuntime {
       const stillWanted = this.state.timers.some(
         (t) => t.name === timer.name && t.token === timer.token,
       );
-      if (this.stopped || this.timers.has(key) || !stillWanted) return;
+      if (this.closing || this.timers.has(key) || !stillWanted) return;
       this.timers.set(
         key,
         setTimeout(() => this.fireTimer(key, timer), 1_000),
@@ -303,7 +312,7 @@ export class TableRuntime {
   }
 
   private reconcileTimers(): void {
-    if (this.stopped) return;
+    if (this.closing) return;
     const wanted = new Map(this.state.timers.map((t) => [`${t.name}:${t.token}`, t]));
     for (const [key, handle] of this.timers) {
       if (!wanted.has(key)) {

@@ -92,6 +92,10 @@ export class TablesModule {
               registry.tableIds,
               registry,
               Math.max(250, Math.floor(config.orchestrator.leaseTtlMs / 3)),
+              {
+                ttlMs: config.orchestrator.leaseTtlMs,
+                canHandOver: (tableId) => registry.isBetweenRounds(tableId),
+              },
             ),
         },
         {

@@ -95,6 +95,8 @@ export class TcpShoeServer implements ByteSink {
     socket.setNoDelay(true);
     socket.on('error', () => undefined); // the close that follows removes it
     socket.on('close', () => this.clients.delete(socket));
+    // A reader closing its side gets nothing more: later writes are held for the next reader.
+    socket.on('end', () => this.clients.delete(socket));
     socket.on('data', () => undefined); // readers do not talk back; keep the socket flowing
     this.clients.add(socket);
     for (const chunk of this.held.splice(0)) socket.write(chunk);
