@@ -39,7 +39,8 @@ const toEntry = (row: InboxRow): InboxEntry => ({
 /**
  * The per-table command inbox (migration CommandInbox1764800000000): commands read by an instance
  * that does not drive their table, waiting for the instance that does. Each method is one
- * statement, so one round trip.
+ * statement, so one round trip. UPDATE/DELETE ... RETURNING run inside a CTE: TypeORM hands back
+ * `[rows, count]` for a bare UPDATE or DELETE, rows for a SELECT.
  */
 export class CommandInboxRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -96,7 +97,11 @@ export class CommandInboxRepository {
   /** Answered over Kafka: the rows go. */
   async remove(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.dataSource.query(`DELETE FROM command_inbox WHERE id = ANY($1::bigint[])`, [ids]);
+    await this.dataSource.query(
+      `WITH gone AS (DELETE FROM command_inbox WHERE id = ANY($1::bigint[]) RETURNING id)
+       SELECT count(*) FROM gone`,
+      [ids],
+    );
   }
 
   /** Answers for HTTP requests held by some instance, which is woken to take them. */
@@ -116,7 +121,9 @@ export class CommandInboxRepository {
   /** Takes (and removes) an HTTP command's answer; undefined while there is none yet. */
   async takeAnswer(id: string): Promise<unknown> {
     const rows: Array<{ answer: unknown }> = await this.dataSource.query(
-      `DELETE FROM command_inbox WHERE id = $1 AND answer IS NOT NULL RETURNING answer`,
+      `WITH taken AS (
+         DELETE FROM command_inbox WHERE id = $1 AND answer IS NOT NULL RETURNING answer)
+       SELECT answer FROM taken`,
       [id],
     );
     return rows[0]?.answer;
@@ -125,7 +132,8 @@ export class CommandInboxRepository {
   /** Withdraws a command nobody answered (its request gave up); false if it was answered after all. */
   async withdraw(id: string): Promise<boolean> {
     const rows = await this.dataSource.query(
-      `DELETE FROM command_inbox WHERE id = $1 AND answer IS NULL RETURNING id`,
+      `WITH gone AS (DELETE FROM command_inbox WHERE id = $1 AND answer IS NULL RETURNING id)
+       SELECT id FROM gone`,
       [id],
     );
     return rows.length === 1;
@@ -138,7 +146,8 @@ export class CommandInboxRepository {
    */
   async claimUndriven(waitMs: number, limit: number): Promise<InboxEntry[]> {
     const rows: InboxRow[] = await this.dataSource.query(
-      `UPDATE command_inbox SET expiring_at = clock_timestamp()
+      `WITH claimed AS (
+       UPDATE command_inbox SET expiring_at = clock_timestamp()
         WHERE id IN (
           SELECT id FROM command_inbox i
            WHERE answer IS NULL
@@ -148,7 +157,8 @@ export class CommandInboxRepository {
              AND NOT EXISTS (SELECT 1 FROM table_leases l
                               WHERE l.table_id = i.table_id AND l.expires_at >= clock_timestamp())
            ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-        RETURNING id, table_id, command_id, reply_to, command`,
+        RETURNING id, table_id, command_id, reply_to, command)
+       SELECT * FROM claimed`,
       [waitMs, limit],
     );
     return rows.map(toEntry).sort((a, b) => Number(a.id) - Number(b.id));
@@ -157,10 +167,12 @@ export class CommandInboxRepository {
   /** HTTP answers nobody took within `keepMs` (the request's instance died): removed. */
   async purgeUntaken(keepMs: number): Promise<number> {
     const rows = await this.dataSource.query(
-      `DELETE FROM command_inbox
-        WHERE answer IS NOT NULL
-          AND received_at < clock_timestamp() - make_interval(secs => $1::double precision / 1000)
-        RETURNING id`,
+      `WITH gone AS (
+         DELETE FROM command_inbox
+          WHERE answer IS NOT NULL
+            AND received_at < clock_timestamp() - make_interval(secs => $1::double precision / 1000)
+          RETURNING id)
+       SELECT id FROM gone`,
       [keepMs],
     );
     return rows.length;

@@ -60,10 +60,14 @@ export class TableOwnership {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
-    for (const [tableId, lease] of this.held) {
-      await this.listener.lost(tableId);
-      await this.leases.release(lease).catch(() => undefined);
-    }
+    // All tables at once: leases are no longer renewed, so a table stopped late would see its
+    // lease expire and be taken as after a crash (paused) instead of handed over.
+    await Promise.all(
+      [...this.held].map(async ([tableId, lease]) => {
+        await this.listener.lost(tableId);
+        await this.leases.release(lease).catch(() => undefined);
+      }),
+    );
     this.held.clear();
     if (this.balancing) await this.leases.withdraw(this.instanceId).catch(() => undefined);
   }

@@ -121,6 +121,7 @@ describe('a studio of three instances rolled and crashed under load', () => {
       KAFKA_TOPIC_PREFIX: prefix,
       KAFKA_COMMAND_GROUP_ID: `studio-${prefix}`,
       KAFKA_COMMAND_PARTITIONS: '12',
+      PLATFORM_API_KEYS: 'roll-platform-key',
     });
     everyService.push(service);
     const url = await service.listening(90_000);
@@ -223,65 +224,137 @@ describe('a studio of three instances rolled and crashed under load', () => {
       { startBalance: 1_000_000, runId: prefix, betUnit: 100 },
     );
     const dealer = deal();
-
-    await new Promise((r) => setTimeout(r, 40_000));
-
-    // A console on one instance follows a table another instance drives.
-    const leases = await q<{ table_id: string; owner: string }>(
-      `SELECT table_id, owner FROM table_leases`,
-    );
-    phase = 'roll';
-    const rollStart = Date.now();
-    for (const id of INSTANCES) {
-      const instance = running.get(id)!;
-      running.delete(id);
-      instance.service.child.kill('SIGTERM');
-      expect(await instance.service.exited(60_000)).toEqual({ code: 0, signal: null });
-      await start(id, file);
-      await new Promise((r) => setTimeout(r, 8_000));
-    }
-    const rollMs = Date.now() - rollStart;
-    const pausedByRoll = await q<{ n: number }>(
-      `SELECT count(*)::int AS n FROM round_events
-        WHERE type = 'RoundPaused' AND payload->>'reason' LIKE $1`,
-      [`${RESTART_PAUSE}%`],
-    );
-    // A graceful handover leaves nothing uncertain: no round paused for a supervisor.
-    expect(pausedByRoll[0].n).toBe(0);
-
-    phase = 'crash';
     const victimId = 'roll-b';
-    const victim = running.get(victimId)!;
-    const victimTables = (
-      await q<{ table_id: string }>(`SELECT table_id FROM table_leases WHERE owner = $1`, [
-        victimId,
-      ])
-    ).map((r) => r.table_id);
-    running.delete(victimId);
-    victim.service.killGroup('SIGKILL');
-    await victim.service.exited(10_000);
-    await new Promise((r) => setTimeout(r, 20_000));
+    let victimTables: string[] = [];
+    let rollMs = 0;
+    let leases: Array<{ table_id: string; owner: string }> = [];
+    try {
+      await new Promise((r) => setTimeout(r, 40_000));
 
-    // Wind down: no new bets; every command answered; every round with bets finished or paused.
-    simulator.stop();
-    await simulator.flushed();
-    const windDown = new Date();
-    await waitFor('an answer to every command', async () => answers.size === sentAt.size, 180_000);
-    await waitFor(
-      'every round begun before the wind-down completed or paused after the crash',
-      async () => {
-        const open = await q<{ table_id: string }>(
-          `SELECT table_id FROM rounds WHERE status NOT IN ('completed', 'voided') AND started_at < $1`,
-          [windDown],
+      // A console on one instance follows a table another instance drives.
+      leases = await q<{ table_id: string; owner: string }>(
+        `SELECT table_id, owner FROM table_leases`,
+      );
+      // An HTTP bet sent to an instance that does not drive the table is applied by the owner.
+      const ibj = TABLES.find((t) => t.game === 'infinite-blackjack')!.id;
+      const owner = leases.find((l) => l.table_id === ibj)!.owner;
+      const other = [...running.values()].find((i) => i.id !== owner)!;
+      let httpBets = 0;
+      const httpAnswer = await waitFor(
+        'an HTTP bet accepted through another instance',
+        async () => {
+          httpBets += 1;
+          const response = await fetch(`${other.url}/platform/tables/${ibj}/bets`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-platform-key': 'roll-platform-key' },
+            body: JSON.stringify({
+              commandId: `${prefix}-http-${httpBets}`,
+              playerId: 'http-player',
+              betType: 'main',
+              amount: 500,
+            }),
+          });
+          const body = (await response.json()) as { error?: string };
+          expect(body.error).not.toBe('table-not-driven-here');
+          return response.status === 200 ? body : undefined;
+        },
+        30_000,
+        300,
+      );
+      expect(httpAnswer).toMatchObject({ accepted: true });
+      const rollStart = Date.now();
+      for (const id of INSTANCES) {
+        const instance = running.get(id)!;
+        running.delete(id);
+        instance.service.child.kill('SIGTERM');
+        expect(await instance.service.exited(60_000)).toEqual({ code: 0, signal: null });
+        await start(id, file);
+        await new Promise((r) => setTimeout(r, 8_000));
+      }
+      rollMs = Date.now() - rollStart;
+      const pausedByRoll = await q<{ n: number }>(
+        `SELECT count(*)::int AS n FROM round_events
+        WHERE type = 'RoundPaused' AND payload->>'reason' LIKE $1`,
+        [`${RESTART_PAUSE}%`],
+      );
+      // A graceful handover leaves nothing uncertain: no round paused for a supervisor.
+      if (pausedByRoll[0].n !== 0) {
+        console.log(
+          await q(
+            `SELECT table_id, occurred_at, payload FROM round_events
+              WHERE type = 'RoundPaused' ORDER BY occurred_at`,
+          ),
         );
-        const pausedNow = new Set((await views()).filter((v) => v.paused).map((v) => v.tableId));
-        return open.every((r) => pausedNow.has(r.table_id));
-      },
-      180_000,
-      500,
-    );
-    dealing = false;
-    await dealer;
+      }
+      expect(pausedByRoll[0].n).toBe(0);
+
+      phase = 'crash';
+      const victim = running.get(victimId)!;
+      victimTables = (
+        await q<{ table_id: string }>(`SELECT table_id FROM table_leases WHERE owner = $1`, [
+          victimId,
+        ])
+      ).map((r) => r.table_id);
+      running.delete(victimId);
+      victim.service.killGroup('SIGKILL');
+      await victim.service.exited(10_000);
+      await new Promise((r) => setTimeout(r, 20_000));
+
+      // Wind down: no new bets; every command answered; every round with bets finished or paused.
+      simulator.stop();
+      await simulator.flushed();
+      const windDown = new Date();
+      await waitFor(
+        'an answer to every command',
+        async () => answers.size === sentAt.size,
+        180_000,
+      );
+      await waitFor(
+        'every round begun before the wind-down completed or paused after the crash',
+        async () => {
+          const open = await q<{ table_id: string }>(
+            `SELECT table_id FROM rounds WHERE status NOT IN ('completed', 'voided') AND started_at < $1`,
+            [windDown],
+          );
+          const current = await views();
+          const pausedNow = new Set(current.filter((v) => v.paused).map((v) => v.tableId));
+          const stuck = open.filter((r) => !pausedNow.has(r.table_id));
+          if (stuck.length === 0) return true;
+          const stored = await q<{ table_id: string; stored: number; decided: number }>(
+            `SELECT table_id, count(*)::int AS stored,
+                  count(*) FILTER (WHERE outcome <> 'recorded')::int AS decided
+             FROM scanner_readings WHERE kind = 'card' GROUP BY table_id`,
+          );
+          throw new Error(
+            stuck
+              .map((r) => {
+                const v = current.find((c) => c.tableId === r.table_id);
+                const row = stored.find((x) => x.table_id === r.table_id);
+                return `${r.table_id}: driven ${v?.driven} expects ${JSON.stringify(v?.expectedCard)} dealt ${shoes.get(r.table_id)?.dealt} stored ${row?.stored} decided ${row?.decided}`;
+              })
+              .join('; '),
+          );
+        },
+        180_000,
+        500,
+      );
+    } catch (error) {
+      for (const s of everyService) {
+        const lines = s
+          .stdout()
+          .split('\n')
+          .filter((l) =>
+            /"level":(40|50)|Driving table|Handed table|Lost table|is running|restarted/.test(l),
+          )
+          .filter((l) => !/commands refused/.test(l))
+          .map((l) => l.replace(/"service":"live-dealer-studio",/, '').slice(0, 260));
+        console.log(`service ${everyService.indexOf(s)}:\n${lines.slice(-80).join('\n')}`);
+      }
+      throw error;
+    } finally {
+      dealing = false;
+      await dealer;
+    }
     for (const instance of running.values()) {
       instance.service.child.kill('SIGTERM');
       expect(await instance.service.exited(60_000)).toEqual({ code: 0, signal: null });

@@ -16,7 +16,7 @@ import { resolveDef, SCHEMA_BASE_URI, SHARED_DEFS, SHARED_DEFS_SCHEMA } from './
  * closed and typed, shared formats (defs.json), text without NUL or lone surrogates. 1.2: the
  * ChainCheckpoint event.
  */
-export const CONTRACT_VERSION = '1.2.0';
+export const CONTRACT_VERSION = '1.3.0';
 
 /** Every schema as the file it is shipped in (libs/contracts/schemas/<path>). */
 export function contractSchemaFiles(): Record<string, JsonSchema> {
@@ -125,6 +125,11 @@ export function renderContractDocument(): string {
     "  applied alone still gets the single event. Every command's own answer on the results topic",
     '  is unchanged. `SupervisorAlert` may be of kind `scanner-sequence`; `RoundSettled` may say',
     '  `voided`.',
+    '- 1.3.0: no message changed. Any instance of the studio reads any command and the instance',
+    "  driving the table applies it (the command waits in the table's inbox meanwhile), so",
+    '  `table-not-driven-here` now only answers a command whose table no instance drove within the',
+    '  stated wait (`COMMAND_WAIT_MS`, default 30 s); the first answer of a command may carry',
+    '  `duplicate: true` when the studio crashed between storing the answer and publishing it.',
     '',
     '## Topics',
     '',
@@ -204,7 +209,8 @@ export function renderContractDocument(): string {
     '- Correlate by `commandId`. A repeated `commandId` is not applied again: it gets the stored first',
     '  answer with `duplicate: true`. Commands are consumed at least once, so after a restart of the',
     '  studio the same answer may be published twice; de-duplicate answers by `commandId`.',
-    '- Rejection codes include `unknown-table`, `table-not-driven-here`, `betting-closed`,',
+    '- Rejection codes include `unknown-table`, `table-not-driven-here` (no instance drove the table',
+    '  within the wait, see the end of this page), `betting-closed`,',
     '  `unknown-round`, `wrong-currency`, `invalid-command`, `duplicate-bet`, `unknown-bet-type`,',
     '  `illegal-action`, `seat-required`, `table-paused`; the `message` explains.',
     '',
@@ -258,8 +264,11 @@ export function renderContractDocument(): string {
     '`studio_kafka_duplicate_commands_total`. `GET /health/ready` reports the same outbox lag.',
     '',
     'Several instances: the consumer group spreads command partitions over the instances regardless',
-    'of which instance drives a table, so a command may reach an instance that does not drive its',
-    'table; it is then answered `table-not-driven-here` and the platform retries it (same commandId).',
+    'of which instance drives a table. An instance that reads a command for a table another instance',
+    "drives stores it in the table's inbox (PostgreSQL) and the driving instance applies it, in the",
+    'order the commands were read, and publishes its one answer; a table handed over during a',
+    'rolling restart keeps its waiting commands. Only a table that no instance drives for',
+    '`COMMAND_WAIT_MS` (default 30 s) answers `table-not-driven-here`; send the command again then.',
     '',
   );
   return lines.join('\n');
