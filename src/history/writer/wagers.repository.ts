@@ -4,9 +4,20 @@ import { chunks, ROWS_PER_STATEMENT } from './sql-chunks';
 
 /** Bets, players' decisions, settlements (bets marked settled or refunded) and final hands. */
 export class WagersRepository {
-  async write(manager: EntityManager, tableId: string, w: TableWrites, at: Date): Promise<void> {
-    await this.insertBets(manager, tableId, w.bets, at);
-    await this.insertDecisions(manager, w.decisions, at);
+  /**
+   * `answers`: the answers of the accepted commands whose rows these are (placeAnswers), each
+   * stored in the first row of its command.
+   */
+  async write(
+    manager: EntityManager,
+    tableId: string,
+    w: TableWrites,
+    at: Date,
+    answers: ReadonlyMap<string, Record<string, unknown>> = new Map(),
+  ): Promise<void> {
+    const answered = new Set<string>();
+    await this.insertBets(manager, tableId, w.bets, at, answers, answered);
+    await this.insertDecisions(manager, w.decisions, at, answers, answered);
     await this.insertSettlements(manager, w.settlements, at);
     if (w.hands && w.hands.hands.length > 0) {
       await manager.query(
@@ -23,28 +34,31 @@ export class WagersRepository {
     tableId: string,
     bets: TableWrites['bets'],
     at: Date,
+    answers: ReadonlyMap<string, Record<string, unknown>>,
+    answered: Set<string>,
   ): Promise<void> {
-    if (bets.length === 0) return;
-    const [{ currency }] = await manager.query(`SELECT currency FROM studio_tables WHERE id = $1`, [
-      tableId,
-    ]);
     for (const chunk of chunks(bets, ROWS_PER_STATEMENT)) {
-      const rows = chunk.map((b) => ({
-        id: b.betId,
-        round_id: b.roundId,
-        player_id: b.playerId,
-        command_id: b.commandId ?? null,
-        bet_type: b.betType,
-        spot: b.spot,
-        amount: b.amount,
-        deducted: b.deducted,
-      }));
+      // Column arrays (unnest) rather than a JSON document: PostgreSQL reads them without
+      // parsing and building a record per row.
       await manager.query(
-        `INSERT INTO bets (id, round_id, table_id, player_id, command_id, bet_type, spot, amount, deducted, currency, status, placed_at)
-         SELECT b.id, b.round_id, $2, b.player_id, b.command_id, b.bet_type, b.spot, b.amount, b.deducted, $3, 'accepted', $4
-           FROM jsonb_to_recordset($1::jsonb) AS b(id text, round_id uuid, player_id text, command_id text,
-                bet_type text, spot text, amount bigint, deducted bigint)`,
-        [JSON.stringify(rows), tableId, currency, at],
+        `INSERT INTO bets (id, round_id, table_id, player_id, command_id, bet_type, spot, amount, deducted, currency, status, placed_at, answer)
+         SELECT b.id, b.round_id, $1, b.player_id, b.command_id, b.bet_type, b.spot, b.amount, b.deducted, t.currency, 'accepted', $2, b.answer::jsonb
+           FROM unnest($3::text[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::bigint[], $11::text[])
+                AS b(id, round_id, player_id, command_id, bet_type, spot, amount, deducted, answer)
+           JOIN studio_tables t ON t.id = $1`,
+        [
+          tableId,
+          at,
+          chunk.map((b) => b.betId),
+          chunk.map((b) => b.roundId),
+          chunk.map((b) => b.playerId),
+          chunk.map((b) => b.commandId ?? null),
+          chunk.map((b) => b.betType),
+          chunk.map((b) => b.spot),
+          chunk.map((b) => b.amount),
+          chunk.map((b) => b.deducted),
+          chunk.map((b) => answerOf(b.commandId, answers, answered)),
+        ],
       );
     }
   }
@@ -53,22 +67,25 @@ export class WagersRepository {
     manager: EntityManager,
     decisions: TableWrites['decisions'],
     at: Date,
+    answers: ReadonlyMap<string, Record<string, unknown>>,
+    answered: Set<string>,
   ): Promise<void> {
     for (const chunk of chunks(decisions, ROWS_PER_STATEMENT)) {
-      const rows = chunk.map((d) => ({
-        round_id: d.roundId,
-        player_id: d.playerId,
-        hand: d.hand,
-        action: d.action,
-        automatic: d.automatic,
-        command_id: d.commandId ?? null,
-      }));
       await manager.query(
-        `INSERT INTO decisions (round_id, player_id, hand, action, automatic, command_id, decided_at)
-         SELECT d.round_id, d.player_id, d.hand, d.action, d.automatic, d.command_id, $2
-           FROM jsonb_to_recordset($1::jsonb) AS d(round_id uuid, player_id text, hand text,
-                action text, automatic boolean, command_id text)`,
-        [JSON.stringify(rows), at],
+        `INSERT INTO decisions (round_id, player_id, hand, action, automatic, command_id, decided_at, answer)
+         SELECT d.round_id, d.player_id, d.hand, d.action, d.automatic, d.command_id, $1, d.answer::jsonb
+           FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[])
+                AS d(round_id, player_id, hand, action, automatic, command_id, answer)`,
+        [
+          at,
+          chunk.map((d) => d.roundId),
+          chunk.map((d) => d.playerId),
+          chunk.map((d) => d.hand),
+          chunk.map((d) => d.action),
+          chunk.map((d) => d.automatic),
+          chunk.map((d) => d.commandId ?? null),
+          chunk.map((d) => answerOf(d.commandId, answers, answered)),
+        ],
       );
     }
   }
@@ -108,4 +125,17 @@ export class WagersRepository {
       );
     }
   }
+}
+
+/** The stored answer of the command's first row (JSON), null for its other rows. */
+function answerOf(
+  commandId: string | null | undefined,
+  answers: ReadonlyMap<string, Record<string, unknown>>,
+  answered: Set<string>,
+): string | null {
+  if (!commandId || answered.has(commandId)) return null;
+  const answer = answers.get(commandId);
+  if (answer === undefined) return null;
+  answered.add(commandId);
+  return JSON.stringify(answer);
 }
