@@ -43,6 +43,23 @@ export function placeAnswers(
 }
 
 /**
+ * Where a command id's first answer is: its bet or decision row, or processed_commands. One
+ * index probe per id (a nested loop over the ids): with `command_id = ANY(...)` the planner
+ * scanned the whole bets table once it had grown past its last ANALYZE, which is just what a
+ * betting window does, and the lookup grew with the table instead of with the batch.
+ */
+const FIND_ANSWERS = `
+  SELECT c.command_id, a.result
+    FROM unnest($1::text[]) AS c(command_id)
+   CROSS JOIN LATERAL (
+         SELECT p.result FROM processed_commands p WHERE p.command_id = c.command_id
+          UNION ALL
+         SELECT b.answer FROM bets b WHERE b.command_id = c.command_id AND b.answer IS NOT NULL
+          UNION ALL
+         SELECT d.answer FROM decisions d WHERE d.command_id = c.command_id AND d.answer IS NOT NULL
+          LIMIT 1) a`;
+
+/**
  * Idempotence of platform commands: each command id's first answer, in its bet or decision row
  * (`answer`) or in `processed_commands`.
  */
@@ -53,15 +70,8 @@ export class ProcessedCommandsRepository {
   async find(commandIds: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
     const found = new Map<string, Record<string, unknown>>();
     for (const chunk of chunks(commandIds, 5000)) {
-      const rows = await this.dataSource.query(
-        `SELECT command_id, result FROM processed_commands WHERE command_id = ANY($1::text[])
-         UNION ALL
-         SELECT command_id, answer FROM bets WHERE command_id = ANY($1::text[]) AND answer IS NOT NULL
-         UNION ALL
-         SELECT command_id, answer FROM decisions WHERE command_id = ANY($1::text[]) AND answer IS NOT NULL`,
-        [chunk],
-      );
-      for (const row of rows) if (!found.has(row.command_id)) found.set(row.command_id, row.result);
+      const rows = await this.dataSource.query(FIND_ANSWERS, [chunk]);
+      for (const row of rows) found.set(row.command_id, row.result);
     }
     return found;
   }
