@@ -8,7 +8,8 @@
  * Needs a Kafka broker: `npm run bench -- kafka` starts one of its own (or set BENCH_KAFKA_BROKERS)
  * and PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres);
  * creates and drops a database of its own. BENCH_PLAYERS sets the player count,
- * BENCH_COMMAND_BATCH_SIZE the intake's batch size (KAFKA_COMMAND_BATCH_SIZE). Asserts nothing.
+ * BENCH_COMMAND_BATCH_SIZE the intake's batch size (KAFKA_COMMAND_BATCH_SIZE), BENCH_FLOORS=0 skips the
+ * floors (to profile the project alone). Asserts nothing.
  *
  * Runs 10,000 and 100,000 players (BENCH_PLAYERS: a comma-separated list) and prints, for bets
  * and for decisions, `project | floor | ratio` against floors measured in the same run
@@ -37,6 +38,8 @@ const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0
 const SEND_CHUNK = 1_000;
 const BATCH_SIZE = process.env.BENCH_COMMAND_BATCH_SIZE ?? '5000';
 const TABLE = 'ibj-bench';
+/** BENCH_FLOORS=0 skips the floors (to profile the project alone); the ratio is then not printed. */
+const FLOORS = process.env.BENCH_FLOORS !== '0';
 
 async function admin(sql: string): Promise<void> {
   const client = new Client({ connectionString: ADMIN_URL });
@@ -173,6 +176,7 @@ async function scenario(PLAYERS: number, measures: Measure[]): Promise<void> {
           `CPU of this process ${(cpu() - c0).toFixed(0)} ms; ` +
           `${(await tableVersion()) - version0} table transactions (intake batches of up to ${BATCH_SIZE})`,
       );
+      if (!FLOORS) return;
       // The floors of the same commands, after the project's run (not competing with it).
       const messages = Array.from({ length: PLAYERS }, (_, i) => make(i));
       const kafka = await kafkaRoundFloor(BROKERS, messages, SEND_CHUNK);

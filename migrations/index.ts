@@ -11,6 +11,7 @@ import { RoundConfigurationSnapshot1764500000000 } from './1764500000000-RoundCo
 import { SignInProtection1764510000000 } from './1764510000000-SignInProtection';
 import { OutboxProgressPerTable1764520000000 } from './1764520000000-OutboxProgressPerTable';
 import { TableStateDeltas1764600000000 } from './1764600000000-TableStateDeltas';
+import { AnswersInCommandRows1764700000000 } from './1764700000000-AnswersInCommandRows';
 import { CommandInbox1764800000000 } from './1764800000000-CommandInbox';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
@@ -28,5 +29,6 @@ export const STUDIO_MIGRATIONS = [
   SignInProtection1764510000000,
   OutboxProgressPerTable1764520000000,
   TableStateDeltas1764600000000,
+  AnswersInCommandRows1764700000000,
   CommandInbox1764800000000,
 ];

@@ -198,31 +198,27 @@ export class TableRuntime {
 
   private async runBatch(items: readonly BatchItem[]): Promise<SubmitResult[]> {
     if (this.stopped) return items.map(() => ({ ...TABLE_STOPPING }));
-    const results: Array<SubmitResult | undefined> = new Array(items.length);
     const ids = items.flatMap((item) => (item.meta.commandId ? [item.meta.commandId] : []));
-    const previous = ids.length > 0 ? await this.writer.findCommands(ids) : new Map();
-    const firstOf = new Map<string, number>();
-    const fresh: number[] = [];
-    items.forEach((item, i) => {
-      const id = item.meta.commandId;
-      const stored = id ? previous.get(id) : undefined;
-      if (stored) results[i] = { ...(stored as SubmitResult), duplicate: true };
-      else if (id && firstOf.has(id))
-        return; // answered below, from its first occurrence
-      else {
-        if (id) firstOf.set(id, i);
-        fresh.push(i);
-      }
-    });
+    const lookup = ids.length > 0 ? this.writer.findCommands(ids) : undefined;
+    // While the stored answers are looked up: the first step, as if no command id had been
+    // answered before (the usual case); taken again below if some had.
+    let plan = planBatch(items, new Map());
+    let ahead: ReturnType<TableRuntime['stepGroup']> | undefined;
+    try {
+      if (plan.fresh.length > 0) ahead = this.stepGroup(items, plan.fresh);
+    } catch {
+      // Taken again once the stored answers are known: an answered command is not stepped.
+    }
+    const previous = lookup ? await lookup : new Map<string, Record<string, unknown>>();
+    if (previous.size > 0) {
+      plan = planBatch(items, previous);
+      ahead = undefined;
+    }
+    const { results, firstOf, fresh } = plan;
     for (let done = 0; done < fresh.length;) {
-      const group = fresh.slice(done);
-      const now = this.clock.now();
-      const step = this.machine.stepCommands(
-        this.state,
-        group.map((i) => items[i].input),
-        this.context(now),
-      );
-      const consumed = group.slice(0, step.results.length);
+      const { step, now } = ahead ?? this.stepGroup(items, fresh.slice(done));
+      ahead = undefined;
+      const consumed = fresh.slice(done, done + step.results.length);
       const records: CommandRecord[] = [];
       consumed.forEach((i, k) => {
         results[i] = step.results[k];
@@ -243,6 +239,17 @@ export class TableRuntime {
       results[i] = { ...results[firstOf.get(item.meta.commandId!)!]!, duplicate: true };
     });
     return results as SubmitResult[];
+  }
+
+  /** The machine's step over the commands at these indexes, from the current state. */
+  private stepGroup(items: readonly BatchItem[], group: readonly number[]) {
+    const now = this.clock.now();
+    const step = this.machine.stepCommands(
+      this.state,
+      group.map((i) => items[i].input),
+      this.context(now),
+    );
+    return { step, now };
   }
 
   private context(now: Date) {
@@ -329,6 +336,31 @@ export class TableRuntime {
       );
     }
   }
+}
+
+/**
+ * Which commands of a batch are applied: a command id answered before gets its stored answer
+ * (`duplicate: true`); one repeated within the batch is answered from its first occurrence.
+ */
+function planBatch(
+  items: readonly BatchItem[],
+  previous: ReadonlyMap<string, Record<string, unknown>>,
+): { results: Array<SubmitResult | undefined>; firstOf: Map<string, number>; fresh: number[] } {
+  const results: Array<SubmitResult | undefined> = new Array(items.length);
+  const firstOf = new Map<string, number>();
+  const fresh: number[] = [];
+  items.forEach((item, i) => {
+    const id = item.meta.commandId;
+    const stored = id ? previous.get(id) : undefined;
+    if (stored) results[i] = { ...(stored as SubmitResult), duplicate: true };
+    else if (id && firstOf.has(id))
+      return; // answered from its first occurrence
+    else {
+      if (id) firstOf.set(id, i);
+      fresh.push(i);
+    }
+  });
+  return { results, firstOf, fresh };
 }
 
 /** The answer to anything submitted while this instance lets go of the table. */

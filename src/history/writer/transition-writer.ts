@@ -1,7 +1,11 @@
 import type { DataSource } from 'typeorm';
 import type { MachineOutcome, TableState } from '../../table-core/table-machine';
 import type { TableLease } from '../../database/table-lease.repository';
-import { CommandRecord, ProcessedCommandsRepository } from './processed-commands.repository';
+import {
+  CommandRecord,
+  placeAnswers,
+  ProcessedCommandsRepository,
+} from './processed-commands.repository';
 import { ReadingOutcomeRepository, RoundCardsRepository } from './round-cards.repository';
 import { RoundEventsRepository } from './round-events.repository';
 import { ShoesRoundsRepository } from './shoes-rounds.repository';
@@ -63,6 +67,7 @@ export class TransitionWriter {
     const tableId = state.tableId;
     const at = ctx.occurredAt;
     const r = this.repos;
+    const answers = placeAnswers(writes, ctx.commands ?? []);
     return this.dataSource.transaction(async (manager) => {
       await r.tableState.assertLease(manager, ctx.lease);
       const version = await r.tableState.write(
@@ -74,11 +79,11 @@ export class TransitionWriter {
       );
       await r.shoesRounds.write(manager, tableId, writes, at);
       await r.cards.write(manager, tableId, writes, at);
-      await r.wagers.write(manager, tableId, writes, at);
+      await r.wagers.write(manager, tableId, writes, at, answers.inRows);
       await r.supervisorActions.write(manager, tableId, writes, at);
       await r.readingOutcomes.write(manager, tableId, writes);
       await r.events.append(manager, tableId, writes.events, at, ctx.newId);
-      await r.commands.insert(manager, tableId, ctx.commands ?? [], at);
+      await r.commands.insert(manager, tableId, answers.alone, at);
       return version;
     });
   }

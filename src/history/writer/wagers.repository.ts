@@ -1,12 +1,23 @@
 import type { EntityManager } from 'typeorm';
 import type { TableWrites } from '../../table-core/table-machine';
-import { chunks, ROWS_PER_STATEMENT } from './sql-chunks';
+import { chunks, copyField, copyInto } from './sql-chunks';
 
 /** Bets, players' decisions, settlements (bets marked settled or refunded) and final hands. */
 export class WagersRepository {
-  async write(manager: EntityManager, tableId: string, w: TableWrites, at: Date): Promise<void> {
-    await this.insertBets(manager, tableId, w.bets, at);
-    await this.insertDecisions(manager, w.decisions, at);
+  /**
+   * `answers`: the answers of the accepted commands whose rows these are (placeAnswers), each
+   * stored in the first row of its command.
+   */
+  async write(
+    manager: EntityManager,
+    tableId: string,
+    w: TableWrites,
+    at: Date,
+    answers: ReadonlyMap<string, Record<string, unknown>> = new Map(),
+  ): Promise<void> {
+    const answered = new Set<string>();
+    await this.insertBets(manager, tableId, w.bets, at, answers, answered);
+    await this.insertDecisions(manager, w.decisions, at, answers, answered);
     await this.insertSettlements(manager, w.settlements, at);
     if (w.hands && w.hands.hands.length > 0) {
       await manager.query(
@@ -23,54 +34,59 @@ export class WagersRepository {
     tableId: string,
     bets: TableWrites['bets'],
     at: Date,
+    answers: ReadonlyMap<string, Record<string, unknown>>,
+    answered: Set<string>,
   ): Promise<void> {
     if (bets.length === 0) return;
     const [{ currency }] = await manager.query(`SELECT currency FROM studio_tables WHERE id = $1`, [
       tableId,
     ]);
-    for (const chunk of chunks(bets, ROWS_PER_STATEMENT)) {
-      const rows = chunk.map((b) => ({
-        id: b.betId,
-        round_id: b.roundId,
-        player_id: b.playerId,
-        command_id: b.commandId ?? null,
-        bet_type: b.betType,
-        spot: b.spot,
-        amount: b.amount,
-        deducted: b.deducted,
-      }));
-      await manager.query(
-        `INSERT INTO bets (id, round_id, table_id, player_id, command_id, bet_type, spot, amount, deducted, currency, status, placed_at)
-         SELECT b.id, b.round_id, $2, b.player_id, b.command_id, b.bet_type, b.spot, b.amount, b.deducted, $3, 'accepted', $4
-           FROM jsonb_to_recordset($1::jsonb) AS b(id text, round_id uuid, player_id text, command_id text,
-                bet_type text, spot text, amount bigint, deducted bigint)`,
-        [JSON.stringify(rows), tableId, currency, at],
-      );
-    }
+    const placedAt = at.toISOString();
+    // COPY on the transaction's connection: a window's bets cost what loading them costs.
+    await copyInto(
+      manager,
+      `COPY bets (id, round_id, table_id, player_id, command_id, bet_type, spot, amount, deducted, currency, status, placed_at, answer) FROM STDIN`,
+      bets.map((b) => [
+        copyField(b.betId),
+        copyField(b.roundId),
+        copyField(tableId),
+        copyField(b.playerId),
+        copyField(b.commandId),
+        copyField(b.betType),
+        copyField(b.spot),
+        copyField(b.amount),
+        copyField(b.deducted),
+        copyField(currency),
+        'accepted',
+        placedAt,
+        copyField(answerOf(b.commandId, answers, answered)),
+      ]),
+    );
   }
 
   private async insertDecisions(
     manager: EntityManager,
     decisions: TableWrites['decisions'],
     at: Date,
+    answers: ReadonlyMap<string, Record<string, unknown>>,
+    answered: Set<string>,
   ): Promise<void> {
-    for (const chunk of chunks(decisions, ROWS_PER_STATEMENT)) {
-      const rows = chunk.map((d) => ({
-        round_id: d.roundId,
-        player_id: d.playerId,
-        hand: d.hand,
-        action: d.action,
-        automatic: d.automatic,
-        command_id: d.commandId ?? null,
-      }));
-      await manager.query(
-        `INSERT INTO decisions (round_id, player_id, hand, action, automatic, command_id, decided_at)
-         SELECT d.round_id, d.player_id, d.hand, d.action, d.automatic, d.command_id, $2
-           FROM jsonb_to_recordset($1::jsonb) AS d(round_id uuid, player_id text, hand text,
-                action text, automatic boolean, command_id text)`,
-        [JSON.stringify(rows), at],
-      );
-    }
+    if (decisions.length === 0) return;
+    const decidedAt = at.toISOString();
+    await copyInto(
+      manager,
+      `COPY decisions (round_id, player_id, hand, action, automatic, command_id, decided_at, answer) FROM STDIN`,
+      decisions.map((d) => [
+        copyField(d.roundId),
+        copyField(d.playerId),
+        copyField(d.hand),
+        copyField(d.action),
+        d.automatic ? 't' : 'f',
+        copyField(d.commandId),
+        decidedAt,
+        copyField(answerOf(d.commandId, answers, answered)),
+      ]),
+    );
   }
 
   private async insertSettlements(
@@ -108,4 +124,17 @@ export class WagersRepository {
       );
     }
   }
+}
+
+/** The stored answer of the command's first row (JSON), null for its other rows. */
+function answerOf(
+  commandId: string | null | undefined,
+  answers: ReadonlyMap<string, Record<string, unknown>>,
+  answered: Set<string>,
+): string | null {
+  if (!commandId || answered.has(commandId)) return null;
+  const answer = answers.get(commandId);
+  if (answer === undefined) return null;
+  answered.add(commandId);
+  return JSON.stringify(answer);
 }
