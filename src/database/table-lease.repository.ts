@@ -70,6 +70,32 @@ export class TableLeaseRepository {
   }
 
   /**
+   * Extends several of our leases in one statement; returns those still ours (the others expired
+   * and were taken over).
+   */
+  async renewAll(leases: readonly TableLease[]): Promise<TableLease[]> {
+    if (leases.length === 0) return [];
+    const rows = await this.dataSource.query(
+      `WITH renewed AS (
+         UPDATE table_leases l
+            SET renewed_at = clock_timestamp(),
+                expires_at = clock_timestamp() + make_interval(secs => $4::double precision / 1000)
+           FROM unnest($1::text[], $2::text[], $3::bigint[]) AS mine(table_id, owner, epoch)
+          WHERE l.table_id = mine.table_id AND l.owner = mine.owner AND l.epoch = mine.epoch
+            AND l.expires_at >= clock_timestamp()
+          RETURNING l.table_id, l.owner, l.epoch, l.expires_at)
+       SELECT * FROM renewed`,
+      [
+        leases.map((l) => l.tableId),
+        leases.map((l) => l.owner),
+        leases.map((l) => l.epoch),
+        this.ttlMs,
+      ],
+    );
+    return rows.map(toLease);
+  }
+
+  /**
    * Gives the lease up at once (graceful shutdown, after the table stopped with every reading it
    * received committed) so another instance need not wait for expiry and may continue the round.
    */

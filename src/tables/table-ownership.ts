@@ -26,6 +26,8 @@ export class TableOwnership {
   private readonly logger = new Logger('TableOwnership');
   private readonly held = new Map<string, TableLease>();
   private timer?: NodeJS.Timeout;
+  private renewTimer?: NodeJS.Timeout;
+  private renewing?: Promise<void>;
   private running?: Promise<void>;
   private started = false;
   private stopped = false;
@@ -49,10 +51,14 @@ export class TableOwnership {
     return this.held.get(tableId);
   }
 
-  /** Claims tables now, then keeps renewing and claiming every renewIntervalMs. */
+  /**
+   * Claims tables now, then keeps claiming every renewIntervalMs. Renewing runs on its own timer
+   * and in one statement, so a slow start of a newly acquired table never lets the others expire.
+   */
   async start(): Promise<void> {
     this.started = true;
     await this.loop();
+    this.renewTimer = setInterval(() => void this.renewHeld(), this.renewIntervalMs);
   }
 
   /** Releases every lease so other instances can take over without waiting for expiry. */
@@ -60,14 +66,17 @@ export class TableOwnership {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
-    // All tables at once: leases are no longer renewed, so a table stopped late would see its
-    // lease expire and be taken as after a crash (paused) instead of handed over.
+    // All tables at once, still renewed meanwhile: a table stopped late must not see its lease
+    // expire and be taken as after a crash (paused) instead of handed over.
     await Promise.all(
       [...this.held].map(async ([tableId, lease]) => {
         await this.listener.lost(tableId);
+        this.held.delete(tableId);
         await this.leases.release(lease).catch(() => undefined);
       }),
     );
+    clearInterval(this.renewTimer);
+    await this.renewing;
     this.held.clear();
     if (this.balancing) await this.leases.withdraw(this.instanceId).catch(() => undefined);
   }
@@ -90,25 +99,45 @@ export class TableOwnership {
     }
   }
 
-  private async renewAndAcquire(): Promise<void> {
-    const share = await this.fairShare();
-    for (const tableId of this.tableIds) {
-      if (this.stopped) return;
+  /** Renews every held lease in one statement; tells the listener of those another instance took. */
+  private async renewHeld(): Promise<void> {
+    if (this.renewing) return this.renewing;
+    const run = (async () => {
+      const mine = [...this.held.values()];
       try {
-        const current = this.held.get(tableId);
-        if (current) {
-          const renewed = await this.leases.renew(current);
-          if (renewed) {
-            this.held.set(tableId, renewed);
+        const renewed = new Map((await this.leases.renewAll(mine)).map((l) => [l.tableId, l]));
+        for (const lease of mine) {
+          const now = renewed.get(lease.tableId);
+          if (this.held.get(lease.tableId) !== lease) continue; // released or replaced meanwhile
+          if (now) {
+            this.held.set(lease.tableId, { ...lease, expiresAt: now.expiresAt });
             continue;
           }
-          this.held.delete(tableId);
+          this.held.delete(lease.tableId);
           this.logger.warn(
-            `Lost table ${tableId} (epoch ${current.epoch}): another instance took it`,
+            `Lost table ${lease.tableId} (epoch ${lease.epoch}): another instance took it`,
           );
-          await this.listener.lost(tableId);
+          await this.listener.lost(lease.tableId);
         }
-        if (this.held.size >= share) continue;
+      } catch (error) {
+        this.logger.warn(`Lease renewal failed: ${oneLine(error)}`);
+      }
+    })();
+    this.renewing = run;
+    try {
+      await run;
+    } finally {
+      this.renewing = undefined;
+    }
+  }
+
+  private async renewAndAcquire(): Promise<void> {
+    const share = await this.fairShare();
+    await this.renewHeld();
+    for (const tableId of this.tableIds) {
+      if (this.stopped) return;
+      if (this.held.has(tableId) || this.held.size >= share) continue;
+      try {
         const acquired = await this.leases.tryAcquire(tableId, this.instanceId);
         if (acquired) {
           this.held.set(tableId, acquired);
