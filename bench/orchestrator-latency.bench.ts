@@ -32,7 +32,7 @@ const MANY_TABLES = Number(process.env.BENCH_MANY_TABLES ?? 50);
 const CARDS_PER_TABLE = Number(process.env.BENCH_CARDS ?? 100);
 const SATURATION_CARDS = Number(process.env.BENCH_SATURATION_CARDS ?? 60);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const FLOOR = (process.env.BENCH_FLOOR ?? 'statements') as FloorVariant;
+const FLOOR = (process.env.BENCH_FLOOR ?? 'function') as FloorVariant;
 const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 20);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 

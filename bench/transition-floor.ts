@@ -219,32 +219,49 @@ async function statementsOn(c: PoolClient, t: FloorTable, n: number): Promise<vo
 async function functionTransition(t: FloorTable, n: number): Promise<void> {
   const { at, reading, delta, chained, outbox, card } = transitionRows(t, n);
   const head = chained[0];
-  await t.pool.query(`SELECT studio_commit_transition($1::jsonb) AS r`, [
-    JSON.stringify({
-      tableId: t.id,
-      owner: 'floor',
-      epoch: 1,
-      expectedVersion: t.version,
-      at,
-      state: { mode: 'delta', delta },
-      reading: {
-        port: '/dev/floor',
-        wireFormat: 'studio-framed-v1',
-        kind: 'card',
-        rawHex: reading.raw,
-        decoded: reading.decoded,
-        deviceSeq: reading.deviceSeq,
-        receivedAt: at,
-        outcome: 'applied',
-        outcomeDetail: { slot: card.slot },
-      },
-      cards: [{ ...card, roundId: t.roundId, shoeId: t.shoeId, readingId: 'new' }],
-      reveals: [],
-      prevEventNo: head.eventNo - 1,
-      prevHash: head.prevHash,
-      events: chained,
-      outbox: outbox.map((o) => ({ ...o, topic: 'floor.table-events', roundId: t.roundId })),
-    }),
+  // The shape TransitionCallRepository sends.
+  const call = {
+    tableId: t.id,
+    owner: 'floor',
+    epoch: 1,
+    expectedVersion: t.version,
+    at,
+    stateMode: 'delta',
+    reading: {
+      port: '/dev/floor',
+      wireFormat: 'studio-framed-v1',
+      kind: 'card',
+      rawHex: reading.raw,
+      decoded: reading.decoded,
+      deviceSeq: reading.deviceSeq,
+      receivedAt: at,
+      outcome: 'applied',
+      outcomeDetail: { slot: card.slot },
+    },
+    newShoe: null,
+    finishShoe: null,
+    newRound: null,
+    roundStatus: null,
+    cards: [{ ...card, roundId: t.roundId, shoeId: t.shoeId, readingId: 'unstored' }],
+    reveals: [],
+    settlements: [],
+    hands: null,
+    lapse: null,
+    readingOutcome: null,
+    prevEventNo: head.eventNo - 1,
+    prevHash: head.prevHash,
+    genesis: GENESIS,
+    events: chained,
+    outbox: outbox.map((o) => ({
+      ...o,
+      topic: 'floor.table-events',
+      roundId: t.roundId,
+      schemaVersion: 1,
+    })),
+  };
+  await t.pool.query(`SELECT studio_commit_transition($1::jsonb, $2::json) AS r`, [
+    JSON.stringify(call),
+    JSON.stringify(delta),
   ]);
   t.version += 1;
 }

@@ -11,6 +11,7 @@ import { RoundConfigurationSnapshot1764500000000 } from './1764500000000-RoundCo
 import { SignInProtection1764510000000 } from './1764510000000-SignInProtection';
 import { OutboxProgressPerTable1764520000000 } from './1764520000000-OutboxProgressPerTable';
 import { TableStateDeltas1764600000000 } from './1764600000000-TableStateDeltas';
+import { TransitionFunction1764710000000 } from './1764710000000-TransitionFunction';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const STUDIO_MIGRATIONS = [
   SignInProtection1764510000000,
   OutboxProgressPerTable1764520000000,
   TableStateDeltas1764600000000,
+  TransitionFunction1764710000000,
 ];
