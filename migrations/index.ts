@@ -12,6 +12,7 @@ import { SignInProtection1764510000000 } from './1764510000000-SignInProtection'
 import { OutboxProgressPerTable1764520000000 } from './1764520000000-OutboxProgressPerTable';
 import { TableStateDeltas1764600000000 } from './1764600000000-TableStateDeltas';
 import { AnswersInCommandRows1764700000000 } from './1764700000000-AnswersInCommandRows';
+import { TransitionFunction1764710000000 } from './1764710000000-TransitionFunction';
 import { CommandInbox1764800000000 } from './1764800000000-CommandInbox';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
@@ -30,5 +31,6 @@ export const STUDIO_MIGRATIONS = [
   OutboxProgressPerTable1764520000000,
   TableStateDeltas1764600000000,
   AnswersInCommandRows1764700000000,
+  TransitionFunction1764710000000,
   CommandInbox1764800000000,
 ];

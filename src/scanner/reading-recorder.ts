@@ -11,7 +11,9 @@ export interface ReadingStore {
 }
 
 /**
- * Writes every reading to `scanner_readings`, in arrival order, batching whatever queued up while
+ * Writes the readings no table transition stores to `scanner_readings` (heartbeats, status
+ * frames, readings of a table that is not running or whose transition failed; the others are
+ * written by the transition that applies them), in arrival order, batching whatever queued up while
  * the previous insert ran (a burst of garbage becomes a few multi-row inserts, not thousands of
  * round trips). A failed insert is retried; the queue is bounded so a dead database cannot exhaust
  * memory, and anything dropped is counted and logged.

@@ -28,13 +28,16 @@ export class ScannersLifecycle {
 
   /** After the tables started: no reading arrives at a table that is not running. */
   async start(): Promise<void> {
-    this.scanners.onReading((tableId, reading, readingId) => {
-      if (!this.registry.get(tableId).ok) return;
-      // A reading that cannot be committed (the database is away) is logged by its table and
-      // not applied; the table still expects that card, so the next reading takes its place.
+    // Each reading is stored by the transition that applies it (one commit for both).
+    this.scanners.claimReadings((tableId, reading, unstored) => {
+      if (!this.registry.get(tableId).ok) return false;
+      // A reading that cannot be committed (the database is away) is logged by its table, stored
+      // on its own and not applied; the table still expects that card, so the next reading
+      // takes its place.
       this.applyReading
-        .execute(ApplyReadingCommand.create({ tableId, readingId, reading }))
+        .execute(ApplyReadingCommand.create({ tableId, readingId: null, reading, unstored }))
         .catch(() => undefined);
+      return true;
     });
     await this.scanners.start();
     for (const runtime of this.registry.all()) this.dealer.onTransition(runtime.tableId);

@@ -19,7 +19,7 @@ import { Clock, IdGenerator } from '../clock/clock';
 import { oneLine } from '../common/one-line';
 import type { TableDefinition } from '../config/tables-config';
 import type { ScannerHistoryRepository } from '../history/scanner-history.repository';
-import { ScannerReadingRecorder } from './reading-recorder';
+import { ReadingRecord, ScannerReadingRecorder } from './reading-recorder';
 import { PortFactory, ScannerStatusChange, SerialScannerAdapter } from './serial-scanner-adapter';
 import type { ScannerSettings } from './scanner-settings';
 import { isTcpPath } from './tcp-port';
@@ -55,6 +55,16 @@ export type ReadingListener = (
   readingId: string | null,
 ) => void;
 
+/**
+ * Takes a reading before it is stored (the table's transition stores it in its own commit, or
+ * calls `storeAlone`); false leaves it to the recorder and the onReading listeners.
+ */
+export type ReadingClaim = (
+  tableId: string,
+  reading: ScannerReading,
+  unstored: { record: ReadingRecord; storeAlone(): void },
+) => boolean;
+
 interface RunningScanner {
   table: TableDefinition & { scanner: ScannerSettings };
   adapter: SerialScannerAdapter;
@@ -85,6 +95,7 @@ export class ScannerService {
   private readonly scanners = new Map<string, RunningScanner>();
   private readonly listeners = new Set<ReadingListener>();
   private readonly statusListeners = new Set<(state: TableScannerState) => void>();
+  private claim?: ReadingClaim;
   private ptyDir?: string;
 
   constructor(
@@ -103,6 +114,15 @@ export class ScannerService {
   onReading(listener: ReadingListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * The orchestrator takes the readings a table applies (cards, unrecognised and invalid frames)
+   * before they are stored: each is stored by the table transition that applies it, one commit
+   * for both. Heartbeats and status frames change nothing at a table and stay with the recorder.
+   */
+  claimReadings(claim: ReadingClaim): void {
+    this.claim = claim;
   }
 
   /** The consoles redraw a table's scanner status when it changes (every change, routine ones too). */
@@ -344,18 +364,23 @@ export class ScannerService {
 
   private onAdapterReading(running: RunningScanner, reading: ScannerReading): void {
     const tableId = running.table.id;
-    const stored = this.recorder.record({
+    const record: ReadingRecord = {
       tableId,
       port: running.state.port,
       wireFormat: running.state.wireFormat,
       reading,
       outcome: 'recorded',
-    });
+    };
     if (reading.kind !== 'heartbeat') {
       this.logger.debug(
         `Table ${tableId}: ${reading.kind}${reading.kind === 'card' ? ` ${reading.code}` : ''} ${printable(reading.raw)}`,
       );
     }
+    if (this.claim && reading.kind !== 'heartbeat' && reading.kind !== 'status') {
+      const storeAlone = () => void this.recorder.record(record);
+      if (this.claim(tableId, reading, { record, storeAlone })) return;
+    }
+    const stored = this.recorder.record(record);
     if (this.listeners.size === 0) return;
     // Stored first, then handed on: the table can record the outcome against the stored row. The
     // recorder resolves in arrival order, so listeners still see readings in order.

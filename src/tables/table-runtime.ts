@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { CardCode } from '@studio/cards';
+import type { ScannerReading } from '@studio/scanner-protocol';
 import { cryptoRandomSource, fisherYates } from '@studio/games/blackjack';
 import { Clock, IdGenerator } from '../clock/clock';
 import { oneLine } from '../common/one-line';
@@ -13,7 +14,9 @@ import {
   TableMachine,
   TableState,
 } from '../table-core/table-machine';
+import type { ReadingRecord } from '../history/scanner-history.repository';
 import type { CommandRecord } from '../history/writer/processed-commands.repository';
+import { UNSTORED_READING } from '../history/writer/round-cards.repository';
 import type { TransitionWriter } from '../history/writer/transition-writer';
 import type { TableLease } from '../database/table-lease.repository';
 
@@ -31,6 +34,17 @@ export interface CommandMeta {
 export interface BatchItem {
   input: CommandInput;
   meta: CommandMeta;
+}
+
+/**
+ * A scanner reading handed to its table before it is stored: the transition that applies it
+ * writes its row in the same commit (the table sees it as UNSTORED_READING). When no transition
+ * commits it (nothing to write, the commit failed, the table is stopping) `storeAlone` stores it
+ * on its own, as before the table existed.
+ */
+export interface UnstoredReading {
+  record: ReadingRecord;
+  storeAlone(): void;
 }
 
 export type SubmitResult =
@@ -134,21 +148,42 @@ export class TableRuntime {
     return run;
   }
 
-  private async run(input: TableInput, meta?: CommandMeta): Promise<SubmitResult> {
-    if (this.stopped) return { ...TABLE_STOPPING };
+  /** A reading not stored yet: stored by the transition that applies it (one commit). */
+  submitReading(reading: ScannerReading, unstored: UnstoredReading): Promise<SubmitResult> {
+    const input: TableInput = { type: 'reading', readingId: UNSTORED_READING, reading };
+    const run = this.queue.then(() => this.run(input, undefined, unstored));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async run(
+    input: TableInput,
+    meta?: CommandMeta,
+    unstored?: UnstoredReading,
+  ): Promise<SubmitResult> {
+    if (this.stopped) {
+      unstored?.storeAlone();
+      return { ...TABLE_STOPPING };
+    }
     if (meta?.commandId) {
       const previous = (await this.writer.findCommands([meta.commandId])).get(meta.commandId);
       if (previous) return { ...(previous as SubmitResult), duplicate: true };
     }
     const now = this.clock.now();
-    const outcome = this.machine.step(this.state, input, this.context(now));
+    let outcome: MachineOutcome;
+    try {
+      outcome = this.machine.step(this.state, input, this.context(now));
+    } catch (error) {
+      unstored?.storeAlone();
+      throw error;
+    }
     const result: SubmitResult = outcome.rejection
       ? { accepted: false, ...outcome.rejection }
       : { accepted: true, reply: outcome.reply ?? {} };
     const records: CommandRecord[] = meta?.commandId
       ? [{ commandId: meta.commandId, kind: meta.kind, result: result as Record<string, unknown> }]
       : [];
-    await this.persist(outcome, now, records, input.type);
+    await this.persist(outcome, now, records, input.type, unstored);
     if (outcome.rejection) this.logRejection(input, outcome.rejection);
     return result;
   }
@@ -162,8 +197,10 @@ export class TableRuntime {
     now: Date,
     records: CommandRecord[],
     what: string,
+    unstored?: UnstoredReading,
   ): Promise<void> {
     if (outcome.state === this.state && !hasWrites(outcome.writes)) {
+      unstored?.storeAlone();
       await this.writer.recordCommands(this.tableId, records, now);
       return;
     }
@@ -175,8 +212,10 @@ export class TableRuntime {
         occurredAt: now,
         newId: () => this.ids.newId(),
         commands: records,
+        reading: unstored?.record,
       });
     } catch (error) {
+      unstored?.storeAlone();
       this.logger.error(`Could not commit ${what}: ${oneLine(error)}`);
       throw error;
     }

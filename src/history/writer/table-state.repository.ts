@@ -93,22 +93,40 @@ export class TableStateRepository {
       this.snapshots.set(tableId, 1);
       return 1;
     }
-    const snapshot = this.snapshots.get(tableId);
-    const due = snapshot === undefined || expectedVersion + 1 - snapshot >= SNAPSHOT_EVERY;
-    const delta = previous && !due ? diffState(previous, state) : undefined;
-    if (!previous || due || (delta && 'r' in delta)) {
-      return this.writeSnapshot(manager, state, expectedVersion, at);
-    }
+    const plan = this.plan(state, expectedVersion, previous);
+    if (plan.mode === 'snapshot') return this.writeSnapshot(manager, state, expectedVersion, at);
+    const delta = plan.delta;
     const rows = await manager.query(
       `WITH updated AS (
          UPDATE table_state SET version = version + 1, updated_at = $4
           WHERE table_id = $1 AND version = $2 RETURNING version)
        INSERT INTO table_state_deltas (table_id, version, delta)
        SELECT $1, version, $3::json FROM updated RETURNING version`,
-      [tableId, expectedVersion, JSON.stringify(delta ?? { o: {} }), at],
+      [tableId, expectedVersion, JSON.stringify(delta), at],
     );
     if (rows.length !== 1) throw new StaleTableStateError(tableId, expectedVersion);
     return Number(rows[0].version);
+  }
+
+  /**
+   * How the state at expectedVersion + 1 is stored: a snapshot when one is due (or nothing to diff
+   * against, or the whole state replaced), otherwise the delta from `previous`.
+   */
+  plan(
+    state: TableState,
+    expectedVersion: number,
+    previous?: TableState,
+  ): { mode: 'snapshot' } | { mode: 'delta'; delta: StatePatch } {
+    const snapshot = this.snapshots.get(state.tableId);
+    const due = snapshot === undefined || expectedVersion + 1 - snapshot >= SNAPSHOT_EVERY;
+    const delta = previous && !due ? diffState(previous, state) : undefined;
+    if (!previous || due || (delta && 'r' in delta)) return { mode: 'snapshot' };
+    return { mode: 'delta', delta: delta ?? { o: {} } };
+  }
+
+  /** A snapshot written by the one-call path (studio_commit_transition) committed. */
+  snapshotCommitted(tableId: string, version: number): void {
+    this.snapshots.set(tableId, version);
   }
 
   private async writeSnapshot(

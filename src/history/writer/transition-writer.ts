@@ -6,11 +6,17 @@ import {
   placeAnswers,
   ProcessedCommandsRepository,
 } from './processed-commands.repository';
-import { ReadingOutcomeRepository, RoundCardsRepository } from './round-cards.repository';
-import { RoundEventsRepository } from './round-events.repository';
+import type { ReadingRecord } from '../scanner-history.repository';
+import {
+  ReadingOutcomeRepository,
+  readingRow,
+  RoundCardsRepository,
+} from './round-cards.repository';
+import { ChainHead, RoundEventsRepository } from './round-events.repository';
 import { ShoesRoundsRepository } from './shoes-rounds.repository';
 import { SupervisorActionsRepository } from './supervisor-actions.repository';
 import { StoredTableState, TableStateRepository } from './table-state.repository';
+import { ChainMovedError, TransitionCallRepository } from './transition-call.repository';
 import { WagersRepository } from './wagers.repository';
 
 export interface CommitContext {
@@ -22,6 +28,11 @@ export interface CommitContext {
   newId(): string;
   /** Idempotency records of the commands this transition answers (none for readings, timers). */
   commands?: CommandRecord[];
+  /**
+   * The reading this transition applies when it is not stored yet (its id in the state machine's
+   * input is UNSTORED_READING): its row is written in the transition's own commit.
+   */
+  reading?: ReadingRecord;
 }
 
 /** The repositories one transition writes to. */
@@ -34,6 +45,29 @@ export interface HistoryRepositories {
   readingOutcomes: ReadingOutcomeRepository;
   events: RoundEventsRepository;
   commands: ProcessedCommandsRepository;
+  /** The one-call path (studio_commit_transition). */
+  call: TransitionCallRepository;
+}
+
+/**
+ * Whether the one call covers every row of the transition: a card reading's, a timer's, a round
+ * start's or end's (up to ONE_CALL_SETTLEMENTS settlements). Bets, decisions, supervisor
+ * actions, corrections and command answers take the statement-by-statement transaction (the
+ * intake's batches, the consoles' actions), and so does a round end settling many bets.
+ */
+const ONE_CALL_SETTLEMENTS = 1_000;
+
+function fitsOneCall(outcome: MachineOutcome, ctx: CommitContext): boolean {
+  const w = outcome.writes;
+  return (
+    ctx.expectedVersion > 0 &&
+    (ctx.commands?.length ?? 0) === 0 &&
+    w.bets.length === 0 &&
+    w.decisions.length === 0 &&
+    w.settlements.length <= ONE_CALL_SETTLEMENTS &&
+    w.corrections.length === 0 &&
+    w.supervisorAction === undefined
+  );
 }
 
 /**
@@ -48,7 +82,9 @@ export class TransitionWriter {
     private readonly repos: HistoryRepositories,
   ) {}
 
+  /** The table's stored state; what this instance remembered of its event chain is dropped. */
   load(tableId: string): Promise<StoredTableState | undefined> {
+    this.repos.events.forget(tableId);
     return this.repos.tableState.load(tableId);
   }
 
@@ -61,14 +97,62 @@ export class TransitionWriter {
     return this.repos.commands.recordAlone(tableId, commands, at);
   }
 
-  /** Commits the transition; returns the table state's new version. */
-  commit(outcome: MachineOutcome, ctx: CommitContext): Promise<number> {
+  /**
+   * Commits the transition; returns the table state's new version. A reading's transition (most
+   * of them) is one round trip; the others one transaction of a statement per kind of row.
+   */
+  async commit(outcome: MachineOutcome, ctx: CommitContext): Promise<number> {
+    const tableId = outcome.state.tableId;
+    try {
+      if (!fitsOneCall(outcome, ctx)) return await this.commitStatements(outcome, ctx);
+      try {
+        return await this.commitInOneCall(outcome, ctx);
+      } catch (error) {
+        if (!(error instanceof ChainMovedError)) throw error;
+        // The remembered head was stale (nothing was written): chain to the stored one.
+        this.repos.events.forget(tableId);
+        return await this.commitInOneCall(outcome, ctx);
+      }
+    } catch (error) {
+      this.repos.events.forget(tableId);
+      throw error;
+    }
+  }
+
+  private async commitInOneCall(outcome: MachineOutcome, ctx: CommitContext): Promise<number> {
+    const { state, writes } = outcome;
+    const tableId = state.tableId;
+    const r = this.repos;
+    const plan = r.tableState.plan(state, ctx.expectedVersion, ctx.previous);
+    const prev = await r.events.head(this.dataSource, tableId);
+    const chained = r.events.chain(tableId, writes.events, ctx.occurredAt, prev);
+    const { version } = await r.call.commit({
+      lease: ctx.lease,
+      expectedVersion: ctx.expectedVersion,
+      at: ctx.occurredAt,
+      state:
+        plan.mode === 'snapshot'
+          ? { mode: 'snapshot', json: JSON.stringify(state) }
+          : { mode: 'delta', json: JSON.stringify(plan.delta) },
+      writes,
+      reading: ctx.reading ? readingRow(ctx.reading, writes) : undefined,
+      prev,
+      events: chained.rows,
+      outbox: r.events.outboxRows(writes.events, ctx.newId),
+    });
+    if (plan.mode === 'snapshot') r.tableState.snapshotCommitted(tableId, version);
+    r.events.remember(tableId, chained.head);
+    return version;
+  }
+
+  private async commitStatements(outcome: MachineOutcome, ctx: CommitContext): Promise<number> {
     const { state, writes } = outcome;
     const tableId = state.tableId;
     const at = ctx.occurredAt;
     const r = this.repos;
     const answers = placeAnswers(writes, ctx.commands ?? []);
-    return this.dataSource.transaction(async (manager) => {
+    let head: ChainHead | undefined;
+    const version = await this.dataSource.transaction(async (manager) => {
       await r.tableState.assertLease(manager, ctx.lease);
       const version = await r.tableState.write(
         manager,
@@ -77,15 +161,20 @@ export class TransitionWriter {
         at,
         ctx.previous,
       );
+      const readingId = ctx.reading
+        ? await r.readingOutcomes.insert(manager, tableId, ctx.reading, writes)
+        : undefined;
       await r.shoesRounds.write(manager, tableId, writes, at);
-      await r.cards.write(manager, tableId, writes, at);
+      await r.cards.write(manager, tableId, writes, at, readingId);
       await r.wagers.write(manager, tableId, writes, at, answers.inRows);
       await r.supervisorActions.write(manager, tableId, writes, at);
       await r.readingOutcomes.write(manager, tableId, writes);
-      await r.events.append(manager, tableId, writes.events, at, ctx.newId);
+      head = await r.events.append(manager, tableId, writes.events, at, ctx.newId);
       await r.commands.insert(manager, tableId, answers.alone, at);
       return version;
     });
+    if (head) r.events.remember(tableId, head);
+    return version;
   }
 }
 
@@ -105,6 +194,7 @@ export function createTransitionWriter(
     readingOutcomes: new ReadingOutcomeRepository(),
     events: new RoundEventsRepository(topicPrefix),
     commands: new ProcessedCommandsRepository(dataSource),
+    call: new TransitionCallRepository(dataSource),
   });
   return { writer, supervisorActions };
 }
