@@ -1,6 +1,9 @@
+import {
+  expectCompletedRoundsReplay,
+  expectEachBetSettledOnce,
+  expectUnbrokenChain,
+} from '../support/history-checks';
 import { Pool } from 'pg';
-import { eventHash, GENESIS_HASH } from '../../src/tables/event-chain';
-import { VerifyRoundReplay } from '../../src/audit/verify-round-replay.use-case';
 import { ServiceProcess, spawnService } from '../support/service-process';
 import { waitFor, writeTablesFile } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
@@ -173,54 +176,15 @@ describe(`crash recovery (${RUNS} SIGKILLs at random points)`, () => {
     ).toBeLessThanOrEqual(2);
 
     // Every completed round replays exactly from its stored cards and bets (the auditors' check).
-    const verify = new VerifyRoundReplay(q);
-    let settledBets = 0;
-    for (const round of completed) {
-      const verdict = await verify.round(round.id);
-      expect(verdict).toMatchObject({ roundId: round.id, verdict: 'match' });
-      settledBets += verdict.verdict === 'match' ? verdict.settlements : 0;
-    }
+    const settledBets = await expectCompletedRoundsReplay(
+      q,
+      completed.map((r) => r.id),
+    );
     // No bet settled twice, no bet of a finished round left unsettled.
-    const [{ twice }] = await q<{ twice: number }>(
-      `SELECT count(*)::int AS twice FROM (SELECT bet_id FROM settlements WHERE bet_id IS NOT NULL GROUP BY bet_id HAVING count(*) > 1) d`,
-    );
-    expect(twice).toBe(0);
-    const [{ unsettled }] = await q<{ unsettled: number }>(
-      `SELECT count(*)::int AS unsettled FROM bets b JOIN rounds r ON r.id = b.round_id
-        WHERE r.status IN ('completed','voided') AND b.status = 'accepted'`,
-    );
-    expect(unsettled).toBe(0);
-
+    await expectEachBetSettledOnce(q);
     // Each table's event log is one unbroken hash chain, numbered without gaps.
     for (const tableId of ['crash-pokdeng', 'crash-ibj']) {
-      const events = await q<{
-        event_no: string;
-        round_id: string | null;
-        type: string;
-        visibility: string;
-        payload: unknown;
-        actor: string | null;
-        occurred_at: Date;
-        prev_hash: string;
-        hash: string;
-      }>(`SELECT * FROM round_events WHERE table_id = $1 ORDER BY event_no`, [tableId]);
-      let prev = GENESIS_HASH;
-      events.forEach((e, i) => {
-        expect(Number(e.event_no)).toBe(i + 1);
-        expect(e.prev_hash).toBe(prev);
-        const hash = eventHash(prev, {
-          tableId,
-          eventNo: Number(e.event_no),
-          roundId: e.round_id,
-          type: e.type,
-          visibility: e.visibility,
-          payload: e.payload,
-          actor: e.actor,
-          occurredAt: new Date(e.occurred_at).toISOString(),
-        });
-        expect(e.hash).toBe(hash);
-        prev = hash;
-      });
+      await expectUnbrokenChain(q, tableId);
       const seqs = await q<{ seq: string }>(
         `SELECT seq FROM outbox WHERE table_id = $1 ORDER BY seq`,
         [tableId],

@@ -1,6 +1,9 @@
+import {
+  expectCompletedRoundsReplay,
+  expectEachBetSettledOnce,
+  expectUnbrokenChain,
+} from '../support/history-checks';
 import { Pool } from 'pg';
-import { eventHash, GENESIS_HASH } from '../../src/tables/event-chain';
-import { VerifyRoundReplay } from '../../src/audit/verify-round-replay.use-case';
 import { TEST_ADMIN_DATABASE_URL } from '../support/environment';
 import { spawnService } from '../support/service-process';
 import { signIn, waitFor, writeTablesFile } from '../support/studio-harness';
@@ -192,43 +195,12 @@ describe(`database outages (${OUTAGES} outages of 5–30 s)`, () => {
       // No half-written round: every completed round replays exactly from what was stored.
       const rounds = await q<{ id: string; status: string }>(`SELECT id, status FROM rounds`);
       const completed = rounds.filter((r) => r.status === 'completed');
-      const verify = new VerifyRoundReplay(q);
-      for (const round of completed) {
-        expect(await verify.round(round.id)).toMatchObject({ roundId: round.id, verdict: 'match' });
-      }
-      const [{ twice }] = await q<{ twice: number }>(
-        `SELECT count(*)::int AS twice FROM (SELECT bet_id FROM settlements WHERE bet_id IS NOT NULL GROUP BY bet_id HAVING count(*) > 1) d`,
+      await expectCompletedRoundsReplay(
+        q,
+        completed.map((r) => r.id),
       );
-      expect(twice).toBe(0);
-      for (const tableId of TABLES) {
-        const events = await q<{
-          event_no: string;
-          round_id: string | null;
-          type: string;
-          visibility: string;
-          payload: unknown;
-          actor: string | null;
-          occurred_at: Date;
-          prev_hash: string;
-          hash: string;
-        }>(`SELECT * FROM round_events WHERE table_id = $1 ORDER BY event_no`, [tableId]);
-        let prev = GENESIS_HASH;
-        events.forEach((e, i) => {
-          expect(Number(e.event_no)).toBe(i + 1);
-          expect(e.prev_hash).toBe(prev);
-          prev = eventHash(prev, {
-            tableId,
-            eventNo: Number(e.event_no),
-            roundId: e.round_id,
-            type: e.type,
-            visibility: e.visibility,
-            payload: e.payload,
-            actor: e.actor,
-            occurredAt: new Date(e.occurred_at).toISOString(),
-          });
-          expect(e.hash).toBe(prev);
-        });
-      }
+      await expectEachBetSettledOnce(q);
+      for (const tableId of TABLES) await expectUnbrokenChain(q, tableId);
       console.log(
         `database outages: ${OUTAGES} outages (${seen.join(', ')}); process alive after each; ` +
           `${completed.length} rounds completed and replayed; ${bets} bets sent`,
