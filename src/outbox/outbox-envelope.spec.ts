@@ -1,5 +1,12 @@
 import { OutboxEventEntity, toEnvelope } from '@studio/persistence';
-import { OutboxRow, groupByTopic, toOutgoingMessage } from './outbox-envelope';
+import type { OutgoingMessage } from './event-publisher';
+import {
+  MAX_SEND_BYTES,
+  OutboxRow,
+  groupByTopic,
+  splitBySize,
+  toOutgoingMessage,
+} from './outbox-envelope';
 
 function entityOf(row: OutboxRow): OutboxEventEntity {
   const entity = new OutboxEventEntity();
@@ -66,5 +73,31 @@ describe('groupByTopic', () => {
     expect([...grouped.keys()]).toEqual(['a', 'b']);
     expect(grouped.get('a')!.map((m) => JSON.parse(m.value).seq)).toEqual([1, 3, 4]);
     expect(grouped.get('b')!.map((m) => JSON.parse(m.value).seq)).toEqual([2, 5]);
+  });
+});
+
+describe('splitBySize', () => {
+  const message = (value: string): OutgoingMessage => ({ key: 'bj-1', value, headers: {} });
+
+  it('cuts the messages, in order, into sends under the limit counted in bytes', () => {
+    // 100 characters of "é" are 200 bytes in UTF-8.
+    const messages = Array.from({ length: 10 }, (_, i) => message(`${i}${'é'.repeat(100)}`));
+    const sends = splitBySize(messages, 1_000);
+    expect(sends.flat()).toEqual(messages);
+    expect(sends.map((s) => s.length)).toEqual([3, 3, 3, 1]);
+  });
+
+  it('sends a message larger than the limit on its own, and everything else as usual', () => {
+    const messages = [message('a'), message('x'.repeat(5_000)), message('b'), message('c')];
+    expect(splitBySize(messages, 1_000).map((s) => s.length)).toEqual([1, 1, 2]);
+  });
+
+  it('keeps a send of the relay batch size under the broker limit for large events', () => {
+    const messages = Array.from({ length: 5_000 }, () => message('x'.repeat(1_000)));
+    const sends = splitBySize(messages);
+    expect(sends.flat()).toHaveLength(5_000);
+    for (const send of sends) {
+      expect(send.reduce((n, m) => n + m.value.length, 0)).toBeLessThan(MAX_SEND_BYTES);
+    }
   });
 });

@@ -44,6 +44,44 @@ export function toOutgoingMessage(row: OutboxRow): OutgoingMessage {
   };
 }
 
+/**
+ * The most a send carries, in bytes of keys, values and headers plus a record's framing. The broker
+ * refuses a record batch (one partition's part of a send) over its message.max.bytes, 1 MB by
+ * default: keeping the whole send under it keeps every partition's part under it, whatever the
+ * partitioner makes of the keys, and a send this large already costs the producer little per event.
+ */
+export const MAX_SEND_BYTES = 960_000;
+/** A record's framing around its key, value and headers (lengths, offsets, timestamp), at most. */
+const RECORD_OVERHEAD_BYTES = 40;
+
+/** The messages in order, cut into runs of at most `maxBytes` (a larger message goes alone). */
+export function splitBySize(
+  messages: readonly OutgoingMessage[],
+  maxBytes = MAX_SEND_BYTES,
+): OutgoingMessage[][] {
+  const sends: OutgoingMessage[][] = [];
+  let current: OutgoingMessage[] = [];
+  let bytes = 0;
+  for (const message of messages) {
+    const size = messageBytes(message);
+    if (current.length > 0 && bytes + size > maxBytes) {
+      sends.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(message);
+    bytes += size;
+  }
+  if (current.length > 0) sends.push(current);
+  return sends;
+}
+
+function messageBytes(message: OutgoingMessage): number {
+  let size = RECORD_OVERHEAD_BYTES + Buffer.byteLength(message.value) + message.key.length * 3;
+  for (const name in message.headers) size += 8 + name.length + message.headers[name].length * 3;
+  return size;
+}
+
 /** Messages grouped by topic, each group in the rows' order (one send per topic). */
 export function groupByTopic(rows: readonly OutboxRow[]): Map<string, OutgoingMessage[]> {
   const byTopic = new Map<string, OutgoingMessage[]>();

@@ -5,7 +5,7 @@ import type { OutboxConfig } from '../config/studio-config';
 import { oneLine } from '../common/one-line';
 import { EventPublisher } from './event-publisher';
 import type { OutgoingMessage } from './event-publisher';
-import { groupByTopic, OutboxRow } from './outbox-envelope';
+import { groupByTopic, OutboxRow, splitBySize } from './outbox-envelope';
 import { OutboxRelayStore, PgOutboxRelayStore, RelayLease } from './outbox-relay-store';
 
 /** Counters since start, exposed on GET /metrics. */
@@ -136,8 +136,9 @@ export class OutboxRelay {
     }
   }
 
+  /** One send after the other: a table's events reach the broker in order. */
   private async send(batch: Batch): Promise<void> {
-    for (const [topic, messages] of batch.messages) {
+    for (const { topic, messages } of batch.sends) {
       await this.publisher.publish(topic, messages);
     }
   }
@@ -178,10 +179,21 @@ export class OutboxRelay {
   }
 }
 
-/** Rows read, with their messages built while the batch before was being sent. */
+/**
+ * Rows read, with their messages built while the batch before was being sent, as the sends that
+ * carry them: per topic, in the rows' order, each under the broker's size limit.
+ */
 export interface Batch {
   rows: OutboxRow[];
-  messages: Map<string, OutgoingMessage[]>;
+  sends: Array<{ topic: string; messages: OutgoingMessage[] }>;
+}
+
+export function toBatch(rows: OutboxRow[]): Batch {
+  const sends: Batch['sends'] = [];
+  for (const [topic, messages] of groupByTopic(rows)) {
+    for (const part of splitBySize(messages)) sends.push({ topic, messages: part });
+  }
+  return { rows, sends };
 }
 
 /**
@@ -238,9 +250,7 @@ export class LeaseTurn {
   }
 
   private read(): Promise<Batch> {
-    const reading = this.lease
-      .read(this.batchSize, new Map(this.readUpTo))
-      .then((rows) => ({ rows, messages: groupByTopic(rows) }));
+    const reading = this.lease.read(this.batchSize, new Map(this.readUpTo)).then(toBatch);
     reading.catch(() => undefined); // awaited (and its failure thrown) by run()
     return reading;
   }
