@@ -19,7 +19,7 @@ import { Client } from 'pg';
 import { SystemClock } from '../src/clock/clock';
 import { loadStudioConfig } from '../src/config/studio-config';
 import { createStudioDataSource } from '../src/database/data-source.factory';
-import { KafkaEventPublisher } from '../src/kafka/kafka-event-publisher';
+import { EVENT_PRODUCER_SETTINGS, KafkaEventPublisher } from '../src/kafka/kafka-event-publisher';
 import type { OutboxRow } from '../src/outbox/outbox-envelope';
 import { OutboxRelay, toBatch } from '../src/outbox/outbox-relay';
 import { READ_SQL } from '../src/outbox/outbox-relay-store';
@@ -135,9 +135,9 @@ async function floor(
     topics: [{ topic, numPartitions: partitions }],
   });
   await admin.disconnect();
+  // The relay's producer settings (idempotent, one request in flight), on this thread.
   const producer = kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 1,
+    ...EVENT_PRODUCER_SETTINGS,
     createPartitioner: Partitioners.DefaultPartitioner,
   });
   await producer.connect();
