@@ -30,8 +30,10 @@ export const EVENT_PRODUCER_SETTINGS = {
  * the build). Encoding a send (record batches, CRC, buffers, and the garbage they make) costs more
  * than everything else the relay does per event; on a thread of its own it overlaps the relay's
  * reads and marks, and stays off the event loop that serves the tables and the platforms' commands.
- * It does one thing per request, in the order asked: `connect`, `send`, or `reset` (drop the
- * producer, a new one is made by the next request).
+ * It does one thing per request, in the order asked: `connect` (and forget an earlier failure),
+ * `send`, or `reset` (drop the producer). Once a send fails, the producer is dropped and every send
+ * after it is refused untried until the next `connect`: sends may be queued here before the ones
+ * ahead of them are acknowledged, and none may reach the broker after one that did not.
  */
 const PRODUCER_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -58,12 +60,25 @@ async function reset() {
   producer = undefined;
   if (dropped) await dropped.disconnect().catch(() => undefined);
 }
+let failed;
+async function send(topic, messages) {
+  if (failed) throw new Error('Not sent: an earlier send failed (' + failed + ')');
+  try {
+    await (await connect()).send({ topic, acks: -1, messages });
+  } catch (error) {
+    failed = String((error && error.message) || error);
+    await reset();
+    throw error;
+  }
+}
 let queue = Promise.resolve();
 parentPort.on('message', (request) => {
   queue = queue.then(async () => {
     try {
-      if (request.op === 'connect') await connect();
-      else if (request.op === 'send') await (await connect()).send({ topic: request.topic, acks: -1, messages: request.messages });
+      if (request.op === 'connect') {
+        failed = undefined;
+        await connect();
+      } else if (request.op === 'send') await send(request.topic, request.messages);
       else await reset();
       parentPort.postMessage({ id: request.id });
     } catch (error) {
@@ -194,10 +209,12 @@ export class KafkaEventPublisher extends EventPublisher {
     }
   }
 
+  /**
+   * Asks the thread right away (no await before the request), so publishes go out in the order
+   * they are called. A failed send drops the thread's producer; connect() starts afresh.
+   */
   async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
-    if (!this.thread || !this.connected) {
-      await this.connect([topic]);
-    }
+    if (!this.thread) await this.connect([topic]);
     try {
       await this.thread!.request('send', topic, messages);
       this.connected = true;
@@ -205,8 +222,6 @@ export class KafkaEventPublisher extends EventPublisher {
     } catch (error) {
       this.connected = false;
       this.lastError = oneLine(error);
-      // A producer that failed mid-send may hold a stale connection; start afresh next time.
-      await this.thread?.request('reset').catch(() => undefined);
       await this.dropThreadIfEnded();
       throw error;
     }
