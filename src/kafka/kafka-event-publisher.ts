@@ -1,22 +1,15 @@
 import { Logger } from '@nestjs/common';
-import { Kafka, logLevel, LogEntry } from 'kafkajs';
-import { Worker } from 'node:worker_threads';
+import { Kafka, logLevel, LogEntry, Partitioners, Producer } from 'kafkajs';
 import type { KafkaConfig } from '../config/studio-config';
 import { oneLine } from '../common/one-line';
 import { kafkaConnection } from './kafka-connection';
 import { ensureKafkaTopics } from './kafka-topics';
 import { EventPublisher, OutgoingMessage, PublisherStatus } from '../outbox/event-publisher';
 
-/** The producer's client settings (besides brokers, TLS and SASL), in its thread as on this one. */
-const CLIENT_SETTINGS = {
-  requestTimeout: 30_000,
-  retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 3_000 },
-};
-
 /**
  * Idempotent (acks from all in-sync replicas, one request in flight so a retry can never reorder
  * a table's events); Java-client-compatible murmur2 partitioner, so platforms in any language find
- * a table's partition. The thread below adds `createPartitioner: Partitioners.DefaultPartitioner`.
+ * a table's partition.
  */
 export const EVENT_PRODUCER_SETTINGS = {
   idempotent: true,
@@ -26,205 +19,84 @@ export const EVENT_PRODUCER_SETTINGS = {
 } as const;
 
 /**
- * The producer's thread, plain JavaScript (so it runs the same from the sources under test as from
- * the build). Encoding a send (record batches, CRC, buffers, and the garbage they make) costs more
- * than everything else the relay does per event; on a thread of its own it overlaps the relay's
- * reads and marks, and stays off the event loop that serves the tables and the platforms' commands.
- * It does one thing per request, in the order asked: `connect` (and forget an earlier failure),
- * `send`, or `reset` (drop the producer). Once a send fails, the producer is dropped and every send
- * after it is refused untried until the next `connect`: sends may be queued here before the ones
- * ahead of them are acknowledged, and none may reach the broker after one that did not.
- */
-const PRODUCER_THREAD = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { Kafka, logLevel, Partitioners } = require(workerData.kafkajs);
-const kafka = new Kafka({
-  ...workerData.client,
-  logLevel: logLevel.WARN,
-  logCreator: () => ({ namespace, log }) => {
-    const { message, ...extra } = log;
-    parentPort.postMessage({ log: { namespace, message: String(message), extra: JSON.stringify(extra) } });
-  },
-});
-let producer;
-async function connect() {
-  if (producer) return producer;
-  const created = kafka.producer({ ...workerData.producer, createPartitioner: Partitioners.DefaultPartitioner });
-  created.on(created.events.DISCONNECT, () => parentPort.postMessage({ disconnected: true }));
-  await created.connect();
-  producer = created;
-  return created;
-}
-async function reset() {
-  const dropped = producer;
-  producer = undefined;
-  if (dropped) await dropped.disconnect().catch(() => undefined);
-}
-let failed;
-async function send(topic, messages) {
-  if (failed) throw new Error('Not sent: an earlier send failed (' + failed + ')');
-  try {
-    await (await connect()).send({ topic, acks: -1, messages });
-  } catch (error) {
-    failed = String((error && error.message) || error);
-    await reset();
-    throw error;
-  }
-}
-let queue = Promise.resolve();
-parentPort.on('message', (request) => {
-  queue = queue.then(async () => {
-    try {
-      if (request.op === 'connect') {
-        failed = undefined;
-        await connect();
-      } else if (request.op === 'send') await send(request.topic, request.messages);
-      else await reset();
-      parentPort.postMessage({ id: request.id });
-    } catch (error) {
-      const { name, message, code, type, retriable } = error || {};
-      parentPort.postMessage({ id: request.id, error: { name, message: String(message || error), code, type, retriable } });
-    }
-  });
-});
-`;
-
-interface ThreadReply {
-  id?: number;
-  error?: { name?: string; message: string; code?: string; type?: string; retriable?: boolean };
-  log?: { namespace: string; message: string; extra: string };
-  disconnected?: boolean;
-}
-
-/** The producer thread seen from here: requests answered in order, each as a promise. */
-class ProducerThread {
-  private readonly worker: Worker;
-  private readonly pending = new Map<number, { resolve(): void; reject(e: Error): void }>();
-  private nextId = 1;
-  exited = false;
-
-  constructor(
-    workerData: unknown,
-    onLog: (log: NonNullable<ThreadReply['log']>) => void,
-    onDisconnect: () => void,
-  ) {
-    this.worker = new Worker(PRODUCER_THREAD, { eval: true, workerData });
-    // Only a request waiting for its answer keeps the process alive, as a socket would.
-    this.worker.unref();
-    this.worker.on('message', (reply: ThreadReply) => {
-      if (reply.log) return onLog(reply.log);
-      if (reply.disconnected) return onDisconnect();
-      const waiting = this.pending.get(reply.id!);
-      this.pending.delete(reply.id!);
-      if (this.pending.size === 0) this.worker.unref();
-      if (!reply.error) return waiting?.resolve();
-      waiting?.reject(Object.assign(new Error(reply.error.message), reply.error));
-    });
-    this.worker.on('error', (error) => this.failAll(error));
-    this.worker.on('exit', (code) => {
-      this.exited = true;
-      this.failAll(new Error(`The Kafka producer thread ended (exit code ${code})`));
-      onDisconnect();
-    });
-  }
-
-  request(op: 'connect' | 'send' | 'reset', topic?: string, messages?: OutgoingMessage[]) {
-    if (this.exited) return Promise.reject(new Error('The Kafka producer thread has ended'));
-    const id = this.nextId++;
-    return new Promise<void>((resolve, reject) => {
-      if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, op, topic, messages });
-    });
-  }
-
-  async end(): Promise<void> {
-    if (!this.exited) await this.request('reset').catch(() => undefined);
-    await this.worker.terminate();
-  }
-
-  private failAll(error: Error): void {
-    const waiting = [...this.pending.values()];
-    this.pending.clear();
-    waiting.forEach((w) => w.reject(error));
-  }
-}
-
-/**
- * Publishes outbox rows with an idempotent kafkajs producer that runs on a thread of its own (see
- * PRODUCER_THREAD); topics are made on this thread with an admin client.
+ * Publishes outbox rows with an idempotent kafkajs producer. Publishes are queued and sent one
+ * after the other, in the order asked, each as soon as the one before is acknowledged (no round
+ * trip through the caller in between). Once a send fails, the producer is dropped and every send
+ * after it is refused untried until the next connect(): none may reach the broker after one that
+ * did not.
  */
 export class KafkaEventPublisher extends EventPublisher {
   readonly enabled = true;
   private readonly logger = new Logger('KafkaEventPublisher');
   private readonly kafka: Kafka;
-  private thread?: ProducerThread;
+  private producer?: Producer;
   private connected = false;
   private lastError?: string;
+  /** Why sends are refused, since a send failed and until connect(). */
+  private failed?: string;
+  private queue: Promise<unknown> = Promise.resolve();
   private readonly ensuredTopics = new Set<string>();
 
   constructor(private readonly config: KafkaConfig) {
     super();
+    const logger = this.logger;
     this.kafka = new Kafka({
       clientId: config.clientId,
       // Brokers, TLS and SASL/SCRAM: the same link settings as every other Kafka client.
       ...kafkaConnection(config),
-      ...CLIENT_SETTINGS,
+      requestTimeout: 30_000,
+      retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 3_000 },
       logLevel: logLevel.WARN,
       logCreator:
         () =>
         ({ namespace, log }: LogEntry) => {
           const { message, ...extra } = log;
-          this.log(namespace, String(message), JSON.stringify(extra));
+          // Retries are bounded on purpose: a send that fails is retried by the relay from the
+          // outbox (same event ids), so the producer's end-to-end warning about it is expected.
+          if (String(message).includes('Limiting retries for the idempotent producer')) return;
+          const line = `kafkajs ${namespace}: ${message} ${JSON.stringify(extra)}`;
+          // kafkajs reports errors it retries itself; the relay logs the failures that matter.
+          logger.warn(line);
         },
     });
   }
 
   async connect(topics: string[]): Promise<void> {
-    try {
-      await this.ensureTopics(topics);
-      this.thread ??= new ProducerThread(
-        {
-          kafkajs: require.resolve('kafkajs'),
-          client: {
-            clientId: this.config.clientId,
-            ...kafkaConnection(this.config),
-            ...CLIENT_SETTINGS,
-          },
-          producer: EVENT_PRODUCER_SETTINGS,
-        },
-        ({ namespace, message, extra }) => this.log(namespace, message, extra),
-        () => {
-          this.connected = false;
-        },
-      );
-      await this.thread.request('connect');
-      this.connected = true;
-      this.lastError = undefined;
-    } catch (error) {
-      this.connected = false;
-      this.lastError = oneLine(error);
-      await this.dropThreadIfEnded();
-      throw error;
-    }
+    await this.inOrder(async () => {
+      this.failed = undefined;
+      try {
+        await this.ensureTopics(topics);
+        await this.producerConnected();
+        this.connected = true;
+        this.lastError = undefined;
+      } catch (error) {
+        this.connected = false;
+        this.lastError = oneLine(error);
+        throw error;
+      }
+    });
   }
 
-  /**
-   * Asks the thread right away (no await before the request), so publishes go out in the order
-   * they are called. A failed send drops the thread's producer; connect() starts afresh.
-   */
+  /** Queued right away (no await before), so publishes go out in the order they are called. */
   async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
-    if (!this.thread) await this.connect([topic]);
-    try {
-      await this.thread!.request('send', topic, messages);
-      this.connected = true;
-      this.lastError = undefined;
-    } catch (error) {
-      this.connected = false;
-      this.lastError = oneLine(error);
-      await this.dropThreadIfEnded();
-      throw error;
-    }
+    await this.inOrder(async () => {
+      if (this.failed) throw new Error(`Not sent: an earlier send failed (${this.failed})`);
+      try {
+        const producer = await this.producerConnected();
+        await producer.send({ topic, acks: -1, messages });
+        this.connected = true;
+        this.lastError = undefined;
+      } catch (error) {
+        this.connected = false;
+        this.lastError = oneLine(error);
+        this.failed = this.lastError;
+        // A producer that failed mid-send may hold a stale connection; start afresh next time.
+        const producer = this.producer;
+        this.producer = undefined;
+        await producer?.disconnect().catch(() => undefined);
+        throw error;
+      }
+    });
   }
 
   status(): PublisherStatus {
@@ -232,25 +104,32 @@ export class KafkaEventPublisher extends EventPublisher {
   }
 
   async disconnect(): Promise<void> {
-    const thread = this.thread;
-    this.thread = undefined;
-    this.connected = false;
-    await thread?.end();
+    await this.inOrder(async () => {
+      const producer = this.producer;
+      this.producer = undefined;
+      this.connected = false;
+      await producer?.disconnect();
+    });
   }
 
-  private async dropThreadIfEnded(): Promise<void> {
-    if (!this.thread?.exited) return;
-    const ended = this.thread;
-    this.thread = undefined;
-    await ended.end();
+  private inOrder<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work);
+    this.queue = result.catch(() => undefined);
+    return result;
   }
 
-  private log(namespace: string, message: string, extra: string): void {
-    // Retries are bounded on purpose: a send that fails is retried by the relay from the outbox
-    // (same event ids), so the producer's end-to-end warning about it is expected.
-    if (message.includes('Limiting retries for the idempotent producer')) return;
-    // kafkajs reports errors it retries itself; the relay logs the failures that matter.
-    this.logger.warn(`kafkajs ${namespace}: ${message} ${extra}`);
+  private async producerConnected(): Promise<Producer> {
+    if (this.producer) return this.producer;
+    const producer = this.kafka.producer({
+      ...EVENT_PRODUCER_SETTINGS,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    producer.on(producer.events.DISCONNECT, () => {
+      this.connected = false;
+    });
+    await producer.connect();
+    this.producer = producer;
+    return producer;
   }
 
   private async ensureTopics(topics: string[]): Promise<void> {
