@@ -135,7 +135,7 @@ async function floor(
     topics: [{ topic, numPartitions: partitions }],
   });
   await admin.disconnect();
-  // The relay's producer settings (idempotent, one request in flight), on this thread.
+  // The relay's producer settings (idempotent, one request in flight).
   const producer = kafka.producer({
     ...EVENT_PRODUCER_SETTINGS,
     createPartitioner: Partitioners.DefaultPartitioner,
