@@ -1,7 +1,8 @@
 /**
  * The outbox relay draining a 100,000-event backlog, against its floor measured in the same run: a
- * bare kafkajs producer (same broker, same batch size, acks=all, idempotent, one request in flight)
- * sending the same 100,000 messages (the very bytes the relay publishes), read beforehand.
+ * bare kafkajs producer (same broker, same partitions, acks=all, idempotent, one request in flight)
+ * sending the same 100,000 messages (the very bytes the relay publishes, read beforehand) in the
+ * same sends (the relay's batches, cut to stay under the broker's record-batch size limit).
  *
  * Needs a Kafka broker: `npm run bench -- outbox-relay` starts one of its own (or set
  * BENCH_KAFKA_BROKERS) and PostgreSQL (BENCH_DATABASE_URL, default
@@ -18,9 +19,9 @@ import { Client } from 'pg';
 import { SystemClock } from '../src/clock/clock';
 import { loadStudioConfig } from '../src/config/studio-config';
 import { createStudioDataSource } from '../src/database/data-source.factory';
-import { KafkaEventPublisher } from '../src/kafka/kafka-event-publisher';
-import { groupByTopic, OutboxRow } from '../src/outbox/outbox-envelope';
-import { OutboxRelay } from '../src/outbox/outbox-relay';
+import { EVENT_PRODUCER_SETTINGS, KafkaEventPublisher } from '../src/kafka/kafka-event-publisher';
+import type { OutboxRow } from '../src/outbox/outbox-envelope';
+import { OutboxRelay, toBatch } from '../src/outbox/outbox-relay';
 import { READ_SQL } from '../src/outbox/outbox-relay-store';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
@@ -111,8 +112,16 @@ async function loadBacklog(url: string, topic: string): Promise<void> {
   });
 }
 
-/** The floor: the same messages through a bare idempotent producer, batch by batch. */
-async function floor(rows: OutboxRow[], batchSize: number, prefix: string): Promise<number> {
+/**
+ * The floor: the same messages through a bare idempotent producer, in the very sends the relay
+ * makes of them (its reads of `batchSize` rows, cut by bytes), to a topic with as many partitions.
+ */
+async function floor(
+  rows: OutboxRow[],
+  batchSize: number,
+  prefix: string,
+  partitions: number,
+): Promise<number> {
   const kafka = new Kafka({
     clientId: 'relay-floor',
     brokers: [BROKERS],
@@ -121,17 +130,20 @@ async function floor(rows: OutboxRow[], batchSize: number, prefix: string): Prom
   const admin = kafka.admin();
   await admin.connect();
   const topic = `${prefix}floor`;
-  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 3 }] });
+  await admin.createTopics({
+    waitForLeaders: true,
+    topics: [{ topic, numPartitions: partitions }],
+  });
   await admin.disconnect();
+  // The relay's producer settings (idempotent, one request in flight).
   const producer = kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 1,
+    ...EVENT_PRODUCER_SETTINGS,
     createPartitioner: Partitioners.DefaultPartitioner,
   });
   await producer.connect();
   const batches = [];
   for (let i = 0; i < rows.length; i += batchSize) {
-    batches.push([...groupByTopic(rows.slice(i, i + batchSize)).values()].flat());
+    batches.push(...toBatch(rows.slice(i, i + batchSize)).sends.map((send) => send.messages));
   }
   const started = performance.now();
   for (const messages of batches) await producer.send({ topic, acks: -1, messages });
@@ -170,7 +182,9 @@ async function main(): Promise<void> {
     const rows = await withClient(url.toString(), async (c) => {
       return (await c.query<OutboxRow>(READ_SQL, [EVENTS, [], []])).rows;
     });
-    const bytes = [...groupByTopic(rows).values()].flat().reduce((n, m) => n + m.value.length, 0);
+    const bytes = toBatch(rows)
+      .sends.flatMap((send) => send.messages)
+      .reduce((n, m) => n + Buffer.byteLength(m.value), 0);
 
     await publisher.connect([topic]); // topic created and producer connected before the clock starts
     const rate = (ms: number) => Math.round(rows.length / (ms / 1000));
@@ -182,7 +196,7 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round++) {
       global.gc?.();
       let cpu = cpuMs();
-      const floorMs = await floor(rows, batchSize, prefix);
+      const floorMs = await floor(rows, batchSize, prefix, config.kafka!.eventPartitions);
       const floorCpu = cpuMs() - cpu;
 
       // The same backlog again: progress is per table, so forgetting it republishes everything.

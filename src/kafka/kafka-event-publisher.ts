@@ -7,8 +7,23 @@ import { ensureKafkaTopics } from './kafka-topics';
 import { EventPublisher, OutgoingMessage, PublisherStatus } from '../outbox/event-publisher';
 
 /**
- * Publishes outbox rows with an idempotent kafkajs producer (acks from all in-sync replicas, one
- * request in flight so a retry can never reorder a table's events).
+ * Idempotent (acks from all in-sync replicas, one request in flight so a retry can never reorder
+ * a table's events); Java-client-compatible murmur2 partitioner, so platforms in any language find
+ * a table's partition.
+ */
+export const EVENT_PRODUCER_SETTINGS = {
+  idempotent: true,
+  maxInFlightRequests: 1,
+  allowAutoTopicCreation: false,
+  retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 3_000 },
+} as const;
+
+/**
+ * Publishes outbox rows with an idempotent kafkajs producer. Publishes are queued and sent one
+ * after the other, in the order asked, each as soon as the one before is acknowledged (no round
+ * trip through the caller in between). Once a send fails, the producer is dropped and every send
+ * after it is refused untried until the next connect(): none may reach the broker after one that
+ * did not.
  */
 export class KafkaEventPublisher extends EventPublisher {
   readonly enabled = true;
@@ -17,6 +32,9 @@ export class KafkaEventPublisher extends EventPublisher {
   private producer?: Producer;
   private connected = false;
   private lastError?: string;
+  /** Why sends are refused, since a send failed and until connect(). */
+  private failed?: string;
+  private queue: Promise<unknown> = Promise.resolve();
   private readonly ensuredTopics = new Set<string>();
 
   constructor(private readonly config: KafkaConfig) {
@@ -44,49 +62,41 @@ export class KafkaEventPublisher extends EventPublisher {
   }
 
   async connect(topics: string[]): Promise<void> {
-    try {
-      await this.ensureTopics(topics);
-      if (!this.producer) {
-        const producer = this.kafka.producer({
-          idempotent: true,
-          maxInFlightRequests: 1,
-          // Java-client-compatible murmur2: platforms in any language find a table's partition.
-          createPartitioner: Partitioners.DefaultPartitioner,
-          allowAutoTopicCreation: false,
-          retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 3_000 },
-        });
-        producer.on(producer.events.DISCONNECT, () => {
-          this.connected = false;
-        });
-        await producer.connect();
-        this.producer = producer;
+    await this.inOrder(async () => {
+      this.failed = undefined;
+      try {
+        await this.ensureTopics(topics);
+        await this.producerConnected();
+        this.connected = true;
+        this.lastError = undefined;
+      } catch (error) {
+        this.connected = false;
+        this.lastError = oneLine(error);
+        throw error;
       }
-      this.connected = true;
-      this.lastError = undefined;
-    } catch (error) {
-      this.connected = false;
-      this.lastError = oneLine(error);
-      throw error;
-    }
+    });
   }
 
+  /** Queued right away (no await before), so publishes go out in the order they are called. */
   async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
-    if (!this.producer || !this.connected) {
-      await this.connect([topic]);
-    }
-    try {
-      await this.producer!.send({ topic, acks: -1, messages });
-      this.connected = true;
-      this.lastError = undefined;
-    } catch (error) {
-      this.connected = false;
-      this.lastError = oneLine(error);
-      // A producer that failed mid-send may hold a stale connection; start afresh next time.
-      const producer = this.producer;
-      this.producer = undefined;
-      await producer?.disconnect().catch(() => undefined);
-      throw error;
-    }
+    await this.inOrder(async () => {
+      if (this.failed) throw new Error(`Not sent: an earlier send failed (${this.failed})`);
+      try {
+        const producer = await this.producerConnected();
+        await producer.send({ topic, acks: -1, messages });
+        this.connected = true;
+        this.lastError = undefined;
+      } catch (error) {
+        this.connected = false;
+        this.lastError = oneLine(error);
+        this.failed = this.lastError;
+        // A producer that failed mid-send may hold a stale connection; start afresh next time.
+        const producer = this.producer;
+        this.producer = undefined;
+        await producer?.disconnect().catch(() => undefined);
+        throw error;
+      }
+    });
   }
 
   status(): PublisherStatus {
@@ -94,10 +104,32 @@ export class KafkaEventPublisher extends EventPublisher {
   }
 
   async disconnect(): Promise<void> {
-    const producer = this.producer;
-    this.producer = undefined;
-    this.connected = false;
-    await producer?.disconnect();
+    await this.inOrder(async () => {
+      const producer = this.producer;
+      this.producer = undefined;
+      this.connected = false;
+      await producer?.disconnect();
+    });
+  }
+
+  private inOrder<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async producerConnected(): Promise<Producer> {
+    if (this.producer) return this.producer;
+    const producer = this.kafka.producer({
+      ...EVENT_PRODUCER_SETTINGS,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    producer.on(producer.events.DISCONNECT, () => {
+      this.connected = false;
+    });
+    await producer.connect();
+    this.producer = producer;
+    return producer;
   }
 
   private async ensureTopics(topics: string[]): Promise<void> {

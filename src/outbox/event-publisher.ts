@@ -17,9 +17,17 @@ export interface PublisherStatus {
  */
 export abstract class EventPublisher {
   abstract readonly enabled: boolean;
-  /** Connects and makes sure the topics exist. Throws when the broker cannot be reached. */
+  /**
+   * Connects and makes sure the topics exist; after a failed publish, starts afresh. Throws when
+   * the broker cannot be reached.
+   */
   abstract connect(topics: string[]): Promise<void>;
-  /** Resolves only when every message is acknowledged by all in-sync replicas. */
+  /**
+   * Resolves only when every message is acknowledged by all in-sync replicas. Publishes may be
+   * asked for before the ones before them are acknowledged: they reach the broker in the order
+   * asked, and once one fails, every later one fails without being tried until connect() is
+   * called again, so nothing reaches the broker past a gap.
+   */
   abstract publish(topic: string, messages: OutgoingMessage[]): Promise<void>;
   abstract status(): PublisherStatus;
   abstract disconnect(): Promise<void>;

@@ -43,6 +43,11 @@ export interface OutboxRelayStore {
  * $1 limit, $2/$3 the tables and seqs already read. Per table, id order is seq order, so no pending
  * row lies before the lowest id among the tables' next rows (one (table_id, seq) index probe per
  * table); from there the rows are read in id order, leaving out those a table is already past.
+ *
+ * The "already past" test is a filter on the primary-key scan (a lookup in the tables' few seqs),
+ * not a join: the scan then stops after $1 rows. As a join, PostgreSQL hash-joined and sorted the
+ * whole backlog on every read (500 ms per read of a 100,000-event backlog instead of 10 ms), and
+ * computed every row's text columns before throwing all but $1 of them away.
  */
 export const READ_SQL = `
   WITH read_up_to AS (SELECT * FROM unnest($2::text[], $3::bigint[]) AS r(table_id, seq)),
@@ -62,8 +67,8 @@ export const READ_SQL = `
          to_char(o.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
          o.payload::text AS payload
     FROM outbox o
-    JOIN after a ON a.table_id = o.table_id AND o.seq > a.seq
    WHERE o.id >= (SELECT id FROM low)
+     AND o.seq > (SELECT a.seq FROM after a WHERE a.table_id = o.table_id)
    ORDER BY o.id
    LIMIT $1`;
 

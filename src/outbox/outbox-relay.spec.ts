@@ -66,16 +66,25 @@ class FakePublisher extends EventPublisher {
   readonly enabled = true;
   readonly sent: Array<{ topic: string; messages: OutgoingMessage[] }> = [];
   failAtSend = -1;
+  private calls = 0;
+  /** As the contract says: after a failed send, every send fails untried until connect(). */
+  private failed = false;
   constructor(private readonly log: string[]) {
     super();
   }
-  async connect(): Promise<void> {}
+  async connect(): Promise<void> {
+    this.failed = false;
+  }
   async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
-    const n = this.sent.length;
+    const n = this.calls++;
     this.log.push(`send ${JSON.parse(messages[0].value).eventId} start`);
     // Let the relay run ahead while the broker "acknowledges".
     await new Promise((resolve) => setImmediate(resolve));
-    if (n === this.failAtSend) throw new Error('broker down');
+    if (this.failed) throw new Error('not sent: an earlier send failed');
+    if (n === this.failAtSend) {
+      this.failed = true;
+      throw new Error('broker down');
+    }
     this.sent.push({ topic, messages });
     this.log.push(`send ${JSON.parse(messages[0].value).eventId} done`);
   }
@@ -145,6 +154,17 @@ describe('OutboxRelay pipeline', () => {
     // Marks follow their own send, and never before it.
     expect(log.indexOf('mark t0:4 t1:3 t2:3')).toBeGreaterThan(log.indexOf('send e1 done'));
     expect(log.indexOf('send e11 start')).toBeLessThan(log.indexOf('send e21 start'));
+  });
+
+  it('asks for the next batch to be sent before the current one is acknowledged', async () => {
+    const { outbox, relay } = setUp(30);
+    await relay.relayOnce();
+    const log = outbox.log;
+    expect(log.indexOf('send e11 start')).toBeLessThan(log.indexOf('send e1 done'));
+    // Still marked one after the other, each after its own acknowledgement.
+    expect(log.indexOf('mark t0:4 t1:3 t2:3')).toBeGreaterThan(log.indexOf('send e1 done'));
+    expect(log.indexOf('mark t1:7 t2:6 t0:7')).toBeGreaterThan(log.indexOf('send e11 done'));
+    expect(log.indexOf('mark t0:4 t1:3 t2:3')).toBeLessThan(log.indexOf('mark t1:7 t2:6 t0:7'));
   });
 
   it('after a failed send, publishes the same event ids again from the failed batch on', async () => {

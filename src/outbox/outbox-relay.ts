@@ -5,7 +5,7 @@ import type { OutboxConfig } from '../config/studio-config';
 import { oneLine } from '../common/one-line';
 import { EventPublisher } from './event-publisher';
 import type { OutgoingMessage } from './event-publisher';
-import { groupByTopic, OutboxRow } from './outbox-envelope';
+import { groupByTopic, OutboxRow, splitBySize } from './outbox-envelope';
 import { OutboxRelayStore, PgOutboxRelayStore, RelayLease } from './outbox-relay-store';
 
 /** Counters since start, exposed on GET /metrics. */
@@ -24,10 +24,17 @@ export interface OutboxLag {
 }
 
 /**
- * The leader gives its lease (and its pooled connection) back at least this often, so that a
- * one-connection pool (embedded database) still serves the rest of the service during a long drain.
+ * With a pool of a few connections (the embedded database has one), the leader gives its lease
+ * (and its pooled connection) back at least this often, so that the pool still serves the rest of
+ * the service during a long drain.
  */
-const LEASE_SLICE_MS = 1_000;
+const SMALL_POOL_LEASE_SLICE_MS = 1_000;
+/**
+ * Otherwise a turn lasts up to this: each new turn costs the lock's round trips and a first read
+ * that no send overlaps (about a tenth of a 100k drain with one-second turns).
+ */
+const LEASE_SLICE_MS = 10_000;
+const SMALL_POOL = 2;
 
 /**
  * Publishes the outbox to the broker in id order (which is per-table sequence order, because a
@@ -35,8 +42,9 @@ const LEASE_SLICE_MS = 1_000;
  * published up to. A crash between "sent" and "marked" republishes the same event ids: consumers
  * de-duplicate by event id.
  *
- * Pipelined: batch k+1 is read while batch k is sent, and batch k is marked while batch k+1 is
- * sent. Sends stay strictly one after the other, so a table's events reach the broker in order.
+ * Pipelined: batch k+1 is read while batch k is sent, and asked to be sent before batch k is
+ * acknowledged (the publisher sends in order and tries nothing after a failed send, so a table's
+ * events reach the broker in order); batch k is marked once acknowledged, while the next are sent.
  */
 export class OutboxRelay {
   private readonly logger = new Logger('OutboxRelay');
@@ -49,6 +57,7 @@ export class OutboxRelay {
   private wakeRequested = false;
   private failures = 0;
   private topicsReady = false;
+  private readonly leaseSliceMs: number;
   readonly counters: RelayCounters = {
     publishedEvents: 0,
     publishedBatches: 0,
@@ -65,6 +74,9 @@ export class OutboxRelay {
     store?: OutboxRelayStore,
   ) {
     this.store = store ?? new PgOutboxRelayStore(dataSource);
+    const poolSize = (dataSource.options as { extra?: { max?: number } } | undefined)?.extra?.max;
+    this.leaseSliceMs =
+      poolSize !== undefined && poolSize <= SMALL_POOL ? SMALL_POOL_LEASE_SLICE_MS : LEASE_SLICE_MS;
   }
 
   start(): void {
@@ -126,20 +138,24 @@ export class OutboxRelay {
     try {
       const more = await turn.run(
         (batch) => this.send(batch),
-        () => this.stopRequested || performance.now() - started > LEASE_SLICE_MS,
+        () => this.stopRequested || performance.now() - started > this.leaseSliceMs,
       );
       if (turn.published > 0) this.counters.publishMillis += performance.now() - started;
       return { published: turn.published, more };
     } catch (error) {
       this.counters.failedBatches += 1;
+      // The next turn connects again, which also lets the publisher send after its failure.
+      this.topicsReady = false;
       throw error;
     }
   }
 
+  /**
+   * Asks for every send of the batch at once: the publisher keeps them in order and tries none
+   * after one that failed, so a table's events reach the broker in order.
+   */
   private async send(batch: Batch): Promise<void> {
-    for (const [topic, messages] of batch.messages) {
-      await this.publisher.publish(topic, messages);
-    }
+    await Promise.all(batch.sends.map((s) => this.publisher.publish(s.topic, s.messages)));
   }
 
   private schedule(delayMs: number): void {
@@ -165,7 +181,6 @@ export class OutboxRelay {
       this.schedule(this.config.pollIntervalMs);
     } catch (error) {
       this.failures += 1;
-      this.topicsReady = false;
       const backoff = Math.min(
         this.config.maxBackoffMs,
         this.config.pollIntervalMs * 2 ** Math.min(this.failures, 16),
@@ -178,16 +193,31 @@ export class OutboxRelay {
   }
 }
 
-/** Rows read, with their messages built while the batch before was being sent. */
+/**
+ * Rows read, with their messages built while the batch before was being sent, as the sends that
+ * carry them: per topic, in the rows' order, each under the broker's size limit.
+ */
 export interface Batch {
   rows: OutboxRow[];
-  messages: Map<string, OutgoingMessage[]>;
+  sends: Array<{ topic: string; messages: OutgoingMessage[] }>;
 }
 
+export function toBatch(rows: OutboxRow[]): Batch {
+  const sends: Batch['sends'] = [];
+  for (const [topic, messages] of groupByTopic(rows)) {
+    for (const part of splitBySize(messages)) sends.push({ topic, messages: part });
+  }
+  return { rows, sends };
+}
+
+/** Batches asked to be sent and not yet acknowledged, at most. */
+const BATCHES_IN_FLIGHT = 2;
+
 /**
- * The pipeline of one lease: reads ahead one batch, marks behind one batch, sends one at a time.
- * Reads start after the tables' seqs already read, so nothing is sent twice by one leader; after a
- * failure the unmarked rows are read again by the next turn (same event ids).
+ * The pipeline of one lease: reads ahead one batch, keeps up to BATCHES_IN_FLIGHT batches with
+ * the publisher, marks each once acknowledged, in order. Reads start after the tables' seqs already
+ * read, so nothing is sent twice by one leader; after a failure the unmarked rows are read again
+ * by the next turn (same event ids).
  */
 export class LeaseTurn {
   published = 0;
@@ -206,41 +236,52 @@ export class LeaseTurn {
   /** Returns whether more rows may be waiting when it stopped reading ahead. */
   async run(send: (batch: Batch) => Promise<void>, shouldYield: () => boolean): Promise<boolean> {
     let next: Promise<Batch> | undefined = this.read();
-    let sending: OutboxRow[] = [];
+    const inFlight: InFlight[] = [];
     try {
       let more = false;
       while (next) {
         const batch = await next;
-        sending = batch.rows;
         next = undefined;
-        if (sending.length === 0) break;
-        const upTo = lastSeqs(sending);
+        if (batch.rows.length === 0) break;
+        const upTo = lastSeqs(batch.rows);
         upTo.forEach((seq, tableId) => this.readUpTo.set(tableId, seq));
-        more = sending.length === this.batchSize;
+        more = batch.rows.length === this.batchSize;
         if (more && !shouldYield()) next = this.read();
         this.throwIfMarkFailed();
-        await send(batch);
-        this.mark(upTo, sending.length);
-        sending = [];
+        const sent = send(batch);
+        sent.catch(() => undefined); // awaited (and its failure thrown) by settle()
+        inFlight.push({ sent, rows: batch.rows, upTo });
+        while (inFlight.length >= BATCHES_IN_FLIGHT) await this.settle(inFlight.shift()!);
       }
+      while (inFlight.length > 0) await this.settle(inFlight.shift()!);
       await Promise.all(this.marks);
       this.throwIfMarkFailed();
       return more;
-    } catch (error) {
-      await this.recordFailure(sending, error);
-      throw error;
     } finally {
-      // The lease's connection is released only once nothing is using it any more.
+      // The lease's connection is released only once nothing is using it any more; batches asked
+      // for after a failed one are refused by the publisher, and stay unmarked.
+      await Promise.all(inFlight.map((f) => f.sent.catch(() => undefined)));
       await next?.catch(() => undefined);
       await Promise.all(this.marks);
       await this.lease.end();
     }
   }
 
+  /** Waits for a batch's acknowledgement and marks it; a failed batch is recorded on its rows. */
+  private async settle({ sent, rows, upTo }: InFlight): Promise<void> {
+    try {
+      await sent;
+    } catch (error) {
+      await this.recordFailure(rows, error);
+      throw error;
+    }
+    // After a lost mark the lease's connection is suspect: nothing more is marked this turn.
+    this.throwIfMarkFailed();
+    this.mark(upTo, rows.length);
+  }
+
   private read(): Promise<Batch> {
-    const reading = this.lease
-      .read(this.batchSize, new Map(this.readUpTo))
-      .then((rows) => ({ rows, messages: groupByTopic(rows) }));
+    const reading = this.lease.read(this.batchSize, new Map(this.readUpTo)).then(toBatch);
     reading.catch(() => undefined); // awaited (and its failure thrown) by run()
     return reading;
   }
@@ -273,6 +314,12 @@ export class LeaseTurn {
       )
       .catch(() => undefined);
   }
+}
+
+interface InFlight {
+  sent: Promise<void>;
+  rows: OutboxRow[];
+  upTo: Map<string, number>;
 }
 
 /** Per table, the highest seq among the rows (a batch holds each table's rows in seq order). */
