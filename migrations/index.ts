@@ -14,6 +14,7 @@ import { TableStateDeltas1764600000000 } from './1764600000000-TableStateDeltas'
 import { AnswersInCommandRows1764700000000 } from './1764700000000-AnswersInCommandRows';
 import { TransitionFunction1764710000000 } from './1764710000000-TransitionFunction';
 import { CommandInbox1764800000000 } from './1764800000000-CommandInbox';
+import { BetPlacementOrder1764810000000 } from './1764810000000-BetPlacementOrder';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -33,4 +34,5 @@ export const STUDIO_MIGRATIONS = [
   AnswersInCommandRows1764700000000,
   TransitionFunction1764710000000,
   CommandInbox1764800000000,
+  BetPlacementOrder1764810000000,
 ];

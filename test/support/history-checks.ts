@@ -56,6 +56,17 @@ export async function expectCompletedRoundsReplay(q: Query, roundIds: string[]):
   let settlements = 0;
   for (const roundId of roundIds) {
     const verdict = await verify.round(roundId);
+    if (verdict.verdict !== 'match') {
+      const events = await q<{ type: string; actor: string | null; payload: unknown }>(
+        `SELECT type, actor, payload FROM round_events WHERE round_id = $1 ORDER BY event_no`,
+        [roundId],
+      );
+      console.log(
+        JSON.stringify(verdict, null, 1).slice(0, 3_000) +
+          '\n' +
+          events.map((e) => `${e.type} ${JSON.stringify(e.payload).slice(0, 160)}`).join('\n'),
+      );
+    }
     expect(verdict).toMatchObject({ roundId, verdict: 'match' });
     settlements += verdict.verdict === 'match' ? verdict.settlements : 0;
   }

@@ -38,8 +38,13 @@ export function replayInfinite(adapter: GameAdapter, round: StoredRound): Replay
         continue;
       }
       if (phase !== 'deciding') break;
+      // One stored decision per player and window: a player's next one belongs to a later
+      // window (the engine would take it here too, as a change of mind, and replay it early).
+      const decided = new Set<string>();
       while (pending.length > 0) {
         const next = pending[0];
+        if (decided.has(next.playerId)) break;
+        decided.add(next.playerId);
         const r = adapter.decide(rec.state, { playerId: next.playerId, action: next.action });
         if ('rejected' in r) break;
         pending.shift();

@@ -106,7 +106,7 @@ export class BetsReader {
       placed_at: Date;
     }>(
       `SELECT id, player_id, command_id, bet_type, spot, amount, deducted, currency, status, placed_at
-         FROM bets WHERE round_id = $1 ORDER BY placed_at, id`,
+         FROM bets WHERE round_id = $1 ORDER BY placed_at, placement`,
       [roundId],
     );
     return rows.map((b) => ({
