@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { TableWrites } from '../../table-core/table-machine';
-import { chunks, copyField, copyInto } from './sql-chunks';
+import { chunks, ROWS_PER_STATEMENT } from './sql-chunks';
 
 /** Bets, players' decisions, settlements (bets marked settled or refunded) and final hands. */
 export class WagersRepository {
@@ -37,31 +37,30 @@ export class WagersRepository {
     answers: ReadonlyMap<string, Record<string, unknown>>,
     answered: Set<string>,
   ): Promise<void> {
-    if (bets.length === 0) return;
-    const [{ currency }] = await manager.query(`SELECT currency FROM studio_tables WHERE id = $1`, [
-      tableId,
-    ]);
-    const placedAt = at.toISOString();
-    // COPY on the transaction's connection: a window's bets cost what loading them costs.
-    await copyInto(
-      manager,
-      `COPY bets (id, round_id, table_id, player_id, command_id, bet_type, spot, amount, deducted, currency, status, placed_at, answer) FROM STDIN`,
-      bets.map((b) => [
-        copyField(b.betId),
-        copyField(b.roundId),
-        copyField(tableId),
-        copyField(b.playerId),
-        copyField(b.commandId),
-        copyField(b.betType),
-        copyField(b.spot),
-        copyField(b.amount),
-        copyField(b.deducted),
-        copyField(currency),
-        'accepted',
-        placedAt,
-        copyField(answerOf(b.commandId, answers, answered)),
-      ]),
-    );
+    for (const chunk of chunks(bets, ROWS_PER_STATEMENT)) {
+      // Column arrays (unnest) rather than a JSON document: PostgreSQL reads them without
+      // parsing and building a record per row.
+      await manager.query(
+        `INSERT INTO bets (id, round_id, table_id, player_id, command_id, bet_type, spot, amount, deducted, currency, status, placed_at, answer)
+         SELECT b.id, b.round_id, $1, b.player_id, b.command_id, b.bet_type, b.spot, b.amount, b.deducted, t.currency, 'accepted', $2, b.answer::jsonb
+           FROM unnest($3::text[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::bigint[], $11::text[])
+                AS b(id, round_id, player_id, command_id, bet_type, spot, amount, deducted, answer)
+           JOIN studio_tables t ON t.id = $1`,
+        [
+          tableId,
+          at,
+          chunk.map((b) => b.betId),
+          chunk.map((b) => b.roundId),
+          chunk.map((b) => b.playerId),
+          chunk.map((b) => b.commandId ?? null),
+          chunk.map((b) => b.betType),
+          chunk.map((b) => b.spot),
+          chunk.map((b) => b.amount),
+          chunk.map((b) => b.deducted),
+          chunk.map((b) => answerOf(b.commandId, answers, answered)),
+        ],
+      );
+    }
   }
 
   private async insertDecisions(
@@ -71,22 +70,24 @@ export class WagersRepository {
     answers: ReadonlyMap<string, Record<string, unknown>>,
     answered: Set<string>,
   ): Promise<void> {
-    if (decisions.length === 0) return;
-    const decidedAt = at.toISOString();
-    await copyInto(
-      manager,
-      `COPY decisions (round_id, player_id, hand, action, automatic, command_id, decided_at, answer) FROM STDIN`,
-      decisions.map((d) => [
-        copyField(d.roundId),
-        copyField(d.playerId),
-        copyField(d.hand),
-        copyField(d.action),
-        d.automatic ? 't' : 'f',
-        copyField(d.commandId),
-        decidedAt,
-        copyField(answerOf(d.commandId, answers, answered)),
-      ]),
-    );
+    for (const chunk of chunks(decisions, ROWS_PER_STATEMENT)) {
+      await manager.query(
+        `INSERT INTO decisions (round_id, player_id, hand, action, automatic, command_id, decided_at, answer)
+         SELECT d.round_id, d.player_id, d.hand, d.action, d.automatic, d.command_id, $1, d.answer::jsonb
+           FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[])
+                AS d(round_id, player_id, hand, action, automatic, command_id, answer)`,
+        [
+          at,
+          chunk.map((d) => d.roundId),
+          chunk.map((d) => d.playerId),
+          chunk.map((d) => d.hand),
+          chunk.map((d) => d.action),
+          chunk.map((d) => d.automatic),
+          chunk.map((d) => d.commandId ?? null),
+          chunk.map((d) => answerOf(d.commandId, answers, answered)),
+        ],
+      );
+    }
   }
 
   private async insertSettlements(
