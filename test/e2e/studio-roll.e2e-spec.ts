@@ -243,6 +243,8 @@ describe('a studio of three instances rolled and crashed under load', () => {
       }
       await send(commands);
     };
+    const eventsByPhase = new Map<string, number>();
+    platform.onEvent(() => eventsByPhase.set(phase, (eventsByPhase.get(phase) ?? 0) + 1));
     platform.onResult((result) => {
       if (!sentAt.has(result.commandId)) return;
       answers.set(result.commandId, [...(answers.get(result.commandId) ?? []), result]);
@@ -474,6 +476,7 @@ describe('a studio of three instances rolled and crashed under load', () => {
         `studio roll: 3 instances, ${TABLES.length} tables over TCP shoes, rolling restart of each (${Math.round(rollMs / 1000)} s) then a SIGKILL of ${victimId} (it drove ${victimTables.length} tables)`,
         `commands sent ${sentAt.size}, answered ${answers.size}, answered more than once ${repeated} (all as duplicates)`,
         `answers by code: ${[...codes].map(([c, n]) => `${c} ${n}`).join(', ')}`,
+        `events received by phase: ${[...eventsByPhase].map(([p, n]) => `${p} ${n}`).join(', ')}`,
         line('steady', steady),
         line('rolling restart', roll),
         line('after the SIGKILL', crash),
