@@ -25,6 +25,8 @@ export class PgChannelListener {
   private readonly logger: Logger;
   /** The connection being opened or in use; events of an earlier one are ignored. */
   private current?: Client;
+  /** Set once `current` is listening. */
+  private client?: Client;
   private handlers?: ChannelHandlers;
   private reconnectTimer?: NodeJS.Timeout;
   private closed = false;
@@ -42,11 +44,16 @@ export class PgChannelListener {
     await this.connect();
   }
 
+  /** Sends a notification on the listening connection; a no-op while it is down (hints only). */
+  async notify(channel: string, payload: string): Promise<void> {
+    await this.client?.query('SELECT pg_notify($1, $2)', [channel, payload]);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.reconnectTimer);
     const client = this.current;
-    this.current = undefined;
+    this.client = this.current = undefined;
     await client?.end().catch(() => undefined);
   }
 
@@ -76,12 +83,13 @@ export class PgChannelListener {
       await client.end().catch(() => undefined);
       return;
     }
+    this.client = client;
     this.handlers?.connected();
   }
 
   private lost(client: Client, error: unknown): void {
     if (this.closed || client !== this.current || this.reconnectTimer) return;
-    this.current = undefined;
+    this.client = this.current = undefined;
     client.end().catch(() => undefined);
     const wait = this.settings.reconnectMs ?? 1_000;
     this.logger.warn(`Notifications lost (${oneLine(error)}); reconnecting in ${wait} ms`);

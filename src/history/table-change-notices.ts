@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Client } from 'pg';
+import { ChannelListenerSettings, PgChannelListener } from '../database/pg-channel-listener';
 import { oneLine } from '../common/one-line';
 import type { MachineOutcome } from '../table-core/table-machine';
 
@@ -51,98 +51,47 @@ export interface TableChangeHandlers {
   connected(): void;
 }
 
-export interface TableChangeNoticesSettings {
-  url: string;
-  applicationName: string;
-  connectTimeoutMs: number;
-  /** Wait before reconnecting after the connection is lost. */
-  reconnectMs?: number;
-}
+export type TableChangeNoticesSettings = ChannelListenerSettings;
 
 /**
  * "Table changed" notices between the instances of a studio over PostgreSQL LISTEN/NOTIFY, on one
- * dedicated connection (a pooled one would lose its LISTEN when returned to the pool). It carries
- * no table state: receivers read the stored state, so a lost notice costs a refresh, never a view.
+ * dedicated connection (PgChannelListener). It carries no table state: receivers read the stored
+ * state, so a lost notice costs a refresh, never a view.
  */
 export class TableChangeNotices {
   private readonly logger = new Logger('TableChangeNotices');
-  /** The connection being opened or in use; events of an earlier one are ignored. */
-  private current?: Client;
-  /** Set once `current` is listening. */
-  private client?: Client;
-  private handlers?: TableChangeHandlers;
-  private reconnectTimer?: NodeJS.Timeout;
-  private closed = false;
+  private readonly listener: PgChannelListener;
 
-  constructor(private readonly settings: TableChangeNoticesSettings) {}
+  constructor(settings: TableChangeNoticesSettings) {
+    this.listener = new PgChannelListener(settings, [TABLE_CHANGED_CHANNEL]);
+  }
 
   /** Starts listening; resolves once the first connection is up or has failed (then it retries). */
-  async listen(handlers: TableChangeHandlers): Promise<void> {
-    this.handlers = handlers;
-    await this.connect();
+  listen(handlers: TableChangeHandlers): Promise<void> {
+    return this.listener.listen({
+      notification: (_channel, payload) => {
+        const notice = parseNotice(payload);
+        if (notice) handlers.notice(notice);
+        else this.logger.warn(`Ignored a table change notice "${payload}"`);
+      },
+      connected: () => {
+        this.logger.log('Listening for table changes of the other instances');
+        handlers.connected();
+      },
+    });
   }
 
   /** Best effort: a notice that cannot be sent is caught up by the receivers' next refresh. */
   async notify(notice: TableChangeNotice): Promise<void> {
-    const client = this.client;
-    if (!client) return;
     try {
-      await client.query('SELECT pg_notify($1, $2)', [TABLE_CHANGED_CHANNEL, formatNotice(notice)]);
+      await this.listener.notify(TABLE_CHANGED_CHANNEL, formatNotice(notice));
     } catch (error) {
       this.logger.warn(`Could not announce a change of ${notice.tableId}: ${oneLine(error)}`);
     }
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.reconnectTimer);
-    const client = this.current;
-    this.client = this.current = undefined;
-    await client?.end().catch(() => undefined);
-  }
-
-  private async connect(): Promise<void> {
-    if (this.closed) return;
-    const client = new Client({
-      connectionString: this.settings.url,
-      application_name: this.settings.applicationName,
-      connectionTimeoutMillis: this.settings.connectTimeoutMs,
-    });
-    this.current = client;
-    client.on('error', (error) => this.lost(client, error));
-    client.on('end', () => this.lost(client, new Error('connection ended')));
-    client.on('notification', (message) => {
-      if (message.channel !== TABLE_CHANGED_CHANNEL) return;
-      const notice = parseNotice(message.payload);
-      if (notice) this.handlers?.notice(notice);
-      else this.logger.warn(`Ignored a table change notice "${message.payload}"`);
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${TABLE_CHANGED_CHANNEL}`);
-    } catch (error) {
-      this.lost(client, error);
-      return;
-    }
-    if (this.closed) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.client = client;
-    this.logger.log('Listening for table changes of the other instances');
-    this.handlers?.connected();
-  }
-
-  private lost(client: Client, error: unknown): void {
-    if (this.closed || client !== this.current || this.reconnectTimer) return;
-    this.client = this.current = undefined;
-    client.end().catch(() => undefined);
-    const wait = this.settings.reconnectMs ?? 1_000;
-    this.logger.warn(`Table change notices lost (${oneLine(error)}); reconnecting in ${wait} ms`);
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      void this.connect();
-    }, wait);
+  close(): Promise<void> {
+    return this.listener.close();
   }
 }
 
