@@ -154,6 +154,7 @@ export class VerifyRoundReplay {
         hand: d.hand,
         action: d.action,
         automatic: d.automatic,
+        window: d.window,
       })),
       settlements: settlements.map((s) => ({
         betId: s.betId,

@@ -47,6 +47,8 @@ export interface DecisionRecord {
   action: string;
   automatic: boolean;
   commandId?: string;
+  /** The decision window it was taken in, for a game that numbers its windows. */
+  window?: number;
 }
 
 export interface SettlementRecord {

@@ -42,6 +42,8 @@ export interface StoredDecision {
   hand: string | null;
   action: string;
   automatic: boolean;
+  /** The window it was taken in, for a game that numbers its windows; null if not recorded. */
+  window?: number | null;
 }
 
 export interface ReplayedRound {

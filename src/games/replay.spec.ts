@@ -141,4 +141,27 @@ describe('replayStoredRound', () => {
       rejection: { code: 'unknown-bet-type' },
     });
   });
+
+  it('compares engine-made decisions by what was decided, not by the window the record adds', () => {
+    const decision = { playerId: 'bot:1', hand: '1/1', action: 'hit', automatic: true };
+    const stored = { ...storedExampleOne(), game: 'european-blackjack-practice' };
+    const replayed = {
+      settlements: stored.settlements,
+      decisions: [decision],
+      roundOver: true,
+      finalState: null,
+      hands: null,
+    };
+    expect(
+      compareReplay({ ...stored, decisions: [{ ...decision, window: null }] }, replayed),
+    ).toEqual([]);
+    expect(
+      compareReplay(
+        { ...stored, decisions: [{ ...decision, action: 'stand', window: null }] },
+        replayed,
+      ),
+    ).toEqual([
+      { field: 'decision[0]', stored: { ...decision, action: 'stand' }, replayed: decision },
+    ]);
+  });
 });

@@ -1,7 +1,7 @@
 import { isGameKind } from '@studio/contracts';
 import type { AdapterRejection, GameAdapter } from './game-adapter';
 import { gameDefinition } from './game-registry';
-import { ReplayedRound, ReplayRefused, StoredRound } from './replay-kit';
+import { ReplayedRound, ReplayRefused, StoredDecision, StoredRound } from './replay-kit';
 
 export type { ReplayedRound, StoredDecision, StoredRound } from './replay-kit';
 
@@ -117,12 +117,19 @@ function compareDecisions(
   if (!comparesEngineDecisions(stored.game)) return;
   const m = Math.max(stored.decisions.length, replayed.decisions.length);
   for (let i = 0; i < m; i += 1) {
-    const a = stored.decisions[i];
-    const b = replayed.decisions[i];
-    if (JSON.stringify(a ?? null) !== JSON.stringify(b ?? null)) {
-      out.push({ field: `decision[${i}]`, stored: a ?? null, replayed: b ?? null });
+    const a = decisionOf(stored.decisions[i]);
+    const b = decisionOf(replayed.decisions[i]);
+    if (JSON.stringify(a) !== JSON.stringify(b)) {
+      out.push({ field: `decision[${i}]`, stored: a, replayed: b });
     }
   }
+}
+
+/** What a decision is, in a fixed key order (a stored one also says its window, if any). */
+function decisionOf(d: StoredDecision | undefined) {
+  return d
+    ? { playerId: d.playerId, hand: d.hand, action: d.action, automatic: d.automatic }
+    : null;
 }
 
 function comparesEngineDecisions(game: string): boolean {

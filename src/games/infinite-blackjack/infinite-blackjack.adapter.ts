@@ -210,7 +210,7 @@ export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
       action: decision.action as InfiniteDecision,
     });
     if ('rejected' in result) return result;
-    result.decisions = [decisionRecord(decision)];
+    result.decisions = [decisionRecord(decision, state.window)];
     return result;
   }
 
@@ -247,7 +247,7 @@ export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
             decisions: chunk.map((d) => ({ playerId: d.playerId, action: d.action })),
           }),
         ),
-        decisions: accepted.map(decisionRecord),
+        decisions: accepted.map((d) => decisionRecord(d, state.window)),
       },
       results,
     };
@@ -387,13 +387,14 @@ function betRecords(
   }));
 }
 
-function decisionRecord(decision: DecisionCommand): DecisionRecord {
+function decisionRecord(decision: DecisionCommand, window: number): DecisionRecord {
   return {
     playerId: decision.playerId,
     hand: null,
     action: decision.action,
     automatic: false,
     commandId: decision.commandId,
+    window,
   };
 }
 

@@ -1,5 +1,12 @@
 import type { GameAdapter } from '../game-adapter';
-import { ReplayedRound, startReplay, StoredRound, windowOf } from '../replay-kit';
+import {
+  ok,
+  ReplayedRound,
+  startReplay,
+  StoredDecision,
+  StoredRound,
+  windowOf,
+} from '../replay-kit';
 
 /**
  * Infinite Blackjack: one main bet per player with its side bets; after each card the decision
@@ -31,29 +38,39 @@ export function replayInfinite(adapter: GameAdapter, round: StoredRound): Replay
     rec.apply(adapter.card(rec.state, c.card), `card ${c.slot} ${c.card}`);
     for (let guard = 0; guard < 20; guard += 1) {
       const phase = adapter.phase(rec.state);
-      if (phase === 'insurance') {
-        const r = adapter.timerFired(rec.state, 'insurance', windowOf(rec.state));
-        if ('rejected' in r) break;
-        rec.apply(r, 'insurance timer');
-        continue;
+      if (phase !== 'insurance' && phase !== 'deciding') break;
+      const window = windowOf(rec.state);
+      // A stored decision was accepted at the table: the engine refusing it here is a mismatch.
+      for (const next of takeWindow(pending, window, phase)) {
+        const step = `decision ${next.playerId} ${next.action}`;
+        rec.state = ok(adapter.decide(rec.state, next), step).state;
       }
-      if (phase !== 'deciding') break;
-      // One stored decision per player and window: a player's next one belongs to a later
-      // window (the engine would take it here too, as a change of mind, and replay it early).
-      const decided = new Set<string>();
-      while (pending.length > 0) {
-        const next = pending[0];
-        if (decided.has(next.playerId)) break;
-        decided.add(next.playerId);
-        const r = adapter.decide(rec.state, { playerId: next.playerId, action: next.action });
-        if ('rejected' in r) break;
-        pending.shift();
-        rec.state = r.state;
-      }
-      const r = adapter.timerFired(rec.state, 'decision', windowOf(rec.state));
+      const timer = phase === 'insurance' ? 'insurance' : 'decision';
+      const r = adapter.timerFired(rec.state, timer, window);
       if ('rejected' in r) break;
-      rec.apply(r, 'decision timer');
+      rec.apply(r, `${timer} timer`);
     }
   }
   return rec.result(adapter);
+}
+
+/**
+ * Takes from the front of `pending` the decisions of the open window (insurance windows are
+ * numbered like the others). Rounds stored before decisions recorded their window: one decision
+ * per player is taken in a decision window (a player's next one is taken as belonging to a later
+ * window), none in an insurance window.
+ */
+function takeWindow(pending: StoredDecision[], window: number, phase: string): StoredDecision[] {
+  const taken: StoredDecision[] = [];
+  const players = new Set<string>();
+  while (pending.length > 0) {
+    const next = pending[0];
+    const recorded = next.window ?? null;
+    const belongs =
+      recorded !== null ? recorded === window : phase === 'deciding' && !players.has(next.playerId);
+    if (!belongs) break;
+    players.add(next.playerId);
+    taken.push(pending.shift()!);
+  }
+  return taken;
 }

@@ -21,6 +21,8 @@ export interface DecisionRecord {
   automatic: boolean;
   commandId: string | null;
   decidedAt: string;
+  /** The decision window it was taken in (Infinite Blackjack); null for other games. */
+  window: number | null;
 }
 
 export interface SettlementRecord {
@@ -132,8 +134,9 @@ export class BetsReader {
       automatic: boolean;
       command_id: string | null;
       decided_at: Date;
+      decision_window: number | null;
     }>(
-      `SELECT player_id, hand, action, automatic, command_id, decided_at
+      `SELECT player_id, hand, action, automatic, command_id, decided_at, decision_window
          FROM decisions WHERE round_id = $1 ORDER BY id`,
       [roundId],
     );
@@ -144,6 +147,7 @@ export class BetsReader {
       automatic: d.automatic,
       commandId: d.command_id,
       decidedAt: iso(d.decided_at)!,
+      window: d.decision_window,
     }));
   }
 
