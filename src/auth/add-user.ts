@@ -5,6 +5,7 @@ import { oneLine } from '../common/one-line';
 import { loadStudioConfig } from '../config/studio-config';
 import { DatabaseConnection } from '../database/database-connection';
 import { CreateUser } from './auth.use-cases';
+import { UsersRepository } from './users.repository';
 import { PasswordHasher } from './password-hasher';
 import { describePasswordProblem, PasswordPolicy } from './password-policy';
 
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
   try {
     await db.runMigrations();
     const result = await new CreateUser(
-      db.dataSource,
+      new UsersRepository(db.dataSource),
       new PasswordHasher(),
       new SystemClock(),
       new RandomUuidGenerator(),

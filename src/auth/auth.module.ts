@@ -14,6 +14,7 @@ import {
 import { accountTracker, addressTracker, SignInThrottlerGuard } from './sign-in-throttler.guard';
 import { PasswordHasher } from './password-hasher';
 import { RolesGuard } from './roles.guard';
+import { UsersRepository } from './users.repository';
 
 export type { AuthSettings } from './auth-settings';
 
@@ -55,10 +56,11 @@ export class AuthModule {
   }): DynamicModule {
     const { dataSource, clock, ids, settings } = deps;
     const hasher = new PasswordHasher();
-    const authenticate = new AuthenticateToken(dataSource, clock);
-    const createUser = new CreateUser(dataSource, hasher, clock, ids, new PasswordPolicy());
+    const users = new UsersRepository(dataSource);
+    const authenticate = new AuthenticateToken(users, clock);
+    const createUser = new CreateUser(users, hasher, clock, ids, new PasswordPolicy());
     const signIn = new SignIn(
-      dataSource,
+      users,
       hasher,
       clock,
       settings.sessionTtlMs,
@@ -82,7 +84,7 @@ export class AuthModule {
       providers: [
         { provide: SignIn, useValue: signIn },
         { provide: Clock, useValue: clock },
-        { provide: SignOut, useValue: new SignOut(dataSource, clock) },
+        { provide: SignOut, useValue: new SignOut(users, clock) },
         { provide: AuthenticateToken, useValue: authenticate },
         { provide: CreateUser, useValue: createUser },
         { provide: DataSource, useValue: dataSource },

@@ -1,11 +1,12 @@
 import { Logger } from '@nestjs/common';
-import { UserEntity, UserRole, UserSessionEntity, USER_ROLES } from '@studio/persistence';
+import { UserEntity, UserRole, USER_ROLES } from '@studio/persistence';
 import { createHash, randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { Clock, IdGenerator } from '../clock/clock';
+import { isDatabaseUnavailable } from '../http/database-unavailable.filter';
 import { PasswordHasher } from './password-hasher';
 import { PasswordPolicy, PasswordProblem } from './password-policy';
 import { SignInFailuresRepository } from './sign-in-protection.repository';
+import { UsersRepository } from './users.repository';
 
 export interface AuthenticatedUser {
   id: string;
@@ -49,7 +50,7 @@ export class SecurityLog {
  */
 export class SignIn {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
     private readonly clock: Clock,
     private readonly sessionTtlMs: number,
@@ -66,7 +67,7 @@ export class SignIn {
       this.log.signInRefused(username, address, 'account-locked');
       return { ok: false, reason: 'account-locked', lockedUntil };
     }
-    const user = await this.dataSource.getRepository(UserEntity).findOne({ where: { username } });
+    const user = await this.users.findByUsername(username);
     // Hash anyway when the user is unknown, so timing does not reveal which usernames exist.
     const valid = await this.hasher.verify(password, user?.passwordHash ?? DUMMY_HASH);
     if (!user || !valid || user.disabledAt) {
@@ -84,7 +85,7 @@ export class SignIn {
     await this.failures.clear(username);
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + this.sessionTtlMs);
-    await this.dataSource.getRepository(UserSessionEntity).insert({
+    await this.users.insertSession({
       tokenHash: hashToken(token),
       userId: user.id,
       createdAt: now,
@@ -100,35 +101,65 @@ const DUMMY_HASH =
 
 /** Resolves a bearer token to its user, or undefined when unknown, expired, revoked or disabled. */
 export class AuthenticateToken {
+  /** Sessions confirmed by the database, by token hash: what an outage may fall back on. */
+  private readonly confirmed = new Map<string, { user: AuthenticatedUser; at: number }>();
+  private readonly logger = new Logger('Auth');
+
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * During a database outage a session the database confirmed within the last
+   * OUTAGE_GRACE_MS stays signed in, so dealers' and supervisors' screens of the tables this
+   * instance drives keep working; any other token gets the outage's 503. Revoking needs the
+   * database, so nothing is revoked meanwhile; only a revocation made on another instance after
+   * this one last confirmed the session is honoured late, by at most the grace.
+   */
   async execute(token: string): Promise<AuthenticatedUser | undefined> {
-    const rows: UserEntity[] = await this.dataSource
-      .getRepository(UserEntity)
-      .createQueryBuilder('u')
-      .innerJoin(UserSessionEntity, 's', 's.user_id = u.id')
-      .where('s.token_hash = :hash', { hash: hashToken(token) })
-      .andWhere('s.revoked_at IS NULL')
-      .andWhere('s.expires_at > :now', { now: this.clock.now() })
-      .andWhere('u.disabled_at IS NULL')
-      .getMany();
-    return rows.length === 1 ? toAuthenticated(rows[0]) : undefined;
+    const hash = hashToken(token);
+    const now = this.clock.now().getTime();
+    try {
+      const row = await this.users.sessionUser(hash, new Date(now));
+      if (!row) {
+        this.confirmed.delete(hash);
+        return undefined;
+      }
+      const user = toAuthenticated(row);
+      this.remember(hash, user, now);
+      return user;
+    } catch (error) {
+      const known = this.confirmed.get(hash);
+      if (!isDatabaseUnavailable(error) || !known || now - known.at > OUTAGE_GRACE_MS) throw error;
+      this.logger.debug(`Session of ${known.user.username} accepted during a database outage`);
+      return known.user;
+    }
+  }
+
+  private remember(hash: string, user: AuthenticatedUser, now: number): void {
+    this.confirmed.delete(hash);
+    this.confirmed.set(hash, { user, at: now });
+    // Oldest first (Map keeps insertion order): drop what is past the grace or over the cap.
+    for (const [key, entry] of this.confirmed) {
+      if (now - entry.at <= OUTAGE_GRACE_MS && this.confirmed.size <= MAX_CONFIRMED) break;
+      this.confirmed.delete(key);
+    }
   }
 }
 
+/** How long a session confirmed by the database is trusted while the database cannot be reached. */
+export const OUTAGE_GRACE_MS = 60_000;
+const MAX_CONFIRMED = 10_000;
+
 export class SignOut {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
     private readonly clock: Clock,
   ) {}
 
   async execute(token: string): Promise<void> {
-    await this.dataSource
-      .getRepository(UserSessionEntity)
-      .update({ tokenHash: hashToken(token) }, { revokedAt: this.clock.now() });
+    await this.users.revokeSession(hashToken(token), this.clock.now());
   }
 }
 
@@ -143,7 +174,7 @@ export type CreateUserResult =
  */
 export class CreateUser {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
@@ -161,9 +192,8 @@ export class CreateUser {
       return { ok: false, reason: 'invalid-role' };
     const problem = options.demoUser ? undefined : this.policy.problem(input.password, username);
     if (problem) return { ok: false, reason: 'weak-password', problem };
-    const repo = this.dataSource.getRepository(UserEntity);
-    if (await repo.exists({ where: { username } })) return { ok: false, reason: 'username-taken' };
-    const user = repo.create({
+    if (await this.users.usernameTaken(username)) return { ok: false, reason: 'username-taken' };
+    const user: UserEntity = {
       id: this.ids.newId(),
       username,
       displayName: input.displayName?.trim() || username,
@@ -171,8 +201,8 @@ export class CreateUser {
       passwordHash: await this.hasher.hash(input.password),
       createdAt: this.clock.now(),
       disabledAt: null,
-    });
-    await repo.insert(user);
+    };
+    await this.users.insertUser(user);
     return { ok: true, user: toAuthenticated(user) };
   }
 }

@@ -63,5 +63,5 @@ export const ApiTableCommandErrors = () =>
   applyDecorators(
     error(404, 'unknown table (or void request)'),
     error(409, 'the table refuses the command in its current phase'),
-    error(503, 'the table is driven by another instance'),
+    error(503, 'no instance drove the table within COMMAND_WAIT_MS, or the table is stopping'),
   );

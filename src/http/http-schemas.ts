@@ -143,6 +143,11 @@ export const TABLE_VIEW: JsonSchema = {
     paused: nullable({ type: 'object' }),
     timers: { type: 'array', items: { type: 'object' } },
     faceDownCards: { type: 'object', description: 'supervisors only' },
+    unavailable: {
+      const: 'database-unavailable',
+      description:
+        'in the list only: driven by another instance and unreadable during a database outage',
+    },
   },
   required: ['tableId', 'name', 'game', 'currency', 'driven'],
 };

@@ -1,0 +1,41 @@
+import { UserEntity, UserSessionEntity } from '@studio/persistence';
+import { DataSource } from 'typeorm';
+
+/** Users and their sign-in sessions (a session is stored by its token's hash, never the token). */
+export class UsersRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  findByUsername(username: string): Promise<UserEntity | null> {
+    return this.dataSource.getRepository(UserEntity).findOne({ where: { username } });
+  }
+
+  usernameTaken(username: string): Promise<boolean> {
+    return this.dataSource.getRepository(UserEntity).exists({ where: { username } });
+  }
+
+  async insertUser(user: UserEntity): Promise<void> {
+    await this.dataSource.getRepository(UserEntity).insert(user);
+  }
+
+  async insertSession(session: UserSessionEntity): Promise<void> {
+    await this.dataSource.getRepository(UserSessionEntity).insert(session);
+  }
+
+  /** The user of a live session: not revoked, not expired at `now`, user not disabled. */
+  async sessionUser(tokenHash: string, now: Date): Promise<UserEntity | undefined> {
+    const rows = await this.dataSource
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .innerJoin(UserSessionEntity, 's', 's.user_id = u.id')
+      .where('s.token_hash = :hash', { hash: tokenHash })
+      .andWhere('s.revoked_at IS NULL')
+      .andWhere('s.expires_at > :now', { now })
+      .andWhere('u.disabled_at IS NULL')
+      .getMany();
+    return rows.length === 1 ? rows[0] : undefined;
+  }
+
+  async revokeSession(tokenHash: string, at: Date): Promise<void> {
+    await this.dataSource.getRepository(UserSessionEntity).update({ tokenHash }, { revokedAt: at });
+  }
+}
