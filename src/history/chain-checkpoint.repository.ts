@@ -38,20 +38,23 @@ export class ChainCheckpointRepository {
     return rows[0] ? { eventNo: Number(rows[0].event_no), hash: rows[0].hash } : undefined;
   }
 
-  /** A ChainCheckpoint event in the outbox, in its own transaction. */
+  /**
+   * A ChainCheckpoint event in the outbox: one statement (its sequence number handed out and its
+   * row written), no transaction of its own. In a transaction of several round trips the table's
+   * studio_tables row stayed locked that long, and the table's next transition (with the other
+   * tables of its group commit) waited for it.
+   */
   async append(eventId: string, payload: ChainCheckpointPayload): Promise<void> {
-    await this.dataSource.transaction((manager) =>
-      appendTableEvents(manager, [
-        {
-          eventId,
-          topic: topicName('tableEvents', this.topicPrefix),
-          tableId: payload.tableId,
-          type: CHAIN_CHECKPOINT,
-          schemaVersion: CHAIN_CHECKPOINT_SCHEMA_VERSION,
-          occurredAt: new Date(payload.checkpointAt),
-          payload,
-        },
-      ]),
-    );
+    await appendTableEvents(this.dataSource.manager, [
+      {
+        eventId,
+        topic: topicName('tableEvents', this.topicPrefix),
+        tableId: payload.tableId,
+        type: CHAIN_CHECKPOINT,
+        schemaVersion: CHAIN_CHECKPOINT_SCHEMA_VERSION,
+        occurredAt: new Date(payload.checkpointAt),
+        payload,
+      },
+    ]);
   }
 }

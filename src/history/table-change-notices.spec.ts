@@ -1,4 +1,9 @@
-import { formatNotice, LatestVersions, parseNotice } from './table-change-notices';
+import {
+  formatNotice,
+  LatestVersions,
+  parseNotice,
+  TableChangeNotices,
+} from './table-change-notices';
 
 describe('table change notices', () => {
   it('round-trips a notice through its short payload, table ids with colons included', () => {
@@ -35,5 +40,30 @@ describe('table change notices', () => {
     expect(latest.mayBeNewer('t1', undefined)).toBe(true);
     expect(latest.accept('t2', 1)).toBe(true); // per table
     expect(latest.accept('t1', 4)).toBe(true);
+  });
+
+  it('sends one statement at a time, the notices that arrived meanwhile together, latest first', async () => {
+    const sent: string[][] = [];
+    let release: () => void = () => undefined;
+    const sender = {
+      listen: async () => undefined,
+      close: async () => undefined,
+      notify: jest.fn(async (_channel: string, payloads: readonly string[]) => {
+        sent.push([...payloads]);
+        await new Promise<void>((resolve) => (release = resolve));
+      }),
+    };
+    const notices = new TableChangeNotices({} as never, sender);
+    const first = notices.notify({ tableId: 't1', version: 1, kind: 'state' });
+    // While the first statement is in flight: t1 twice (the newer replaces the older), t2 once.
+    void notices.notify({ tableId: 't1', version: 2, kind: 'state' });
+    void notices.notify({ tableId: 't2', version: 7, kind: 'state-action' });
+    void notices.notify({ tableId: 't1', version: 3, kind: 'state' });
+    release();
+    await new Promise((r) => setImmediate(r));
+    release();
+    await first;
+    expect(sent).toEqual([['t1:1:state'], ['t1:3:state', 't2:7:state-action']]);
+    expect(sender.notify).toHaveBeenCalledTimes(2);
   });
 });

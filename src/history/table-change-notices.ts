@@ -53,6 +53,9 @@ export interface TableChangeHandlers {
 
 export type TableChangeNoticesSettings = ChannelListenerSettings;
 
+/** The part of PgChannelListener the notices use (a fake one in unit tests). */
+export type ChannelSender = Pick<PgChannelListener, 'listen' | 'notify' | 'close'>;
+
 /**
  * "Table changed" notices between the instances of a studio over PostgreSQL LISTEN/NOTIFY, on one
  * dedicated connection (PgChannelListener). It carries no table state: receivers read the stored
@@ -60,10 +63,13 @@ export type TableChangeNoticesSettings = ChannelListenerSettings;
  */
 export class TableChangeNotices {
   private readonly logger = new Logger('TableChangeNotices');
-  private readonly listener: PgChannelListener;
+  private readonly listener: ChannelSender;
+  /** Notices not sent yet: the latest per table and kind (receivers read the stored state). */
+  private readonly pending = new Map<string, TableChangeNotice>();
+  private sending = false;
 
-  constructor(settings: TableChangeNoticesSettings) {
-    this.listener = new PgChannelListener(settings, [TABLE_CHANGED_CHANNEL]);
+  constructor(settings: TableChangeNoticesSettings, listener?: ChannelSender) {
+    this.listener = listener ?? new PgChannelListener(settings, [TABLE_CHANGED_CHANNEL]);
   }
 
   /** Starts listening; resolves once the first connection is up or has failed (then it retries). */
@@ -81,12 +87,29 @@ export class TableChangeNotices {
     });
   }
 
-  /** Best effort: a notice that cannot be sent is caught up by the receivers' next refresh. */
+  /**
+   * Best effort: a notice that cannot be sent is caught up by the receivers' next refresh. One
+   * statement at a time on the connection: the notices that arrive meanwhile go out together in
+   * the next one, a table's newer notice replacing its older one (it says all the older said).
+   */
   async notify(notice: TableChangeNotice): Promise<void> {
+    this.pending.set(`${notice.tableId}:${notice.kind}`, notice);
+    if (this.sending) return;
+    this.sending = true;
     try {
-      await this.listener.notify(TABLE_CHANGED_CHANNEL, formatNotice(notice));
-    } catch (error) {
-      this.logger.warn(`Could not announce a change of ${notice.tableId}: ${oneLine(error)}`);
+      while (this.pending.size > 0) {
+        const batch = [...this.pending.values()];
+        this.pending.clear();
+        try {
+          await this.listener.notify(TABLE_CHANGED_CHANNEL, batch.map(formatNotice));
+        } catch (error) {
+          this.logger.warn(
+            `Could not announce changes of ${batch.length} table(s): ${oneLine(error)}`,
+          );
+        }
+      }
+    } finally {
+      this.sending = false;
     }
   }
 

@@ -16,6 +16,12 @@ export interface ChainedEventFields {
   occurredAt: string;
 }
 
+/** An event with its link in the table's chain: the hash before it and its own. */
+export interface ChainedEvent extends ChainedEventFields {
+  prevHash: string;
+  hash: string;
+}
+
 /**
  * Tamper evidence: every round event's hash covers its content and the previous event's hash of
  * the same table, so editing, deleting or reordering a stored event breaks the chain from there on.

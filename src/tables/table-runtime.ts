@@ -67,6 +67,14 @@ export class TableRuntime {
   private stopped = false;
   /** Stopping: nothing new is queued, what is queued still runs. */
   private closing = false;
+  /** Stored answers looked up ahead of their batch (prefetchAnswers), oldest first. */
+  private prefetched: Prefetch[] = [];
+  /** The next batch's commands (stepAhead), waiting for this batch's commit to be under way. */
+  private nextItems?: readonly BatchItem[];
+  /** The state a batch commit in flight leaves, if it commits. */
+  private committing?: TableState;
+  /** The next batch's step, computed on `committing` while that commit ran (stepAhead). */
+  private steppedAhead?: SteppedAhead;
 
   constructor(
     readonly machine: TableMachine,
@@ -201,7 +209,11 @@ export class TableRuntime {
   ): Promise<void> {
     if (outcome.state === this.state && !hasWrites(outcome.writes)) {
       unstored?.storeAlone();
-      await this.writer.recordCommands(this.tableId, records, now);
+      await this.writer.recordCommands(this.tableId, records, now).catch((error: unknown) => {
+        this.prefetched = [];
+        throw error;
+      });
+      this.answered(records);
       return;
     }
     try {
@@ -216,9 +228,13 @@ export class TableRuntime {
       });
     } catch (error) {
       unstored?.storeAlone();
+      // It may have committed all the same (a connection lost at COMMIT): a lookup made before
+      // cannot tell, so none is used.
+      this.prefetched = [];
       this.logger.error(`Could not commit ${what}: ${oneLine(error)}`);
       throw error;
     }
+    this.answered(records);
     this.committed(outcome);
   }
 
@@ -238,18 +254,20 @@ export class TableRuntime {
   private async runBatch(items: readonly BatchItem[]): Promise<SubmitResult[]> {
     if (this.stopped) return items.map(() => ({ ...TABLE_STOPPING }));
     const ids = items.flatMap((item) => (item.meta.commandId ? [item.meta.commandId] : []));
-    const lookup = ids.length > 0 ? this.writer.findCommands(ids) : undefined;
+    const lookup =
+      ids.length > 0 ? (this.takePrefetched(ids) ?? this.writer.findCommands(ids)) : undefined;
     // While the stored answers are looked up: the first step, as if no command id had been
-    // answered before (the usual case); taken again below if some had.
+    // answered before (the usual case); taken again below if some had. Computed already while
+    // the previous batch committed, when that commit left the state it was computed on.
     let plan = planBatch(items, new Map());
-    let ahead: ReturnType<TableRuntime['stepGroup']> | undefined;
+    let ahead = this.takeSteppedAhead(items);
     try {
-      if (plan.fresh.length > 0) ahead = this.stepGroup(items, plan.fresh);
+      if (!ahead && plan.fresh.length > 0) ahead = this.stepGroup(items, plan.fresh);
     } catch {
       // Taken again once the stored answers are known: an answered command is not stepped.
     }
     const previous = lookup ? await lookup : new Map<string, Record<string, unknown>>();
-    if (previous.size > 0) {
+    if (ids.some((id) => previous.has(id))) {
       plan = planBatch(items, previous);
       ahead = undefined;
     }
@@ -269,7 +287,8 @@ export class TableRuntime {
             result: step.results[k] as unknown as Record<string, unknown>,
           });
       });
-      await this.persist(step.outcome, now, records, `${consumed.length} commands`);
+      const last = done + consumed.length === fresh.length;
+      await this.persistAndStepAhead(step.outcome, now, records, consumed.length, last);
       this.logBatchRejections(step.results);
       done += consumed.length;
     }
@@ -280,11 +299,107 @@ export class TableRuntime {
     return results as SubmitResult[];
   }
 
-  /** The machine's step over the commands at these indexes, from the current state. */
-  private stepGroup(items: readonly BatchItem[], group: readonly number[]) {
+  /**
+   * A batch's commit, during which the next batch (stepAhead) is stepped on the state this commit
+   * leaves: the machine's work overlaps the database's. That step is only a proposal: its batch
+   * takes it only if this commit left exactly that state (takeSteppedAhead), so nothing computed
+   * on a commit that failed is ever written, answered or announced.
+   */
+  private async persistAndStepAhead(
+    outcome: MachineOutcome,
+    now: Date,
+    records: CommandRecord[],
+    count: number,
+    last: boolean,
+  ): Promise<void> {
+    const persisting = this.persist(outcome, now, records, `${count} commands`);
+    if (!last) return persisting;
+    const base = outcome.state;
+    this.committing = base;
+    this.steppedAhead = undefined;
+    // A macrotask: the commit's statement is on its way first.
+    if (this.nextItems) setImmediate(() => this.stepOn(base));
+    try {
+      await persisting;
+    } finally {
+      if (this.committing === base) this.committing = undefined;
+    }
+  }
+
+  /**
+   * The commands of the batch about to be submitted (the intake's next chunk, prepared while this
+   * one commits): stepped on the state the commit in flight leaves, so their batch need not wait
+   * for the machine once that commit is done. Changes nothing here.
+   */
+  stepAhead(items: readonly BatchItem[]): void {
+    if (this.closing || items.length === 0) return;
+    this.nextItems = items;
+    if (this.committing) this.stepOn(this.committing);
+  }
+
+  private stepOn(base: TableState): void {
+    const items = this.nextItems;
+    if (!items || this.committing !== base || this.closing) return;
+    this.nextItems = undefined;
+    const { fresh } = planBatch(items, new Map());
+    if (fresh.length === 0) return;
+    try {
+      this.steppedAhead = { base, items, ahead: this.stepGroup(items, fresh, base) };
+    } catch {
+      // Stepped by its batch, which sees the error itself.
+    }
+  }
+
+  /** The step computed ahead for exactly these items on exactly the current state, if any. */
+  private takeSteppedAhead(items: readonly BatchItem[]) {
+    const taken = this.steppedAhead;
+    this.steppedAhead = undefined;
+    if (this.nextItems?.[0] === items[0]) this.nextItems = undefined;
+    if (!taken || taken.base !== this.state || taken.items.length !== items.length) return;
+    return taken.items.every((item, i) => item === items[i]) ? taken.ahead : undefined;
+  }
+
+  /**
+   * Starts looking up the stored answers of commands about to be submitted (the intake's next
+   * chunk, while this one commits), so their batch need not wait for it. The batch that uses it
+   * adds the answers this table committed after the lookup began; none is used after a failed
+   * commit.
+   */
+  prefetchAnswers(commandIds: readonly string[]): void {
+    if (commandIds.length === 0 || this.closing) return;
+    const lookup = this.writer.findCommands(commandIds);
+    lookup.catch(() => undefined); // the batch that takes it sees the failure
+    this.prefetched.push({ ids: new Set(commandIds), lookup, since: new Map() });
+    if (this.prefetched.length > MAX_PREFETCHED) this.prefetched.shift();
+  }
+
+  /** A prefetched lookup covering these ids (older ones are dropped), with what committed since. */
+  private takePrefetched(ids: readonly string[]) {
+    const at = this.prefetched.findIndex((p) => ids.every((id) => p.ids.has(id)));
+    if (at < 0) return undefined;
+    const [taken] = this.prefetched.splice(0, at + 1).slice(-1);
+    return taken.lookup.then((found) => {
+      // Only this batch's ids: any other answer would make its step be taken again for nothing.
+      for (const id of ids) {
+        const result = taken.since.get(id);
+        if (result && !found.has(id)) found.set(id, result);
+      }
+      return found;
+    });
+  }
+
+  /** Committed answers, for the lookups made before they were committed. */
+  private answered(records: readonly CommandRecord[]): void {
+    for (const p of this.prefetched) {
+      for (const r of records) if (!p.since.has(r.commandId)) p.since.set(r.commandId, r.result);
+    }
+  }
+
+  /** The machine's step over the commands at these indexes, from the current state (or `from`). */
+  private stepGroup(items: readonly BatchItem[], group: readonly number[], from = this.state) {
     const now = this.clock.now();
     const step = this.machine.stepCommands(
-      this.state,
+      from,
       group.map((i) => items[i].input),
       this.context(now),
     );
@@ -401,6 +516,23 @@ function planBatch(
   });
   return { results, firstOf, fresh };
 }
+
+/** Stored answers looked up ahead of a batch, and the answers committed here since. */
+interface Prefetch {
+  ids: ReadonlySet<string>;
+  lookup: Promise<Map<string, Record<string, unknown>>>;
+  since: Map<string, Record<string, unknown>>;
+}
+
+/** A batch's first step computed ahead, on the state `base` (see persistAndStepAhead). */
+interface SteppedAhead {
+  base: TableState;
+  items: readonly BatchItem[];
+  ahead: ReturnType<TableRuntime['stepGroup']>;
+}
+
+/** Lookups kept for batches not submitted yet (the intake prefetches one chunk ahead). */
+const MAX_PREFETCHED = 4;
 
 /** The answer to anything submitted while this instance lets go of the table. */
 const TABLE_STOPPING: SubmitResult = {

@@ -1,27 +1,20 @@
-import type { ScannerReading } from '@studio/scanner-protocol';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createStudioDataSource } from '../../src/database/data-source.factory';
 import {
   LeaseLostError,
   TableLease,
   TableLeaseRepository,
 } from '../../src/database/table-lease.repository';
-import type { ReadingRecord } from '../../src/history/scanner-history.repository';
-import { UNSTORED_READING } from '../../src/history/writer/round-cards.repository';
+import { historyQueryOf } from '../../src/history/reader/history-query';
 import { TableStateRepository } from '../../src/history/writer/table-state.repository';
 import {
   createTransitionWriter,
   TransitionWriter,
 } from '../../src/history/writer/transition-writer';
-import {
-  emptyWrites,
-  MachineOutcome,
-  TableState,
-  TableWrites,
-} from '../../src/table-core/table-machine';
-import { eventHash, GENESIS_HASH } from '../../src/tables/event-chain';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { MachineOutcome, TableState, TableWrites } from '../../src/table-core/table-machine';
+import { cardOutcome as cardOutcomeOf, cardReading } from '../support/card-transition';
+import { expectUnbrokenChain } from '../support/history-checks';
+import { createTestDatabase, insertStudioTables, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(60_000);
 
@@ -29,53 +22,9 @@ const TABLE = 'call-1';
 const SHOE = randomUUID();
 const ROUND = randomUUID();
 
-function reading(sequence: number): ReadingRecord {
-  const raw = Buffer.from(`card ${sequence}`);
-  const scanned: ScannerReading = {
-    kind: 'card',
-    code: 'AS',
-    card: { rank: 'A', suit: 'S' },
-    raw: new Uint8Array(raw),
-    receivedAt: Date.UTC(2026, 10, 30, 12, 0, sequence),
-    sequence,
-  } as ScannerReading;
-  return {
-    tableId: TABLE,
-    port: '/dev/test',
-    wireFormat: 'studio-framed-v1',
-    reading: scanned,
-    outcome: 'recorded',
-  };
-}
-
-/** A card reading's transition as the machine writes it (its reading not stored yet). */
-function cardOutcome(n: number, extra: Partial<TableWrites> = {}): MachineOutcome {
-  const writes: TableWrites = {
-    ...emptyWrites(),
-    cards: [
-      {
-        slot: `p${n}`,
-        card: 'AS',
-        faceDown: false,
-        roundId: ROUND,
-        shoeId: SHOE,
-        readingId: UNSTORED_READING,
-      },
-    ],
-    readingOutcome: { readingId: UNSTORED_READING, outcome: 'applied', detail: { slot: `p${n}` } },
-    events: [
-      {
-        type: 'ReadingProcessed',
-        visibility: 'restricted',
-        payload: { sequence: n },
-        roundId: ROUND,
-      },
-      { type: 'CardDealt', visibility: 'public', payload: { slot: `p${n}` }, roundId: ROUND },
-    ],
-    ...extra,
-  };
-  return { state: { tableId: TABLE, cards: n } as unknown as TableState, writes };
-}
+const CARDS = { id: TABLE, shoe: SHOE, round: ROUND };
+const reading = (sequence: number) => cardReading(CARDS, sequence);
+const cardOutcome = (n: number, extra?: Partial<TableWrites>) => cardOutcomeOf(CARDS, n, extra);
 
 /**
  * The one-call write path (studio_commit_transition) against the real PostgreSQL: a card reading's
@@ -106,48 +55,17 @@ describe('one round trip per transition', () => {
     previous = outcome.state;
   }
 
-  async function chainIsWhole(): Promise<number> {
-    const rows = await ds.query(
-      `SELECT table_id, event_no, round_id, type, visibility, payload, actor, occurred_at, prev_hash, hash
-         FROM round_events WHERE table_id = $1 ORDER BY event_no`,
-      [TABLE],
-    );
-    let prev = GENESIS_HASH;
-    rows.forEach((r: Record<string, unknown>, i: number) => {
-      expect(Number(r.event_no)).toBe(i + 1);
-      expect(r.prev_hash).toBe(prev);
-      const fields = {
-        tableId: r.table_id,
-        eventNo: Number(r.event_no),
-        roundId: r.round_id,
-        type: r.type,
-        visibility: r.visibility,
-        payload: r.payload,
-        actor: r.actor,
-        occurredAt: new Date(r.occurred_at as string).toISOString(),
-      };
-      expect(eventHash(prev, fields as never)).toBe(r.hash);
-      prev = r.hash as string;
-    });
-    return rows.length;
-  }
+  const chainIsWhole = () => expectUnbrokenChain(historyQueryOf(ds), TABLE);
 
   beforeAll(async () => {
     db = await createTestDatabase('call');
-    ds = createStudioDataSource({ url: db.url, poolSize: 4, connectTimeoutMs: 5000 });
-    await ds.initialize();
-    await ds.runMigrations();
-    await ds.query(
-      `INSERT INTO studio_tables (id, name, game, currency, configuration, configuration_hash, registered_at, updated_at)
-       VALUES ($1, $1, 'pok-deng', 'THB', '{}', 'x', now(), now())`,
-      [TABLE],
-    );
+    ds = await db.migrated();
+    await insertStudioTables(ds, [TABLE]);
     leases = new TableLeaseRepository(ds, 60_000);
     lease = (await leases.tryAcquire(TABLE, 'owner-a'))!;
   });
 
   afterAll(async () => {
-    await ds?.destroy();
     await db.drop();
   });
 

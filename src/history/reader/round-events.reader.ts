@@ -1,19 +1,10 @@
+import type { ChainedEvent } from '../../tables/event-chain';
 import type { HistoryQuery } from './history-query';
 import { iso } from './history-query';
 
 /** One stored round event as read back from round_events (the hash chain's link). */
-export interface StoredChainEvent {
+export interface StoredChainEvent extends ChainedEvent {
   id: string;
-  tableId: string;
-  eventNo: number;
-  roundId: string | null;
-  type: string;
-  visibility: string;
-  payload: unknown;
-  actor: string | null;
-  occurredAt: string;
-  prevHash: string;
-  hash: string;
 }
 
 interface EventRow {

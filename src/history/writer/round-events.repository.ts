@@ -2,25 +2,11 @@ import { topicName } from '@studio/contracts';
 import { appendTableEvents } from '@studio/persistence';
 import type { EntityManager } from 'typeorm';
 import type { TableWrites } from '../../table-core/table-machine';
-import { eventHash, GENESIS_HASH } from '../../tables/event-chain';
+import { ChainedEvent, eventHash, GENESIS_HASH } from '../../tables/event-chain';
 
 /** The last event of a table's hash chain (eventNo 0 and the genesis hash before the first). */
 export interface ChainHead {
   eventNo: number;
-  hash: string;
-}
-
-/** A round event as stored: its place in the table's chain and its hash. */
-export interface ChainedEventRow {
-  tableId: string;
-  eventNo: number;
-  roundId: string | null;
-  type: string;
-  visibility: string;
-  payload: unknown;
-  actor: string | null;
-  occurredAt: string;
-  prevHash: string;
   hash: string;
 }
 
@@ -75,11 +61,11 @@ export class RoundEventsRepository {
     events: TableWrites['events'],
     at: Date,
     head: ChainHead,
-  ): { rows: ChainedEventRow[]; head: ChainHead } {
+  ): { rows: ChainedEvent[]; head: ChainHead } {
     let eventNo = head.eventNo;
     let prevHash = head.hash;
     const occurredAt = at.toISOString();
-    const rows: ChainedEventRow[] = [];
+    const rows: ChainedEvent[] = [];
     for (const e of events) {
       eventNo += 1;
       const fields = {

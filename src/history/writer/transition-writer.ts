@@ -16,7 +16,13 @@ import { ChainHead, RoundEventsRepository } from './round-events.repository';
 import { ShoesRoundsRepository } from './shoes-rounds.repository';
 import { SupervisorActionsRepository } from './supervisor-actions.repository';
 import { StoredTableState, TableStateRepository } from './table-state.repository';
-import { ChainMovedError, TransitionCallRepository } from './transition-call.repository';
+import {
+  CallResult,
+  ChainMovedError,
+  TransitionCall,
+  TransitionCallRepository,
+} from './transition-call.repository';
+import { GroupCommitOptions, GroupCommitter } from './group-commit';
 import { WagersRepository } from './wagers.repository';
 
 export interface CommitContext {
@@ -50,10 +56,11 @@ export interface HistoryRepositories {
 }
 
 /**
- * Whether the one call covers every row of the transition: a card reading's, a timer's, a round
- * start's or end's (up to ONE_CALL_SETTLEMENTS settlements). Bets, decisions, supervisor
- * actions, corrections and command answers take the statement-by-statement transaction (the
- * intake's batches, the consoles' actions), and so does a round end settling many bets.
+ * Whether one call covers every row of the transition: a card reading's, a timer's, a round
+ * start's or end's (up to ONE_CALL_SETTLEMENTS settlements), and a batch of platform commands with
+ * their bets, decisions and answers (studio_commit_commands). Supervisor actions and corrections
+ * take the statement-by-statement transaction (the consoles' actions), and so does a round end
+ * settling many bets.
  */
 const ONE_CALL_SETTLEMENTS = 1_000;
 
@@ -61,13 +68,25 @@ function fitsOneCall(outcome: MachineOutcome, ctx: CommitContext): boolean {
   const w = outcome.writes;
   return (
     ctx.expectedVersion > 0 &&
-    (ctx.commands?.length ?? 0) === 0 &&
-    w.bets.length === 0 &&
-    w.decisions.length === 0 &&
     w.settlements.length <= ONE_CALL_SETTLEMENTS &&
     w.corrections.length === 0 &&
     w.supervisorAction === undefined
   );
+}
+
+/**
+ * Two calls out at once (the database has the machine's two cores), up to 32 transitions each
+ * (under PostgreSQL's 64 cached subtransactions per backend).
+ */
+const GROUP_COMMIT: GroupCommitOptions = { maxInFlight: 2, maxGroup: 32 };
+
+/** Where the answers go, when the transition writes command rows or answers (else undefined). */
+function withCommands(writes: MachineOutcome['writes'], ctx: CommitContext) {
+  const commands = ctx.commands ?? [];
+  if (commands.length === 0 && writes.bets.length === 0 && writes.decisions.length === 0) {
+    return undefined;
+  }
+  return placeAnswers(writes, commands);
 }
 
 /**
@@ -77,10 +96,16 @@ function fitsOneCall(outcome: MachineOutcome, ctx: CommitContext): boolean {
  * before the commit leaves no trace of the transition.
  */
 export class TransitionWriter {
+  /** Card readings' and timers' transitions of tables ready together share one commit. */
+  private readonly group: GroupCommitter<TransitionCall, CallResult>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly repos: HistoryRepositories,
-  ) {}
+    groupCommit: GroupCommitOptions = GROUP_COMMIT,
+  ) {
+    this.group = new GroupCommitter(repos.call.sender, (c) => c.lease.tableId, groupCommit);
+  }
 
   /** The table's stored state; what this instance remembered of its event chain is dropped. */
   load(tableId: string): Promise<StoredTableState | undefined> {
@@ -99,7 +124,8 @@ export class TransitionWriter {
 
   /**
    * Commits the transition; returns the table state's new version. A reading's transition (most
-   * of them) is one round trip; the others one transaction of a statement per kind of row.
+   * of them) is one round trip, shared with the other tables' transitions ready at the same time
+   * (group commit); the others one transaction of a statement per kind of row.
    */
   async commit(outcome: MachineOutcome, ctx: CommitContext): Promise<number> {
     const tableId = outcome.state.tableId;
@@ -126,7 +152,7 @@ export class TransitionWriter {
     const plan = r.tableState.plan(state, ctx.expectedVersion, ctx.previous);
     const prev = await r.events.head(this.dataSource, tableId);
     const chained = r.events.chain(tableId, writes.events, ctx.occurredAt, prev);
-    const { version } = await r.call.commit({
+    const call: TransitionCall = {
       lease: ctx.lease,
       expectedVersion: ctx.expectedVersion,
       at: ctx.occurredAt,
@@ -139,7 +165,10 @@ export class TransitionWriter {
       prev,
       events: chained.rows,
       outbox: r.events.outboxRows(writes.events, ctx.newId),
-    });
+      answers: withCommands(writes, ctx),
+    };
+    // A batch of commands goes alone: its answers must come back with its own error codes.
+    const { version } = call.answers ? await r.call.commit(call) : await this.group.submit(call);
     if (plan.mode === 'snapshot') r.tableState.snapshotCommitted(tableId, version);
     r.events.remember(tableId, chained.head);
     return version;
@@ -183,9 +212,10 @@ export function createTransitionWriter(
   dataSource: DataSource,
   tableState: TableStateRepository,
   topicPrefix: string,
+  groupCommit?: GroupCommitOptions,
 ): { writer: TransitionWriter; supervisorActions: SupervisorActionsRepository } {
   const supervisorActions = new SupervisorActionsRepository(dataSource);
-  const writer = new TransitionWriter(dataSource, {
+  const repos: HistoryRepositories = {
     tableState,
     shoesRounds: new ShoesRoundsRepository(),
     cards: new RoundCardsRepository(),
@@ -195,6 +225,6 @@ export function createTransitionWriter(
     events: new RoundEventsRepository(topicPrefix),
     commands: new ProcessedCommandsRepository(dataSource),
     call: new TransitionCallRepository(dataSource),
-  });
-  return { writer, supervisorActions };
+  };
+  return { writer: new TransitionWriter(dataSource, repos, groupCommit), supervisorActions };
 }

@@ -72,10 +72,10 @@ export class WagersRepository {
   ): Promise<void> {
     for (const chunk of chunks(decisions, ROWS_PER_STATEMENT)) {
       await manager.query(
-        `INSERT INTO decisions (round_id, player_id, hand, action, automatic, command_id, decided_at, answer)
-         SELECT d.round_id, d.player_id, d.hand, d.action, d.automatic, d.command_id, $1, d.answer::jsonb
-           FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[])
-                AS d(round_id, player_id, hand, action, automatic, command_id, answer)`,
+        `INSERT INTO decisions (round_id, player_id, hand, action, automatic, command_id, decided_at, answer, decision_window)
+         SELECT d.round_id, d.player_id, d.hand, d.action, d.automatic, d.command_id, $1, d.answer::jsonb, d.decision_window
+           FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[], $9::int[])
+                AS d(round_id, player_id, hand, action, automatic, command_id, answer, decision_window)`,
         [
           at,
           chunk.map((d) => d.roundId),
@@ -85,6 +85,7 @@ export class WagersRepository {
           chunk.map((d) => d.automatic),
           chunk.map((d) => d.commandId ?? null),
           chunk.map((d) => answerOf(d.commandId, answers, answered)),
+          chunk.map((d) => d.window ?? null),
         ],
       );
     }
@@ -128,7 +129,7 @@ export class WagersRepository {
 }
 
 /** The stored answer of the command's first row (JSON), null for its other rows. */
-function answerOf(
+export function answerOf(
   commandId: string | null | undefined,
   answers: ReadonlyMap<string, Record<string, unknown>>,
   answered: Set<string>,
