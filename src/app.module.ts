@@ -74,6 +74,14 @@ class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     this.relay.start();
     // Committed transitions put events in the outbox: publish them without waiting for the poll.
     this.registry.onTransition(() => this.relay.notify());
+    // Instances whose table files disagree are found when one of them takes a table over.
+    this.registry.onDriven({
+      running: async (tableId) => {
+        const table = this.config.tables.find((t) => t.id === tableId);
+        if (table) await this.register.confirmDriven(table);
+      },
+      stopping: () => undefined,
+    });
     // Tables start before the scanners so that no reading arrives at a table that is not running.
     await this.tables.start();
     // After registration: readings and scanner events refer to registered tables.

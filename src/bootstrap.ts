@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { StudioModule, StudioModuleOptions } from './app.module';
 import { oneLine } from './common/one-line';
 import { StartupError } from './common/config-error';
+import { DatabaseUnavailableFilter } from './http/database-unavailable.filter';
 import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
 import { setupOpenApi } from './http/openapi';
@@ -62,6 +63,7 @@ export async function startStudio(
     app.useLogger(app.get(Logger));
     app.flushLogs();
     secureHeaders(app);
+    app.useGlobalFilters(new DatabaseUnavailableFilter(app.getHttpAdapter()));
     const commands = config.kafka?.commands.enabled ? config.kafka : undefined;
     if (commands) {
       try {

@@ -1,5 +1,5 @@
 import type { EachBatchPayload } from 'kafkajs';
-import { BatchingKafkaServer, CommandBatchHandler } from './batching-kafka-server';
+import { BatchingKafkaServer, chunkSizeFor, CommandBatchHandler } from './batching-kafka-server';
 import type { IntakeOutcome, RawCommandMessage } from './command-intake';
 
 /** A partition's batch of `n` messages, recording what the server does with its offsets. */
@@ -92,5 +92,36 @@ describe('BatchingKafkaServer (pipelined intake)', () => {
     };
     await expect(serverWith(handler).eachBatch(batchOf(6, log))).rejects.toThrow('broker away');
     expect(log.filter((l) => l.startsWith('resolve'))).toEqual(['resolve 1']);
+  });
+
+  it('hands over the next chunk ahead (prefetch) while applying the current one', async () => {
+    const log: string[] = [];
+    const handler: CommandBatchHandler = {
+      apply: async (raws) => {
+        log.push(`apply ${first(raws)}`);
+        await new Promise((r) => setTimeout(r, 5));
+        return raws.map(() => ({}) as IntakeOutcome);
+      },
+      prefetch: (raws) => log.push(`prefetch ${first(raws)}`),
+      publish: async () => undefined,
+    };
+    await serverWith(handler).eachBatch(batchOf(6, log));
+    expect(log.filter((l) => l.startsWith('apply') || l.startsWith('prefetch'))).toEqual([
+      'apply 0',
+      'prefetch 2',
+      'apply 2',
+      'prefetch 4',
+      'apply 4',
+    ]);
+  });
+});
+
+describe('chunkSizeFor', () => {
+  it('splits a batch in at least four chunks of at least 1,000, up to the configured size', () => {
+    expect(chunkSizeFor(40_000, 5_000)).toBe(5_000);
+    expect(chunkSizeFor(10_000, 5_000)).toBe(2_500);
+    expect(chunkSizeFor(3_000, 5_000)).toBe(1_000);
+    expect(chunkSizeFor(500, 5_000)).toBe(1_000);
+    expect(chunkSizeFor(6, 2)).toBe(2);
   });
 });

@@ -73,6 +73,14 @@ export class CommandApplier {
     }
   }
 
+  /**
+   * Starts looking up the stored answers of a table's next commands, and stepping the items their
+   * applyTable will get (ApplyCommands.prefetch).
+   */
+  prefetch(tableId: string, commandIds: readonly string[], items?: readonly BatchItem[]): void {
+    this.applyCommands.prefetch(tableId, commandIds, items);
+  }
+
   answer(command: CommandMessage, result: CommandResult, answeredAt: string): CommandResultMessage {
     if (result.duplicate) this.counters.duplicates += 1;
     if (result.accepted) this.counters.accepted += 1;

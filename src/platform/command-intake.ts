@@ -25,12 +25,23 @@ export type IntakeOutcome =
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+type Parsed = { command: CommandMessage } | { code: DeadLetterReasonCode; reason: string };
+type Prepared = ReturnType<CommandApplier['prepare']>;
+
 /**
  * The transport-free core of the Kafka command intake: bytes in, either an answer for the results
  * topic or a dead-letter reason out. Valid commands go through the same use cases as the HTTP API,
  * so a repeated command id gets the stored first answer (`duplicate: true`) whichever way it came.
  */
 export class CommandIntake {
+  /** Messages parsed ahead (prefetch), so their batch does not parse them again. */
+  private readonly parsed = new WeakMap<RawCommandMessage, Parsed>();
+  /**
+   * Commands of tables driven here prepared ahead (prefetch): their batch takes these very items,
+   * which is how their table recognises the step it computed ahead.
+   */
+  private readonly prepared = new WeakMap<RawCommandMessage, Prepared>();
+
   constructor(
     private readonly applier: CommandApplier,
     private readonly inbox: CommandInbox,
@@ -47,6 +58,35 @@ export class CommandIntake {
   }
 
   /**
+   * The next batch, while the current one commits: parses it and starts looking up the stored
+   * answers of its commands for the tables driven here. Changes nothing; never throws.
+   */
+  prefetch(raws: readonly RawCommandMessage[]): void {
+    try {
+      const byTable = new Map<string, { ids: string[]; items: BatchItem[] }>();
+      for (const raw of raws) {
+        const parsed = this.parse(raw);
+        this.parsed.set(raw, parsed);
+        if (!('command' in parsed)) continue;
+        const { tableId, commandId } = parsed.command;
+        const route = this.inbox.route(tableId);
+        if (route === 'inbox') continue;
+        const group = byTable.get(tableId) ?? { ids: [], items: [] };
+        group.ids.push(commandId);
+        byTable.set(tableId, group);
+        // Prepared with the table driven here, as its batch would (it re-checks the route).
+        if (route !== 'here') continue;
+        const prepared = this.applier.prepare(parsed.command);
+        this.prepared.set(raw, prepared);
+        if ('item' in prepared) group.items.push(prepared.item);
+      }
+      for (const [tableId, { ids, items }] of byTable) this.applier.prefetch(tableId, ids, items);
+    } catch {
+      // Only a head start: the batch looks its answers up itself.
+    }
+  }
+
+  /**
    * A batch as read from the topic: every message gets its own answer or dead letter, exactly as
    * if processed one by one in order, but each table's commands are applied together (one
    * transaction for a window's worth of bets or decisions) and different tables in parallel.
@@ -59,7 +99,7 @@ export class CommandIntake {
     const byTable = new Map<string, { at: number[]; items: BatchItem[] }>();
     const forwarded: number[] = [];
     raws.forEach((raw, i) => {
-      const parsed = this.parse(raw);
+      const parsed = this.parsed.get(raw) ?? this.parse(raw);
       if ('code' in parsed) {
         this.counters.deadLettered += 1;
         outcomes[i] = { kind: 'dead-letter', ...parsed };
@@ -70,7 +110,7 @@ export class CommandIntake {
         forwarded.push(i);
         return;
       }
-      const prepared = this.applier.prepare(parsed.command);
+      const prepared = this.prepared.get(raw) ?? this.applier.prepare(parsed.command);
       if ('rejected' in prepared) {
         results[i] = prepared.rejected;
         return;
@@ -128,9 +168,7 @@ export class CommandIntake {
     );
   }
 
-  private parse(
-    raw: RawCommandMessage,
-  ): { command: CommandMessage } | { code: DeadLetterReasonCode; reason: string } {
+  private parse(raw: RawCommandMessage): Parsed {
     let json: unknown;
     try {
       if (!raw.value || raw.value.length === 0) throw new Error('empty message');

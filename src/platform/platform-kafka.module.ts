@@ -65,6 +65,11 @@ export class CommandIntakeHandler implements CommandBatchHandler {
     return this.intake.processBatch(raws);
   }
 
+  /** The next chunk, while this one is applied: parsed, its stored answers looked up. */
+  prefetch(raws: RawCommandMessage[]): void {
+    this.intake.prefetch(raws);
+  }
+
   /** Publishes the answers and dead letters of applied commands, in their order. */
   async publish(raws: RawCommandMessage[], outcomes: IntakeOutcome[]): Promise<void> {
     await this.answers.publishResults(
@@ -177,8 +182,10 @@ export function commandIntakeOptions(config: KafkaConfig): Required<KafkaOptions
       allowAutoTopicCreation: false,
       sessionTimeout: 10_000,
       heartbeatInterval: 1_000,
-      // A backlog (a decision window of 100,000 players) is read in batches of thousands.
-      maxBytesPerPartition: 4 * 1024 * 1024,
+      // A backlog (a decision window of 100,000 players) is read in batches of tens of thousands:
+      // each batch ends with its last chunk's answers published before the next is fetched.
+      maxBytesPerPartition: 16 * 1024 * 1024,
+      maxBytes: 32 * 1024 * 1024,
     },
     // Nest's own producer (unused for events) with the partitioner every client here uses.
     producer: { createPartitioner: Partitioners.DefaultPartitioner },

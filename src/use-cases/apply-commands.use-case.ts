@@ -18,4 +18,15 @@ export class ApplyCommands {
     }
     return lookup.runtime.submitBatch(items);
   }
+
+  /**
+   * Looks up the stored answers of commands about to be applied here (see prefetchAnswers) and,
+   * given the very items their execute will get, steps them ahead (see stepAhead).
+   */
+  prefetch(tableId: string, commandIds: readonly string[], items?: readonly BatchItem[]): void {
+    const lookup = this.tables.get(tableId);
+    if (!lookup.ok) return;
+    lookup.runtime.prefetchAnswers(commandIds);
+    if (items) lookup.runtime.stepAhead(items);
+  }
 }

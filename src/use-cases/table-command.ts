@@ -1,3 +1,4 @@
+import type { SupervisionInput } from '../table-core/table-input';
 import type { TableInput } from '../table-core/table-machine';
 import type { CommandMeta, SubmitResult } from '../tables/table-runtime';
 import { TableRuntimeRegistry } from '../tables/table-runtime.registry';
@@ -17,9 +18,31 @@ export abstract class TableCommand {
     meta?: CommandMeta,
   ): Promise<CommandResult> {
     const lookup = this.tables.get(tableId);
-    if (!lookup.ok) return { accepted: false, code: lookup.code, message: lookup.message };
-    return lookup.runtime.submit(input, meta);
+    if (lookup.ok) return lookup.runtime.submit(input, meta);
+    // A dealer's or supervisor's console may be on any instance: the table's owner applies it.
+    const relay = this.tables.relay;
+    if (lookup.code === 'table-not-driven-here' && relay && isSupervision(input)) {
+      return relay.relay(tableId, input);
+    }
+    return { accepted: false, code: lookup.code, message: lookup.message };
   }
+}
+
+/** Every dealer's and supervisor's input (a record, so a new one cannot be left out). */
+const SUPERVISION: Record<SupervisionInput['type'], true> = {
+  'close-betting': true,
+  'cut-card': true,
+  pause: true,
+  resume: true,
+  void: true,
+  'request-void': true,
+  'approve-void': true,
+  'correct-card': true,
+  'end-shoe': true,
+};
+
+function isSupervision(input: TableInput): input is SupervisionInput {
+  return Object.hasOwn(SUPERVISION, input.type);
 }
 
 export function rejected(code: string, message: string): CommandRejection {

@@ -1,9 +1,8 @@
 import { DataSource } from 'typeorm';
 import { CommandInboxRepository } from '../../src/database/command-inbox.repository';
-import { createStudioDataSource } from '../../src/database/data-source.factory';
 import { TableLeaseRepository } from '../../src/database/table-lease.repository';
 import { OwnershipListener, TableOwnership } from '../../src/tables/table-ownership';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { createTestDatabase, insertStudioTables, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(60_000);
 
@@ -16,22 +15,13 @@ describe('command inbox and lease handover', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('inbox');
-    ds = createStudioDataSource({ url: db.url, poolSize: 4, connectTimeoutMs: 5000 });
-    await ds.initialize();
-    await ds.runMigrations();
-    for (const id of ['t1', 't2', 't3', 't4', 't5', 't6']) {
-      await ds.query(
-        `INSERT INTO studio_tables (id, name, game, currency, configuration, configuration_hash, registered_at, updated_at)
-         VALUES ($1, $1, 'pok-deng', 'THB', '{}', 'x', now(), now())`,
-        [id],
-      );
-    }
+    ds = await db.migrated();
+    await insertStudioTables(ds, ['t1', 't2', 't3', 't4', 't5', 't6']);
     inbox = new CommandInboxRepository(ds);
     leases = new TableLeaseRepository(ds, 60_000);
   });
 
   afterAll(async () => {
-    await ds?.destroy();
     await db.drop();
   });
 
@@ -100,17 +90,18 @@ describe('command inbox and lease handover', () => {
     });
   });
 
+  const owned = (log: Set<string>): OwnershipListener => ({
+    acquired: (l) => void log.add(l.tableId),
+    lost: (id) => void log.delete(id),
+  });
+
   it('shares the tables out evenly among live instances and hands over the excess', async () => {
     const tables = ['t1', 't2', 't3', 't4', 't5', 't6'];
     await ds.query(`DELETE FROM table_leases`);
     const repo = new TableLeaseRepository(ds, 5_000);
-    const owned = (log: Set<string>): OwnershipListener => ({
-      acquired: (l) => void log.add(l.tableId),
-      lost: (id) => void log.delete(id),
-    });
     const a = new Set<string>();
     const b = new Set<string>();
-    const balancing = { ttlMs: 5_000, canHandOver: () => true };
+    const balancing = { ttlMs: 5_000, canHandOver: () => true, sharedDatabase: true };
     const ownerA = new TableOwnership(repo, 'share-a', tables, owned(a), 60_000, balancing);
     const ownerB = new TableOwnership(repo, 'share-b', tables, owned(b), 60_000, balancing);
     await ownerA.tick();
@@ -127,5 +118,38 @@ describe('command inbox and lease handover', () => {
     await ownerA.tick();
     expect(a.size).toBe(6);
     await ownerA.stop();
+  });
+
+  it('refuses a second live process under one instance id, and fences a crashed predecessor out', async () => {
+    await ds.query(`DELETE FROM studio_instances`);
+    await ds.query(`DELETE FROM table_leases`);
+    const repo = new TableLeaseRepository(ds, 1_000);
+    const balancing = { ttlMs: 1_000, canHandOver: () => true, sharedDatabase: true };
+    const first = new TableOwnership(repo, 'same-id', ['t1'], owned(new Set()), 300, balancing);
+    await first.start();
+    try {
+      const held = first.lease('t1')!;
+      expect(held).toMatchObject({ owner: 'same-id' });
+      // A copy of the configuration started elsewhere: refused once the TTL shows the first live.
+      const copy = new TableOwnership(repo, 'same-id', ['t1'], owned(new Set()), 300, balancing);
+      await expect(copy.start()).rejects.toThrow(
+        'STUDIO_INSTANCE_ID "same-id" is in use by another live instance',
+      );
+      expect(await repo.current('t1')).toMatchObject({ owner: 'same-id', epoch: held.epoch });
+    } finally {
+      await first.stop();
+    }
+
+    // A process that dies (it renews no more) is waited out by its restart, which takes the
+    // table under a new epoch: the dead one's writes, were it only paused, are refused.
+    const dying = new TableOwnership(repo, 'crashy', ['t2'], owned(new Set()), 300, balancing);
+    await dying.tick();
+    const before = dying.lease('t2')!;
+    const restarted = new Set<string>();
+    const restart = new TableOwnership(repo, 'crashy', ['t2'], owned(restarted), 300, balancing);
+    await restart.start();
+    expect(restarted.has('t2')).toBe(true);
+    expect(restart.lease('t2')).toMatchObject({ epoch: before.epoch + 1, handedOver: false });
+    await restart.stop();
   });
 });

@@ -3,7 +3,12 @@ import { Client } from 'pg';
 import { PlatformKafkaClient } from '../../apps/platform-simulator/platform-client';
 import { TEST_KAFKA_BROKERS } from '../support/environment';
 import { ServiceProcess, spawnService } from '../support/service-process';
-import { uniqueTopicPrefix, waitFor, writeTablesFile } from '../support/studio-harness';
+import {
+  shoeDealtByTheTest,
+  uniqueTopicPrefix,
+  waitFor,
+  writeTablesFile,
+} from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(300_000);
@@ -38,12 +43,7 @@ describe('Kafka intake batch across a SIGKILL of the service', () => {
       roundIntervalMs: 0,
       scanner: {
         wireFormat: 'studio-framed-v1',
-        virtualShoe: {
-          seed: 5,
-          intervalMs: 3_600_000,
-          misreadRate: 0,
-          heartbeatIntervalMs: 60_000,
-        },
+        virtualShoe: shoeDealtByTheTest(5),
       },
     } as never,
   ]);

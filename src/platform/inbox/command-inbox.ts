@@ -14,8 +14,10 @@ import type { CommandAnswersPublisher } from '../../kafka/command-answers.publis
 import type { BatchItem } from '../../tables/table-runtime';
 import type {
   DrivenTablesListener,
+  SupervisionRelay,
   TableRuntimeRegistry,
 } from '../../tables/table-runtime.registry';
+import type { SupervisionInput } from '../../table-core/table-input';
 import type { CommandResult } from '../../use-cases/table-command';
 import { AppliedCommand, CommandApplier, isNotDrivenHere } from '../command-applier';
 import { HttpInboxCommand, InboxCommand, sourceMessage } from './inbox-command';
@@ -44,7 +46,7 @@ type Waiter = (answer: CommandResult) => void;
  * waiting HTTP request for HTTP ones. While a table's inbox is not empty its owner queues its own
  * commands behind it, so a table's commands are applied in the order they were read.
  */
-export class CommandInbox implements DrivenTablesListener {
+export class CommandInbox implements DrivenTablesListener, SupervisionRelay {
   private readonly logger = new Logger('CommandInbox');
   /** Driven tables whose inbox may hold commands. */
   private readonly pending = new Set<string>();
@@ -63,6 +65,7 @@ export class CommandInbox implements DrivenTablesListener {
     private readonly settings: CommandInboxSettings,
   ) {
     registry.onDriven(this);
+    registry.relaySupervisionVia(this);
   }
 
   route(tableId: string): CommandRoute {
@@ -86,9 +89,16 @@ export class CommandInbox implements DrivenTablesListener {
     for (const command of commands) this.wake(command.message.tableId);
   }
 
+  /** A dealer's or supervisor's action on a table driven elsewhere, answered by its owner. */
+  relay(tableId: string, input: SupervisionInput): Promise<CommandResult> {
+    return this.forwardHttp(tableId, { via: 'http', kind: 'supervision', input });
+  }
+
   /** An HTTP command for a table driven elsewhere: stored, applied by the owner, answered here. */
   async forwardHttp(tableId: string, command: HttpInboxCommand): Promise<CommandResult> {
-    const commandId = command.command.commandId ?? `http:${randomUUID()}`;
+    const commandId =
+      (command.kind === 'supervision' ? undefined : command.command.commandId) ??
+      `http:${randomUUID()}`;
     const [id] = await this.inbox.add([{ tableId, commandId, replyTo: 'http', command }]);
     if (id === undefined) {
       return {
@@ -181,11 +191,34 @@ export class CommandInbox implements DrivenTablesListener {
 
   /** Applies and answers entries in order; returns how many were answered. */
   private async apply(tableId: string, entries: readonly InboxEntry[]): Promise<number> {
-    const commands = entries.map((e) => e.command as InboxCommand);
+    const results: AppliedCommand[] = [];
+    // Runs of platform commands go through the batch path; an action goes to the table alone.
+    // Once the table is let go of, nothing after is applied here.
+    for (let start = 0, end = 0; start < entries.length; start = end) {
+      const action = supervisionOf(entries[start]);
+      end = start + 1;
+      while (!action && end < entries.length && !supervisionOf(entries[end])) end += 1;
+      const applied = action
+        ? [await this.applySupervision(tableId, action)]
+        : await this.applyCommands(tableId, entries.slice(start, end));
+      results.push(...applied);
+      if (applied.some(isNotDrivenHere)) break;
+    }
+    const cut = results.findIndex(isNotDrivenHere);
+    const count = cut === -1 ? results.length : cut;
+    await this.answer(entries.slice(0, count), results.slice(0, count));
+    return count;
+  }
+
+  private async applyCommands(
+    tableId: string,
+    entries: readonly InboxEntry[],
+  ): Promise<AppliedCommand[]> {
     const results: AppliedCommand[] = new Array(entries.length);
     const at: number[] = [];
     const items: BatchItem[] = [];
-    commands.forEach((command, i) => {
+    entries.forEach((entry, i) => {
+      const command = entry.command as Exclude<InboxCommand, { kind: 'supervision' }>;
       const prepared = this.prepare(command);
       if ('rejected' in prepared) results[i] = prepared.rejected;
       else {
@@ -195,13 +228,18 @@ export class CommandInbox implements DrivenTablesListener {
     });
     const applied = await this.applier.applyTable(tableId, items);
     at.forEach((i, k) => (results[i] = applied[k]));
-    const cut = results.findIndex(isNotDrivenHere);
-    const count = cut === -1 ? entries.length : cut;
-    await this.answer(entries.slice(0, count), results.slice(0, count));
-    return count;
+    return results;
   }
 
-  private prepare(command: InboxCommand): { item: BatchItem } | { rejected: CommandResult } {
+  private async applySupervision(tableId: string, input: SupervisionInput): Promise<CommandResult> {
+    const lookup = this.registry.get(tableId);
+    if (!lookup.ok) return { accepted: false, code: lookup.code, message: lookup.message };
+    return lookup.runtime.submit(input);
+  }
+
+  private prepare(
+    command: Exclude<InboxCommand, { kind: 'supervision' }>,
+  ): { item: BatchItem } | { rejected: CommandResult } {
     if (command.via === 'kafka') return this.applier.prepare(command.message);
     return command.kind === 'bet'
       ? this.applier.placeBet.prepare(command.command)
@@ -303,4 +341,9 @@ function notDriven(tableId: string, waitMs: number): CommandResult {
     code: 'table-not-driven-here',
     message: `No instance drove table ${tableId} within ${Math.round(waitMs / 1000)} s: send the command again (same commandId) once the table is running`,
   };
+}
+
+function supervisionOf(entry: InboxEntry): SupervisionInput | undefined {
+  const command = entry.command as InboxCommand;
+  return command.via === 'http' && command.kind === 'supervision' ? command.input : undefined;
 }

@@ -1,4 +1,5 @@
 import type { CommandMessage } from '@studio/contracts';
+import type { SupervisionInput } from '../../table-core/table-input';
 import type { DecideCommand } from '../../use-cases/decide.use-case';
 import type { PlaceBetCommand } from '../../use-cases/place-bet.use-case';
 import type { RawCommandMessage } from '../raw-command-message';
@@ -14,7 +15,9 @@ export interface CommandSource {
 export type InboxCommand =
   | { via: 'kafka'; message: CommandMessage; source: CommandSource }
   | { via: 'http'; kind: 'bet'; command: PlaceBetCommand }
-  | { via: 'http'; kind: 'decision'; command: DecideCommand };
+  | { via: 'http'; kind: 'decision'; command: DecideCommand }
+  /** A dealer's or supervisor's action, checked by its use case on the instance that took it. */
+  | { via: 'http'; kind: 'supervision'; input: SupervisionInput };
 
 export type HttpInboxCommand = Extract<InboxCommand, { via: 'http' }>;
 

@@ -21,9 +21,12 @@ export class VoidRound extends TableCommand {
     const { tableId, by, reason } = command;
     if (!this.requiresApproval) return this.submit(tableId, { type: 'void', by, reason });
     const lookup = this.tables.get(tableId);
-    if (!lookup.ok) return { accepted: false, code: lookup.code, message: lookup.message };
-    // The request's record id is allocated first so the table can name it in its answer.
+    if (!lookup.ok && lookup.code === 'unknown-table') {
+      return { accepted: false, code: lookup.code, message: lookup.message };
+    }
+    // The request's record id is allocated first so the table can name it in its answer (the
+    // table may be driven by another instance: the id comes from the shared database).
     const requestId = await this.requests.newRequestId();
-    return lookup.runtime.submit({ type: 'request-void', requestId, by, reason });
+    return this.submit(tableId, { type: 'request-void', requestId, by, reason });
   }
 }

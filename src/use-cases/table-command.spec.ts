@@ -1,0 +1,61 @@
+import type { TableRuntimeRegistry } from '../tables/table-runtime.registry';
+import { PauseRound } from './pause-round/pause-round.use-case';
+import { PlaceBet } from './place-bet.use-case';
+import { PauseRoundCommand } from './pause-round/pause-round.command';
+import type { SupervisorActionsRepository } from '../history/writer/supervisor-actions.repository';
+import { VoidRound } from './void-round/void-round.use-case';
+
+/** A registry that drives no table here, with a relay to the instance that does. */
+function elsewhere(code: 'table-not-driven-here' | 'unknown-table') {
+  const relay = { relay: jest.fn().mockResolvedValue({ accepted: true, reply: { paused: true } }) };
+  const registry = {
+    get: () => ({ ok: false, code, message: `table t1: ${code}` }),
+    relay,
+  } as unknown as TableRuntimeRegistry;
+  return { registry, relay };
+}
+
+describe('a table command for a table driven by another instance', () => {
+  const pause = PauseRoundCommand.create({ tableId: 't1', by: 'sup', reason: 'camera' });
+
+  it('passes a supervisor action to the owner and answers with the owner’s answer', async () => {
+    const { registry, relay } = elsewhere('table-not-driven-here');
+    const answer = await new PauseRound(registry).execute(pause as PauseRoundCommand);
+    expect(answer).toEqual({ accepted: true, reply: { paused: true } });
+    expect(relay.relay).toHaveBeenCalledWith('t1', { type: 'pause', by: 'sup', reason: 'camera' });
+  });
+
+  it('relays a void request (second-supervisor approval) with the id the shared database gave it', async () => {
+    const { registry, relay } = elsewhere('table-not-driven-here');
+    const requests = { newRequestId: async () => '41' } as unknown as SupervisorActionsRepository;
+    await new VoidRound(registry, requests, true).execute({
+      tableId: 't1',
+      by: 'sup',
+      reason: 'misdeal',
+    });
+    expect(relay.relay).toHaveBeenCalledWith('t1', {
+      type: 'request-void',
+      requestId: '41',
+      by: 'sup',
+      reason: 'misdeal',
+    });
+  });
+
+  it('does not relay a table no one is configured to drive, nor a platform command', async () => {
+    const unknown = elsewhere('unknown-table');
+    expect(
+      await new PauseRound(unknown.registry).execute(pause as PauseRoundCommand),
+    ).toMatchObject({ accepted: false, code: 'unknown-table' });
+    const other = elsewhere('table-not-driven-here');
+    const bet = await new PlaceBet(other.registry, { newId: () => 'b1' }).execute({
+      tableId: 't1',
+      commandId: 'c1',
+      playerId: 'p1',
+      betType: 'main',
+      amount: 100,
+    });
+    expect(bet).toMatchObject({ accepted: false, code: 'table-not-driven-here' });
+    expect(unknown.relay.relay).not.toHaveBeenCalled();
+    expect(other.relay.relay).not.toHaveBeenCalled();
+  });
+});
