@@ -15,6 +15,12 @@ import { AnswersInCommandRows1764700000000 } from './1764700000000-AnswersInComm
 import { TransitionFunction1764710000000 } from './1764710000000-TransitionFunction';
 import { CommandInbox1764800000000 } from './1764800000000-CommandInbox';
 import { BetPlacementOrder1764810000000 } from './1764810000000-BetPlacementOrder';
+import { DecisionWindow1764820000000 } from './1764820000000-DecisionWindow';
+import { InstanceToken1764820500000 } from './1764820500000-InstanceToken';
+import { CommandBatchTransition1764830000000 } from './1764830000000-CommandBatchTransition';
+import { StatementRoundChecks1764846000000 } from './1764846000000-StatementRoundChecks';
+import { GroupCommitTransitions1764857000000 } from './1764857000000-GroupCommitTransitions';
+import { LeaseFenceKeyShare1764870000000 } from './1764870000000-LeaseFenceKeyShare';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -35,4 +41,10 @@ export const STUDIO_MIGRATIONS = [
   TransitionFunction1764710000000,
   CommandInbox1764800000000,
   BetPlacementOrder1764810000000,
+  DecisionWindow1764820000000,
+  InstanceToken1764820500000,
+  CommandBatchTransition1764830000000,
+  StatementRoundChecks1764846000000,
+  GroupCommitTransitions1764857000000,
+  LeaseFenceKeyShare1764870000000,
 ];

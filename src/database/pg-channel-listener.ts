@@ -44,9 +44,16 @@ export class PgChannelListener {
     await this.connect();
   }
 
-  /** Sends a notification on the listening connection; a no-op while it is down (hints only). */
-  async notify(channel: string, payload: string): Promise<void> {
-    await this.client?.query('SELECT pg_notify($1, $2)', [channel, payload]);
+  /**
+   * Sends notifications on the listening connection, in one statement; a no-op while it is down
+   * (they are hints only).
+   */
+  async notify(channel: string, payloads: readonly string[]): Promise<void> {
+    if (payloads.length === 0) return;
+    await this.client?.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [
+      channel,
+      payloads,
+    ]);
   }
 
   async close(): Promise<void> {

@@ -32,6 +32,24 @@ export class RegisterConfiguredTables {
     return results;
   }
 
+  /**
+   * When this instance starts driving a table: if the registered configuration is no longer this
+   * instance's (another instance registered its own since), the instances' table files disagree.
+   * Said loudly, and this instance's settings, the ones now in force, are registered, so the
+   * table's row and the TableRegistered event platforms read match the table as it is played.
+   */
+  async confirmDriven(table: TableDefinition): Promise<TableRegistration> {
+    const result = await this.registerOne(table);
+    if (result.outcome === 'reconfigured') {
+      this.logger.error(
+        `Table ${table.id} was registered with a different configuration by another instance: ` +
+          `the instances' table files (TABLES_FILE) disagree; this instance drives it with its own ` +
+          `settings and registered them. Make every instance's file the same.`,
+      );
+    }
+    return result;
+  }
+
   private async registerOne(table: TableDefinition): Promise<TableRegistration> {
     const outcome = await this.registry.register(
       table,

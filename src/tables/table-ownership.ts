@@ -1,4 +1,7 @@
 import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ConfigError } from '../common/config-error';
 import { oneLine } from '../common/one-line';
 import { TableLease, TableLeaseRepository } from '../database/table-lease.repository';
 
@@ -8,6 +11,11 @@ export interface TableBalancing {
   ttlMs: number;
   /** Whether a table may be handed to another instance now (it is between rounds). */
   canHandOver(tableId: string): boolean;
+  /**
+   * Whether other processes can reach the database (a PostgreSQL server). The embedded database
+   * serves one process, so there is no one to share an instance id with, and nothing to wait for.
+   */
+  sharedDatabase: boolean;
 }
 
 export interface OwnershipListener {
@@ -33,6 +41,9 @@ export class TableOwnership {
   private stopped = false;
   /** The last fair share computed (kept when the database cannot be asked). */
   private share = Infinity;
+  /** This process, among processes that might be started with the same instance id. */
+  private readonly token = randomUUID();
+  private impostorReported = false;
 
   constructor(
     private readonly leases: TableLeaseRepository,
@@ -57,6 +68,7 @@ export class TableOwnership {
    */
   async start(): Promise<void> {
     this.started = true;
+    await this.claimInstanceId();
     await this.loop();
     this.renewTimer = setInterval(() => void this.renewHeld(), this.renewIntervalMs);
   }
@@ -78,7 +90,38 @@ export class TableOwnership {
     clearInterval(this.renewTimer);
     await this.renewing;
     this.held.clear();
-    if (this.balancing) await this.leases.withdraw(this.instanceId).catch(() => undefined);
+    if (this.balancing) {
+      await this.leases.withdraw(this.instanceId, this.token).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Two live processes under one instance id would both take that id's leases. A predecessor that
+   * crashed is waited out (its presence expires within the TTL); a live one refuses the start.
+   */
+  private async claimInstanceId(): Promise<void> {
+    if (!this.balancing?.sharedDatabase) return;
+    const deadline = performance.now() + this.balancing.ttlMs + 1_000;
+    for (;;) {
+      try {
+        const presence = await this.leases.announce(
+          this.instanceId,
+          this.token,
+          this.balancing.ttlMs,
+        );
+        if (presence.mine) return;
+      } catch (error) {
+        // An outage at start-up: the ownership loop keeps trying, the check is made there too.
+        this.logger.warn(`Could not announce this instance: ${oneLine(error)}`);
+        return;
+      }
+      if (performance.now() > deadline) {
+        throw new ConfigError(
+          `STUDIO_INSTANCE_ID "${this.instanceId}" is in use by another live instance: give each instance its own id`,
+        );
+      }
+      await sleep(500);
+    }
   }
 
   /** One round of renewing and acquiring (the loop's step; tests call it directly). */
@@ -105,7 +148,9 @@ export class TableOwnership {
     const run = (async () => {
       const mine = [...this.held.values()];
       try {
+        const started = performance.now();
         const renewed = new Map((await this.leases.renewAll(mine)).map((l) => [l.tableId, l]));
+        this.reportSlowRenewal(performance.now() - started);
         for (const lease of mine) {
           const now = renewed.get(lease.tableId);
           if (this.held.get(lease.tableId) !== lease) continue; // released or replaced meanwhile
@@ -129,6 +174,15 @@ export class TableOwnership {
     } finally {
       this.renewing = undefined;
     }
+  }
+
+  /** A renewal slower than its interval is how leases start to lapse under a live owner. */
+  private reportSlowRenewal(tookMs: number): void {
+    if (tookMs <= this.renewIntervalMs) return;
+    this.logger.warn(
+      `Lease renewal took ${Math.round(tookMs)} ms, longer than its ${this.renewIntervalMs} ms interval: ` +
+        'the database or this process is overloaded, and its tables may pass to other instances',
+    );
   }
 
   private async renewAndAcquire(): Promise<void> {
@@ -155,8 +209,20 @@ export class TableOwnership {
   private async fairShare(): Promise<number> {
     if (!this.balancing) return Infinity;
     try {
-      const live = await this.leases.announce(this.instanceId, this.balancing.ttlMs);
+      const { live, mine } = await this.leases.announce(
+        this.instanceId,
+        this.token,
+        this.balancing.ttlMs,
+      );
       this.share = Math.ceil(this.tableIds.length / Math.max(1, live));
+      if (!mine && !this.impostorReported) {
+        // Our presence lapsed (an outage) and another process took our id: the lease epochs keep
+        // the two from writing over each other, but the operator must fix the ids.
+        this.impostorReported = true;
+        this.logger.error(
+          `Another live process announces itself as instance "${this.instanceId}": give each instance its own STUDIO_INSTANCE_ID`,
+        );
+      }
     } catch (error) {
       this.logger.warn(`Could not announce this instance: ${oneLine(error)}`);
     }

@@ -6,7 +6,8 @@ import { createGameAdapter } from '../games/game-registry';
 import { TableMachine } from '../table-core/table-machine';
 import type { TransitionWriter } from '../history/writer/transition-writer';
 import type { TableLease } from '../database/table-lease.repository';
-import { TableRuntime, TransitionListener } from './table-runtime';
+import type { SupervisionInput } from '../table-core/table-input';
+import { SubmitResult, TableRuntime, TransitionListener } from './table-runtime';
 import { tableRunSettings } from './table-settings';
 import type { OwnershipListener } from './table-ownership';
 
@@ -14,6 +15,14 @@ import type { OwnershipListener } from './table-ownership';
 export interface DrivenTablesListener {
   running(tableId: string): Promise<void> | void;
   stopping(tableId: string): Promise<void> | void;
+}
+
+/**
+ * Carries a dealer's or supervisor's action to the instance that drives its table (the command
+ * inbox), and brings back that instance's answer.
+ */
+export interface SupervisionRelay {
+  relay(tableId: string, input: SupervisionInput): Promise<SubmitResult>;
 }
 
 export type RuntimeLookup =
@@ -30,6 +39,7 @@ export class TableRuntimeRegistry implements OwnershipListener {
   private readonly machines = new Map<string, TableMachine>();
   private readonly listeners: TransitionListener[] = [];
   private readonly drivenListeners: DrivenTablesListener[] = [];
+  private supervisionRelay?: SupervisionRelay;
 
   constructor(
     private readonly tables: readonly TableDefinition[],
@@ -55,6 +65,16 @@ export class TableRuntimeRegistry implements OwnershipListener {
 
   onDriven(listener: DrivenTablesListener): void {
     this.drivenListeners.push(listener);
+  }
+
+  /** Set by the command inbox: actions on tables driven elsewhere go through it. */
+  relaySupervisionVia(relay: SupervisionRelay): void {
+    this.supervisionRelay = relay;
+  }
+
+  /** Where an action on a table driven by another instance goes, if this instance can pass it on. */
+  get relay(): SupervisionRelay | undefined {
+    return this.supervisionRelay;
   }
 
   get(tableId: string): RuntimeLookup {

@@ -4,6 +4,7 @@ import type { AuthenticatedUser } from '../auth/auth.use-cases';
 import { CurrentUser, Roles } from '../auth/roles.guard';
 import type { StudioConfig } from '../config/studio-config';
 import { ApiIdParams, ApiOk, ApiStaff } from '../http/api-docs';
+import { isDatabaseUnavailable } from '../http/database-unavailable.filter';
 import { ERROR_BODY, ID_PARAM, TABLE_VIEW } from '../http/http-schemas';
 import { openApiSchema } from '../http/openapi-schema';
 import { SchemaPipe } from '../http/schema-pipe';
@@ -27,7 +28,7 @@ export class TablesController {
   @Roles('dealer', 'supervisor', 'auditor')
   @ApiOk({ type: 'array', items: TABLE_VIEW }, 'every configured table')
   list(@CurrentUser() user: AuthenticatedUser) {
-    return Promise.all(this.config.tables.map((t) => this.view(t.id, user)));
+    return Promise.all(this.config.tables.map((t) => this.listed(t.id, user)));
   }
 
   @Get(':tableId')
@@ -41,6 +42,21 @@ export class TablesController {
     @CurrentUser() user: AuthenticatedUser,
   ) {
     return this.view(tableId, user);
+  }
+
+  /**
+   * In the list, a table another instance drives whose stored state cannot be read during a
+   * database outage is marked so, rather than failing the whole list: the tables driven here stay
+   * live on the dealers' and supervisors' screens through the outage.
+   */
+  private async listed(tableId: string, user: AuthenticatedUser) {
+    try {
+      return await this.view(tableId, user);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      const table = this.config.tables.find((t) => t.id === tableId)!;
+      return { ...tableView(table, undefined, false), unavailable: 'database-unavailable' };
+    }
   }
 
   private async view(tableId: string, user: AuthenticatedUser) {

@@ -95,6 +95,7 @@ export class TablesModule {
               {
                 ttlMs: config.orchestrator.leaseTtlMs,
                 canHandOver: (tableId) => registry.isBetweenRounds(tableId),
+                sharedDatabase: config.database.url !== undefined,
               },
             ),
         },

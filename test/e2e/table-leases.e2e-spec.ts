@@ -1,8 +1,8 @@
-import { DataSource } from 'typeorm';
-import { createStudioDataSource } from '../../src/database/data-source.factory';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DataSource, QueryRunner } from 'typeorm';
 import { LeaseLostError, TableLeaseRepository } from '../../src/database/table-lease.repository';
 import { OwnershipListener, TableOwnership } from '../../src/tables/table-ownership';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { createTestDatabase, insertStudioTables, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(60_000);
 
@@ -28,20 +28,11 @@ describe('table leases', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('leases');
-    ds = createStudioDataSource({ url: db.url, poolSize: 4, connectTimeoutMs: 5000 });
-    await ds.initialize();
-    await ds.runMigrations();
-    for (const id of TABLES) {
-      await ds.query(
-        `INSERT INTO studio_tables (id, name, game, currency, configuration, configuration_hash, registered_at, updated_at)
-         VALUES ($1, $1, 'pok-deng', 'THB', '{}', 'x', now(), now())`,
-        [id],
-      );
-    }
+    ds = await db.migrated();
+    await insertStudioTables(ds, TABLES);
   });
 
   afterAll(async () => {
-    await ds?.destroy();
     await db.drop();
   });
 
@@ -99,10 +90,77 @@ describe('table leases', () => {
 
   it('never lets two instances win the same free table when they race', async () => {
     const repo = new TableLeaseRepository(ds, 60_000);
+    // Racing for a table that has no lease row yet (a new studio) as well as for an expired one.
+    for (let race = 0; race < 100; race++) {
+      if (race % 2 === 0) await ds.query(`DELETE FROM table_leases`);
+      else await ds.query(`UPDATE table_leases SET expires_at = now() - interval '1 second'`);
+      const results = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) => repo.tryAcquire('t1', `racer-${race}-${i}`)),
+      );
+      expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+      expect(results.filter((r) => r.status === 'fulfilled' && r.value)).toHaveLength(1);
+    }
+  });
+  it('renews a lease while the table’s writes hold its fence; a takeover still waits for them', async () => {
+    const repo = new TableLeaseRepository(ds, 60_000);
     await ds.query(`DELETE FROM table_leases`);
-    const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => repo.tryAcquire('t1', `racer-${i}`)),
-    );
-    expect(results.filter(Boolean)).toHaveLength(1);
+    const lease = (await repo.tryAcquire('t1', 'writer'))!;
+    // Two of the table's writes in flight, as a busy table has: a transaction past the fence, and
+    // a group commit (its function locks the group's lease rows before its transitions).
+    const open: QueryRunner[] = [];
+    for (const write of [
+      (runner: QueryRunner) => repo.assertHeld(runner.manager, lease),
+      (runner: QueryRunner) =>
+        runner.query(`SELECT studio_commit_transitions($1::jsonb, ARRAY['{}']::json[])`, [
+          JSON.stringify([{ tableId: 't1', owner: 'writer', epoch: lease.epoch }]),
+        ]),
+    ]) {
+      const runner = ds.createQueryRunner();
+      await runner.connect();
+      await runner.startTransaction();
+      await write(runner);
+      open.push(runner);
+    }
+    const outcome = (work: Promise<unknown>, ms: number) =>
+      Promise.race([work.then(() => 'done'), sleep(ms).then(() => 'still waiting')]);
+    try {
+      // The renewal does not wait for them (it used to, and starved while they overlapped).
+      const renewal = repo.renewAll([lease]);
+      expect(await outcome(renewal, 5_000)).toBe('done');
+      expect(await renewal).toEqual([
+        expect.objectContaining({ tableId: 't1', epoch: lease.epoch }),
+      ]);
+
+      // The lease lapses; a takeover (a new epoch) waits until both writes have ended, so none
+      // of them can commit after another instance took the table.
+      await ds.query(`UPDATE table_leases SET expires_at = now() - interval '1 second'`);
+      const takeover = repo.tryAcquire('t1', 'successor');
+      expect(await outcome(takeover, 1_000)).toBe('still waiting');
+      await open[0].commitTransaction();
+      expect(await outcome(takeover, 500)).toBe('still waiting');
+      await open[1].commitTransaction();
+      expect(await takeover).toMatchObject({ owner: 'successor', epoch: lease.epoch + 1 });
+
+      // Every function that locks a lease row does so as the fence above: a later migration that
+      // redefines one from an older text with FOR SHARE would bring the starvation back.
+      const shareLocking = await ds.query(
+        `SELECT proname FROM pg_proc
+          WHERE prosrc LIKE '%table_leases%' AND prosrc ~* 'FOR\\s+SHARE'`,
+      );
+      expect(shareLocking).toEqual([]);
+      const keyShareLocking = await ds.query(
+        `SELECT proname FROM pg_proc
+          WHERE prosrc LIKE '%table_leases%' AND prosrc ~* 'FOR\\s+KEY\\s+SHARE' ORDER BY proname`,
+      );
+      expect(keyShareLocking.map((r: { proname: string }) => r.proname)).toEqual([
+        'studio_commit_transition',
+        'studio_commit_transitions',
+      ]);
+    } finally {
+      for (const runner of open) {
+        if (runner.isTransactionActive) await runner.rollbackTransaction();
+        await runner.release();
+      }
+    }
   });
 });
