@@ -8,18 +8,7 @@ import type { ReadingRecord, ScannerReadingRecorder } from './reading-recorder';
 import { scannersCheck } from './scanner-readiness';
 import { isNewsworthy, ScannerService } from './scanner.service';
 import { parseScannerSettings } from './scanner-settings';
-
-function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const poll = () => {
-      if (condition()) resolve();
-      else if (Date.now() > deadline) reject(new Error('condition not met in time'));
-      else setTimeout(poll, 5);
-    };
-    poll();
-  });
-}
+import { until } from '../../test/support/until';
 
 describe('ScannerService without socat (serialport mock binding fallback)', () => {
   it('feeds the virtual shoe through the in-process mock port, says so in the log, and is ready', async () => {

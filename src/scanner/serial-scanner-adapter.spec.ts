@@ -3,22 +3,11 @@ import { studioFramedV1Frame, ScannerReading } from '@studio/scanner-protocol';
 import { DisconnectedError, SerialPortStream } from '@serialport/stream';
 import { SerialPortMock } from 'serialport';
 import { PortFactory, ScannerStatusChange, SerialScannerAdapter } from './serial-scanner-adapter';
+import { until } from '../../test/support/until';
 
 const PATH = '/dev/mock-reader';
 const mockPort: PortFactory = (path, line) =>
   new SerialPortMock({ path, ...line, autoOpen: false });
-
-function until(condition: () => boolean, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const poll = () => {
-      if (condition()) resolve();
-      else if (Date.now() > deadline) reject(new Error('condition not met in time'));
-      else setTimeout(poll, 5);
-    };
-    poll();
-  });
-}
 
 function makeAdapter(overrides: { heartbeatTimeoutMs?: number | null } = {}) {
   const readings: ScannerReading[] = [];

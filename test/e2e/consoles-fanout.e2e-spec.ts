@@ -1,5 +1,5 @@
 import { ServiceProcess, spawnService } from '../support/service-process';
-import { waitFor, writeTablesFile } from '../support/studio-harness';
+import { shoeDealtByTheTest, waitFor, writeTablesFile } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(240_000);
@@ -26,11 +26,12 @@ interface OpenStream {
 }
 
 /**
- * Two instances on one database: a console connected to instance A shows live a table driven by
- * instance B (views fan out over PostgreSQL LISTEN/NOTIFY and are rebuilt from the stored state,
- * with the dealer's hidden-card rules), and stays live when B stops and A takes the table over.
+ * Three instances on one database: a console connected to instance A shows live a table driven by
+ * instance C (views fan out over PostgreSQL LISTEN/NOTIFY and are rebuilt from the stored state,
+ * with the dealer's hidden-card rules), takes a supervisor's actions on it to C and back, and
+ * stays live when C is killed and another instance takes the table over.
  */
-describe('consoles on any instance see every table live', () => {
+describe('consoles on any instance see every table live and act on it', () => {
   let db: TestDatabase;
   const running: ServiceProcess[] = [];
   const streams: OpenStream[] = [];
@@ -44,12 +45,7 @@ describe('consoles on any instance see every table live', () => {
       roundIntervalMs: 200,
       scanner: {
         wireFormat: 'studio-framed-v1',
-        virtualShoe: {
-          seed: 5,
-          intervalMs: 3_600_000,
-          misreadRate: 0,
-          heartbeatIntervalMs: 60_000,
-        },
+        virtualShoe: shoeDealtByTheTest(5),
       },
     },
   ] as never);
@@ -151,10 +147,11 @@ describe('consoles on any instance see every table live', () => {
   const order = (v: ConsoleView) => (v.shoe?.number ?? 0) * 10_000 + (v.round?.number ?? 0);
 
   it('streams views of a table driven by another instance, hides face-down cards from the dealer, and stays live across a takeover', async () => {
-    // B starts alone, so it takes the table's lease; A starts once B drives it.
-    const b = await start('fanout-b');
-    await waitFor('B to drive the table', async () => (await b.tables())[0].driven, 30_000);
+    // C starts alone, so it takes the table's lease; A and B start once C drives it.
+    const c = await start('fanout-c');
+    await waitFor('C to drive the table', async () => (await c.tables())[0].driven, 30_000);
     const a = await start('fanout-a');
+    const b = await start('fanout-b');
 
     // A does not drive the table, yet its table list answers from the stored state.
     const listed = (await a.tables())[0];
@@ -168,9 +165,9 @@ describe('consoles on any instance see every table live', () => {
     const dealer = await openStream(a.url, `/console/api/tables/${TABLE_ID}/stream`, a.dealer);
     const overview = await openStream(a.url, '/console/api/tables/stream', a.supervisor);
 
-    // Live while B plays: A's views follow B's rounds card by card.
+    // Live while C plays: A's views follow C's rounds card by card.
     await waitFor(
-      'A to show three rounds of B’s table dealt card by card',
+      'A to show three rounds of C’s table dealt card by card',
       async () => roundsDealtLive(supervisor) >= 3 && roundsDealtLive(dealer) >= 3,
       60_000,
     );
@@ -196,16 +193,39 @@ describe('consoles on any instance see every table live', () => {
     const positions = supervisor.views.filter((v) => v.round).map(order);
     expect(positions).toEqual([...positions].sort((x, y) => x - y));
 
-    // B stops gracefully; A takes the table over and the same stream on A stays live.
-    const beforeStop = supervisor.views.length;
-    const roundsOfB = new Set(supervisor.views.flatMap((v) => (v.round ? [v.round.id] : [])));
-    b.service.killGroup('SIGTERM');
-    await b.service.exited(30_000);
-    await waitFor('A to drive the table', async () => (await a.tables())[0].driven, 30_000);
+    // The supervisor on A acts on C's table: C applies the action and A answers with C's answer.
+    const act = (action: string, body: Record<string, unknown> = {}) =>
+      fetch(`${a.url}/tables/${TABLE_ID}/${action}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.supervisor}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const early = await act('resume');
+    expect({ status: early.status, body: await early.json() }).toMatchObject({
+      status: 409,
+      body: { error: 'not-paused' },
+    });
+    const pause = await act('pause', { reason: 'camera check' });
+    expect({ status: pause.status, body: await pause.json() }).toMatchObject({
+      status: 200,
+      body: { accepted: true },
+    });
+    expect((await c.tables())[0]).toMatchObject({ driven: true, paused: expect.anything() });
+    await waitFor('A’s stream to show the pause', async () => !!supervisor.views.at(-1)?.paused);
+    const resume = await act('resume');
+    expect(resume.status).toBe(200);
+    expect((await c.tables())[0].paused).toBeFalsy();
+
+    // C is killed; A or B takes the table over and the same stream on A stays live.
+    const beforeKill = supervisor.views.length;
+    const roundsOfC = new Set(supervisor.views.flatMap((v) => (v.round ? [v.round.id] : [])));
+    c.service.killGroup('SIGKILL');
+    await c.service.exited(30_000);
     await waitFor(
-      'the stream on A to show a new round played by A',
+      'the stream on A to show a new round played by the next owner',
       async () => {
-        // A table taken over mid-round waits paused for a supervisor (a card may have been lost).
+        // A table taken over mid-round waits paused for a supervisor (a card may have been lost);
+        // the supervisor on A resumes it wherever it is driven now.
         const [table] = await a.tables();
         if (table.paused) {
           await fetch(`${a.url}/tables/${TABLE_ID}/resume`, {
@@ -214,12 +234,15 @@ describe('consoles on any instance see every table live', () => {
           });
         }
         return supervisor.views
-          .slice(beforeStop)
-          .some((v) => v.driven && v.round !== null && !roundsOfB.has(v.round.id));
+          .slice(beforeKill)
+          .some((v) => v.round !== null && !roundsOfC.has(v.round.id));
       },
       60_000,
       250,
     );
+    const [viewedFromA] = await a.tables();
+    const [viewedFromB] = await b.tables();
+    expect([viewedFromA.driven, viewedFromB.driven].filter(Boolean)).toHaveLength(1);
     expect(supervisor.ended()).toBe(false);
     expect(dealer.ended()).toBe(false);
     const dealerAfter = dealer.views.flatMap((v) => v.cards).filter((c) => c.hidden);

@@ -35,11 +35,10 @@ describe(`crash recovery (${RUNS} SIGKILLs at random points)`, () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('crash');
-    client = new Pool({ connectionString: db.url, max: 4 });
+    client = db.pool();
   });
 
   afterAll(async () => {
-    await client?.end();
     await db.drop();
   });
 

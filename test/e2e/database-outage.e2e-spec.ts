@@ -37,14 +37,13 @@ describe(`database outages (${OUTAGES} outages of 5–30 s)`, () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('outage');
-    client = new Pool({ connectionString: db.url, max: 4 });
+    client = db.pool();
     const admin = new URL(TEST_ADMIN_DATABASE_URL);
     proxy = new TcpProxy(admin.hostname, Number(admin.port || 5432));
   });
 
   afterAll(async () => {
     await proxy?.stop();
-    await client?.end();
     await db?.drop();
   });
 
@@ -100,16 +99,25 @@ describe(`database outages (${OUTAGES} outages of 5–30 s)`, () => {
         }
       };
       let bets = 0;
+      /** HTTP statuses answered while the database was cut off: never a bare 500. */
+      const outageStatuses = new Map<string, number>();
+      let inOutage = false;
+      const noted = (response: Response, what: string) => {
+        const key = `${what} ${response.status}`;
+        if (inOutage) outageStatuses.set(key, (outageStatuses.get(key) ?? 0) + 1);
+        return response;
+      };
       /** Bets in every open window and resumes what an outage paused, until the deadline. */
       const play = async (ms: number) => {
         const deadline = Date.now() + ms;
         while (Date.now() < deadline) {
           try {
-            const tables = (await (
+            const tables = (await noted(
               await fetch(`${url}/tables`, {
                 headers: { authorization: `Bearer ${token}` },
                 signal: AbortSignal.timeout(3_000),
-              })
+              }),
+              'tables',
             ).json()) as Array<{
               tableId: string;
               game: string;
@@ -118,21 +126,30 @@ describe(`database outages (${OUTAGES} outages of 5–30 s)`, () => {
             }>;
             for (const t of tables) {
               if (t.paused) {
-                await fetch(`${url}/tables/${t.tableId}/resume`, {
-                  method: 'POST',
-                  headers: { authorization: `Bearer ${token}` },
-                });
+                noted(
+                  await fetch(`${url}/tables/${t.tableId}/resume`, {
+                    method: 'POST',
+                    headers: { authorization: `Bearer ${token}` },
+                  }),
+                  'resume',
+                );
               } else if (t.round?.bettingOpen) {
                 bets += 1;
                 const bet =
                   t.game === 'pok-deng'
                     ? { betType: 'player', spot: String((bets % 5) + 1), amount: 1_000 + bets }
                     : { betType: 'main', amount: 100 + bets };
-                await fetch(`${url}/platform/tables/${t.tableId}/bets`, {
-                  method: 'POST',
-                  headers: { 'content-type': 'application/json', 'x-platform-key': PLATFORM_KEY },
-                  body: JSON.stringify({ ...bet, playerId: `p-${bets}`, commandId: `c-${bets}` }),
-                });
+                noted(
+                  await fetch(`${url}/platform/tables/${t.tableId}/bets`, {
+                    method: 'POST',
+                    headers: {
+                      'content-type': 'application/json',
+                      'x-platform-key': PLATFORM_KEY,
+                    },
+                    body: JSON.stringify({ ...bet, playerId: `p-${bets}`, commandId: `c-${bets}` }),
+                  }),
+                  'bet',
+                );
               }
             }
           } catch {
@@ -165,7 +182,9 @@ describe(`database outages (${OUTAGES} outages of 5–30 s)`, () => {
           15_000,
           250,
         );
+        inOutage = true;
         await play(Math.max(0, lengthMs - (Date.now() - cutAt)));
+        inOutage = false;
         expect(service.child.exitCode).toBeNull();
         proxy.restore();
         const restoredAt = Date.now();
@@ -189,6 +208,13 @@ describe(`database outages (${OUTAGES} outages of 5–30 s)`, () => {
         seen.push(`${Math.round(lengthMs / 1000)}s→ready in ${recoveredMs} ms`);
       }
       expect(service.child.exitCode).toBeNull();
+      // The API said what was wrong while the database was out: answers or 503, never a bare 500.
+      expect([...outageStatuses.keys()].filter((k) => k.endsWith(' 500'))).toEqual([]);
+      expect(outageStatuses.size).toBeGreaterThan(0);
+      // The tables this instance drives stay on the consoles: a signed-in dealer's list is served
+      // from the running tables, not refused with the database.
+      expect(outageStatuses.get('tables 200') ?? 0).toBeGreaterThan(0);
+      expect(outageStatuses.get('tables 503') ?? 0).toBe(0);
       service.child.kill('SIGTERM');
       expect(await service.exited()).toEqual({ code: 0, signal: null });
 
@@ -203,7 +229,7 @@ describe(`database outages (${OUTAGES} outages of 5–30 s)`, () => {
       for (const tableId of TABLES) await expectUnbrokenChain(q, tableId);
       console.log(
         `database outages: ${OUTAGES} outages (${seen.join(', ')}); process alive after each; ` +
-          `${completed.length} rounds completed and replayed; ${bets} bets sent`,
+          `${completed.length} rounds completed and replayed; ${bets} bets sent; HTTP statuses during the outages ${[...outageStatuses].map(([s, n]) => `${s}×${n}`).join(', ')}`,
       );
     } catch (error) {
       console.log(`service output (last 4 kB):\n${service.stdout().slice(-4_000)}`);

@@ -2,6 +2,7 @@ import { PlatformKafkaClient } from '../../apps/platform-simulator/platform-clie
 import { PlatformSimulator, seededRandom } from '../../apps/platform-simulator/simulator';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
+import { TEST_KAFKA_OUTAGE_PORT } from '../support/environment';
 import { KafkaBroker } from '../support/kafka-broker';
 import { startTestStudio, uniqueTopicPrefix, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
@@ -41,7 +42,7 @@ const TABLES = [
  * event is seen twice. Owns its broker, so stopping it disturbs no other test.
  */
 describe('rounds across a broker restart', () => {
-  const port = Number(process.env.TEST_KAFKA_OUTAGE_PORT ?? 19492) + 4;
+  const port = TEST_KAFKA_OUTAGE_PORT + 4;
   const broker = KafkaBroker.forTest(port, 'rounds-outage');
   const prefix = uniqueTopicPrefix('rounds-outage');
   let db: TestDatabase;

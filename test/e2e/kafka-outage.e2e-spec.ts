@@ -2,6 +2,7 @@ import { topicName } from '@studio/contracts';
 import type { RunningStudio } from '../../src/bootstrap';
 import { READINESS_CHECKS, ReadinessCheck, runReadiness } from '../../src/health/readiness';
 import { RegisterConfiguredTables } from '../../src/tables/register-configured-tables.use-case';
+import { TEST_KAFKA_OUTAGE_PORT } from '../support/environment';
 import { KafkaBroker } from '../support/kafka-broker';
 import { KafkaCollector } from '../support/kafka-collector';
 import {
@@ -20,7 +21,7 @@ jest.setTimeout(240_000);
  * This test owns its broker so stopping it cannot disturb other tests.
  */
 describe('outbox relay across a Kafka outage', () => {
-  const broker = KafkaBroker.forTest(Number(process.env.TEST_KAFKA_OUTAGE_PORT ?? 19492), 'outage');
+  const broker = KafkaBroker.forTest(TEST_KAFKA_OUTAGE_PORT, 'outage');
   const prefix = uniqueTopicPrefix('outage');
   const topic = topicName('tableEvents', prefix);
   let db: TestDatabase;

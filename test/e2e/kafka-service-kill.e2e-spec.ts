@@ -3,7 +3,12 @@ import { Client } from 'pg';
 import { PlatformKafkaClient } from '../../apps/platform-simulator/platform-client';
 import { TEST_KAFKA_BROKERS } from '../support/environment';
 import { ServiceProcess, spawnService } from '../support/service-process';
-import { uniqueTopicPrefix, waitFor, writeTablesFile } from '../support/studio-harness';
+import {
+  shoeDealtByTheTest,
+  uniqueTopicPrefix,
+  waitFor,
+  writeTablesFile,
+} from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(300_000);
@@ -34,12 +39,7 @@ describe('command intake across a SIGKILL of the service', () => {
       roundIntervalMs: 100,
       scanner: {
         wireFormat: 'studio-framed-v1',
-        virtualShoe: {
-          seed: 9,
-          intervalMs: 3_600_000,
-          misreadRate: 0,
-          heartbeatIntervalMs: 60_000,
-        },
+        virtualShoe: shoeDealtByTheTest(9),
       },
     } as never,
   ]);

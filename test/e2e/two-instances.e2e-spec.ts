@@ -23,12 +23,11 @@ describe('two instances against one database', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('twins');
-    client = new Pool({ connectionString: db.url, max: 4 });
+    client = db.pool();
   });
 
   afterAll(async () => {
     for (const s of running) s.killGroup('SIGKILL');
-    await client?.end();
     await db.drop();
   });
 

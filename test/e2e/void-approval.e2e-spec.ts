@@ -1,7 +1,7 @@
 import type { RunningStudio } from '../../src/bootstrap';
 import { CreateUser } from '../../src/auth/auth.use-cases';
 import type { TableDefinition } from '../../src/config/tables-config';
-import { postJson, startTestStudio, waitFor } from '../support/studio-harness';
+import { postJson, shoeDealtByTheTest, startTestStudio, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(120_000);
@@ -24,12 +24,7 @@ describe('void with second-supervisor approval', () => {
           bettingWindowMs: 60_000,
           scanner: {
             wireFormat: 'line',
-            virtualShoe: {
-              seed: 5,
-              intervalMs: 3_600_000,
-              misreadRate: 0,
-              heartbeatIntervalMs: 60_000,
-            },
+            virtualShoe: shoeDealtByTheTest(5),
           },
         } as unknown as TableDefinition,
       ],

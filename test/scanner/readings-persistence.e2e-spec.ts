@@ -14,7 +14,7 @@ import { ScannerHistoryRepository } from '../../src/history/scanner-history.repo
 import { ScannerReadingRecorder } from '../../src/scanner/reading-recorder';
 import { ScannerService } from '../../src/scanner/scanner.service';
 import { parseScannerSettings } from '../../src/scanner/scanner-settings';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { createTestDatabase, insertStudioTables, TestDatabase } from '../support/test-database';
 import { until } from './support/pty-reader';
 
 jest.setTimeout(60_000);
@@ -31,13 +31,7 @@ describe('scanner readings in PostgreSQL', () => {
     dataSource = createStudioDataSource({ url: db.url, poolSize: 4, connectTimeoutMs: 5000 });
     await dataSource.initialize();
     await dataSource.runMigrations({ transaction: 'each' });
-    for (const id of ['t-framed', 't-line', 't-service']) {
-      await dataSource.query(
-        `INSERT INTO studio_tables (id, name, game, currency, configuration, configuration_hash, registered_at, updated_at)
-         VALUES ($1, $1, 'pok-deng', 'THB', '{}', 'x', now(), now())`,
-        [id],
-      );
-    }
+    await insertStudioTables(dataSource, ['t-framed', 't-line', 't-service']);
   });
 
   afterAll(async () => {

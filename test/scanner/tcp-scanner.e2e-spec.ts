@@ -10,7 +10,7 @@ import type { TableDefinition } from '../../src/config/tables-config';
 import { ScannerHistoryRepository } from '../../src/history/scanner-history.repository';
 import { ScannerService } from '../../src/scanner/scanner.service';
 import { parseScannerSettings } from '../../src/scanner/scanner-settings';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { createTestDatabase, insertStudioTables, TestDatabase } from '../support/test-database';
 import { until } from './support/pty-reader';
 
 jest.setTimeout(60_000);
@@ -40,13 +40,7 @@ describe('TCP scanners (serial device server in raw TCP mode)', () => {
     dataSource = createStudioDataSource({ url: db.url, poolSize: 4, connectTimeoutMs: 5000 });
     await dataSource.initialize();
     await dataSource.runMigrations({ transaction: 'each' });
-    for (const id of ['t-tcp', 't-silent', 't-host', 't-remote']) {
-      await dataSource.query(
-        `INSERT INTO studio_tables (id, name, game, currency, configuration, configuration_hash, registered_at, updated_at)
-         VALUES ($1, $1, 'pok-deng', 'THB', '{}', 'x', now(), now())`,
-        [id],
-      );
-    }
+    await insertStudioTables(dataSource, ['t-tcp', 't-silent', 't-host', 't-remote']);
   });
 
   afterEach(async () => {

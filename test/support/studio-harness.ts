@@ -32,6 +32,14 @@ export function writeTablesFile(tables: TableDefinition[]): string {
   return file;
 }
 
+/**
+ * A virtual shoe that deals only when the test (or the virtual dealer) asks: no timed dealing
+ * within an hour, no misreads, a heartbeat quiet enough not to matter.
+ */
+export function shoeDealtByTheTest(seed: number) {
+  return { seed, intervalMs: 3_600_000, misreadRate: 0, heartbeatIntervalMs: 60_000 };
+}
+
 /** Boots the real service in-process on an ephemeral port, configured as an operator would. */
 export async function startTestStudio(options: TestStudioOptions): Promise<RunningStudio> {
   const env: Record<string, string> = {

@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+import { createStudioDataSource } from '../../src/database/data-source.factory';
 import { TEST_ADMIN_DATABASE_URL } from './environment';
 
 export interface TestDatabase {
   name: string;
   url: string;
+  /** A pool on this database that drop() closes, every connection gone, before dropping. */
+  pool(max?: number): Pool;
+  /** The studio's DataSource on this database with every migration run; drop() destroys it. */
+  migrated(): Promise<DataSource>;
   drop(): Promise<void>;
 }
 
@@ -17,11 +23,73 @@ export async function createTestDatabase(label: string): Promise<TestDatabase> {
   await adminQuery(`CREATE DATABASE ${name}`);
   const url = new URL(TEST_ADMIN_DATABASE_URL);
   url.pathname = `/${name}`;
+  const pools: Pool[] = [];
+  const dataSources: DataSource[] = [];
   return {
     name,
     url: url.toString(),
-    drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    pool: (max = 4) => {
+      const pool = new Pool({ connectionString: url.toString(), max });
+      pools.push(pool);
+      return pool;
+    },
+    migrated: async () => {
+      const dataSource = createStudioDataSource({
+        url: url.toString(),
+        poolSize: 4,
+        connectTimeoutMs: 5_000,
+      });
+      dataSources.push(dataSource);
+      await dataSource.initialize();
+      await dataSource.runMigrations();
+      return dataSource;
+    },
+    drop: async () => {
+      for (const dataSource of dataSources) {
+        if (dataSource.isInitialized) await dataSource.destroy();
+      }
+      for (const pool of pools) await closePool(pool);
+      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
   };
+}
+
+/**
+ * Registers bare tables (no configuration) so that history rows naming them can be written: the
+ * tables of tests that drive the repositories without starting the studio.
+ */
+export async function insertStudioTables(
+  dataSource: DataSource,
+  ids: readonly string[],
+  game = 'pok-deng',
+  currency = 'THB',
+): Promise<void> {
+  await dataSource.query(
+    `INSERT INTO studio_tables (id, name, game, currency, configuration, configuration_hash, registered_at, updated_at)
+     SELECT id, id, $2, $3, '{}', 'x', now(), now() FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n) ORDER BY n`,
+    [ids, game, currency],
+  );
+}
+
+/**
+ * pg-pool's end() resolves when its clients are asked to end, not when their sockets have closed;
+ * a DROP ... WITH (FORCE) right after it terminates a connection still closing, and that error
+ * reaches the pool with no one listening (an unhandled error that fails the test file). So wait
+ * for every client's 'remove'.
+ */
+async function closePool(pool: Pool): Promise<void> {
+  if (pool.ended) return;
+  const open = pool.totalCount;
+  const removed = new Promise<void>((resolve) => {
+    let left = open;
+    if (left === 0) resolve();
+    pool.on('remove', () => {
+      left -= 1;
+      if (left === 0) resolve();
+    });
+  });
+  if (!pool.ending) await pool.end();
+  await removed;
 }
 
 async function adminQuery(sql: string): Promise<void> {
