@@ -1,13 +1,15 @@
 /**
  * Floors of the Kafka intake bench, measured in the same run on the same broker and server:
- * - COPY of the same commands, one row each, into a table of the bets' (decisions') shape with
- *   its indexes: what storing them can cost at least;
+ * - COPY of the same commands, one row each with its stored answer, into a table of the bets'
+ *   (decisions') shape with its indexes: what storing them can cost at least;
  * - the bare kafkajs round of the same messages: a producer sends them (acks=all), a consumer
- *   reads them in batches and answers each on a results topic with an idempotent producer
- *   (acks=all) before committing, and a platform consumer reads every answer.
+ *   reads them in batches and answers each (an answer shaped like the project's) on a results
+ *   topic with an idempotent producer (acks=all) before committing, and a platform consumer
+ *   reads every answer. The platform's producer and consumer share the process with the
+ *   "service" here, as they share it with the studio in the project's run.
  */
 import type { CommandMessage } from '@studio/contracts';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import type { Client } from 'pg';
 
@@ -39,6 +41,11 @@ function copyIn(client: Client, sql: string, data: Buffer): Promise<void> {
   });
 }
 
+/** A value in COPY's text format (backslashes doubled; JSON here has no tabs or newlines). */
+function copyText(value: string): string {
+  return value.replace(/\\/g, '\\\\');
+}
+
 /** Seconds to COPY one row per command into a fresh table shaped like `bets` or `decisions`. */
 export async function copyFloor(
   client: Client,
@@ -52,22 +59,47 @@ export async function copyFloor(
   const at = new Date().toISOString();
   const lines: string[] = [];
   for (let i = 0; i < players; i += 1) {
+    // Each accepted command's answer is stored in its row (the idempotence record), as the
+    // project stores it: the unique index on answered command ids is maintained here too.
+    const reply = kind === 'bets' ? { betId: randomUUID(), roundId } : { roundId };
+    const answer = copyText(JSON.stringify({ accepted: true, reply }));
     lines.push(
       kind === 'bets'
-        ? `${roundId}/p${i}/main\t${roundId}\t${tableId}\tp${i}\tbet-${i}\tmain\t\\N\t1000\t1000\tEUR\taccepted\t${at}`
-        : `${roundId}\tp${i}\t\\N\t${i % 2 === 0 ? 'stand' : 'hit'}\tf\tdecide-${i}\t${at}`,
+        ? `${roundId}/p${i}/main\t${roundId}\t${tableId}\tp${i}\tbet-${i}\tmain\t\\N\t1000\t1000\tEUR\taccepted\t${at}\t${answer}`
+        : `${roundId}\tp${i}\t\\N\t${i % 2 === 0 ? 'stand' : 'hit'}\tf\tdecide-${i}\t${at}\t${answer}\t2`,
     );
   }
   const columns =
     kind === 'bets'
-      ? '(id, round_id, table_id, player_id, command_id, bet_type, spot, amount, deducted, currency, status, placed_at)'
-      : '(round_id, player_id, hand, action, automatic, command_id, decided_at)';
+      ? '(id, round_id, table_id, player_id, command_id, bet_type, spot, amount, deducted, currency, status, placed_at, answer)'
+      : '(round_id, player_id, hand, action, automatic, command_id, decided_at, answer, decision_window)';
   const data = Buffer.from(lines.join('\n') + '\n');
   const t0 = performance.now();
   await copyIn(client, `COPY ${target} ${columns} FROM STDIN`, data);
   const seconds = (performance.now() - t0) / 1000;
   await client.query(`DROP TABLE ${target}`);
   return seconds;
+}
+
+/** An answer shaped like the project's (CommandResultMessage with the use case's reply). */
+function answerLike(c: CommandMessage): Record<string, unknown> {
+  return {
+    commandId: c.commandId,
+    commandType: c.type,
+    tableId: c.tableId,
+    playerId: c.playerId,
+    status: 'accepted',
+    reply: replyLike(c),
+    duplicate: false,
+    answeredAt: new Date().toISOString(),
+  };
+}
+
+/** The reply the project stores and sends: a bet's id and round, a decision's round. */
+function replyLike(c: CommandMessage): Record<string, unknown> {
+  return c.type === 'PlaceBet'
+    ? { betId: randomUUID(), roundId: c.roundId }
+    : { roundId: c.roundId };
 }
 
 /** Seconds for the bare kafkajs round of the same messages (see the file's comment). */
@@ -122,7 +154,8 @@ export async function kafkaRoundFloor(
               const c = JSON.parse(m.value!.toString('utf8')) as CommandMessage;
               return {
                 key: c.tableId,
-                value: JSON.stringify({ commandId: c.commandId, status: 'accepted' }),
+                // The project's answer, byte for byte in shape: the same work on the wire.
+                value: JSON.stringify(answerLike(c)),
                 headers: { 'command-id': c.commandId, 'command-status': 'accepted' },
               };
             }),

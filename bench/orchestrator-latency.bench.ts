@@ -107,10 +107,12 @@ async function main(): Promise<void> {
         // The floor's clients share as many connections (the server's limit is shared).
         DATABASE_POOL_SIZE: String(CONNECTIONS),
         PORT: '0',
-        // The lease upkeep renews the tables one after the other through the same pool: with 50
-        // tables flat out on this loaded machine a round of renewals outlasted the default 10 s
-        // TTL and tables stopped on LeaseLostError, which is not the write path measured here.
-        TABLE_LEASE_TTL_MS: process.env.BENCH_LEASE_TTL_MS ?? '60000',
+        // The service's default lease TTL unless BENCH_LEASE_TTL_MS says otherwise: renewals no
+        // longer wait behind the tables' commits (migration LeaseFenceKeyShare), so the default
+        // holds flat out (measured: 10 s and 60 s give the same spread of rates).
+        ...(process.env.BENCH_LEASE_TTL_MS
+          ? { TABLE_LEASE_TTL_MS: process.env.BENCH_LEASE_TTL_MS }
+          : {}),
         LOG_LEVEL: 'error',
         TABLES_FILE: tablesFile,
       }),
