@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, MigrationExecutor } from 'typeorm';
 import { oneLine } from '../common/one-line';
 import { StartupError } from '../common/config-error';
 import { redactUrl } from '../config/env-reader';
@@ -13,6 +13,9 @@ import { EmbeddedPostgres } from './embedded-postgres';
  * connection to the embedded database; it loses nothing, PGlite runs one query at a time anyway.
  */
 export const EMBEDDED_POOL_SIZE = 1;
+
+/** The advisory lock key that serialises migrations between instances (any fixed bigint). */
+const MIGRATION_LOCK = '7305102297001';
 
 /**
  * Opens the database the configuration asks for: the real PostgreSQL at DATABASE_URL, or the
@@ -72,9 +75,25 @@ export class DatabaseConnection {
     return new DatabaseConnection(dataSource, description, embedded);
   }
 
+  /**
+   * Runs the pending migrations while holding a session advisory lock: instances started together
+   * on a new database (or a new version rolled out at once) would otherwise run the same migration
+   * side by side, and all but one fail ("duplicate key ... pg_type"). The others wait, then find
+   * nothing pending. The lock, the migrations and the unlock share one connection, so a pool of
+   * one suffices; the lock goes with the connection if the process dies.
+   */
   async runMigrations(): Promise<string[]> {
-    const applied = await this.dataSource.runMigrations({ transaction: 'each' });
-    return applied.map((m) => m.name);
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      const executor = new MigrationExecutor(this.dataSource, runner);
+      executor.transaction = 'each';
+      const applied = await executor.executePendingMigrations();
+      return applied.map((m) => m.name);
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+      await runner.release();
+    }
   }
 
   async pendingMigrations(): Promise<boolean> {

@@ -1,0 +1,54 @@
+import { STUDIO_MIGRATIONS } from '../../migrations';
+import { DatabaseConnection } from '../../src/database/database-connection';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+
+jest.setTimeout(120_000);
+
+/**
+ * A studio's instances are usually started together, also on a new database or right after an
+ * upgrade: each runs the pending migrations at start-up, on real PostgreSQL.
+ */
+describe('migrations run by several instances at once', () => {
+  let db: TestDatabase;
+  const connections: DatabaseConnection[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase('concurrent_migrations');
+  });
+
+  afterAll(async () => {
+    for (const connection of connections) await connection.close();
+    await db.drop();
+  });
+
+  it('applies each migration once; every instance starts on the migrated schema', async () => {
+    for (let i = 0; i < 4; i++) {
+      connections.push(
+        await DatabaseConnection.open(
+          {
+            url: db.url,
+            // A pool of one: the lock and the migrations must share the connection.
+            poolSize: 1,
+            connectTimeoutMs: 5_000,
+            runMigrations: true,
+            embedded: { dataDir: '', port: 0 },
+          },
+          `migrations-${i}`,
+        ),
+      );
+    }
+    const runs = await Promise.allSettled(connections.map((c) => c.runMigrations()));
+    expect(runs.filter((r) => r.status === 'rejected')).toEqual([]);
+    const applied = runs.map((r) => (r.status === 'fulfilled' ? r.value : []));
+    // One instance applied them all; the others waited and found nothing pending.
+    expect(applied.filter((names) => names.length > 0)).toEqual([
+      STUDIO_MIGRATIONS.map((m) => m.name),
+    ]);
+    const rows: Array<{ name: string; n: number }> = await connections[0].dataSource.query(
+      `SELECT name, count(*)::int AS n FROM schema_migrations GROUP BY name`,
+    );
+    expect(rows).toHaveLength(STUDIO_MIGRATIONS.length);
+    expect(rows.every((r) => r.n === 1)).toBe(true);
+    for (const connection of connections) expect(await connection.pendingMigrations()).toBe(false);
+  });
+});
