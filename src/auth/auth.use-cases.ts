@@ -202,7 +202,7 @@ export class CreateUser {
       createdAt: this.clock.now(),
       disabledAt: null,
     };
-    await this.users.insertUser(user);
+    if (!(await this.users.insertUser(user))) return { ok: false, reason: 'username-taken' };
     return { ok: true, user: toAuthenticated(user) };
   }
 }

@@ -13,8 +13,20 @@ export class UsersRepository {
     return this.dataSource.getRepository(UserEntity).exists({ where: { username } });
   }
 
-  async insertUser(user: UserEntity): Promise<void> {
-    await this.dataSource.getRepository(UserEntity).insert(user);
+  /**
+   * Adds the user unless the username is taken, also by an insert running at the same time (two
+   * instances seeding the demo users, an operator clicking twice): false then, not an error.
+   */
+  async insertUser(user: UserEntity): Promise<boolean> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(UserEntity)
+      .values(user)
+      .orIgnore()
+      .returning('id')
+      .execute();
+    return (result.raw as unknown[]).length === 1;
   }
 
   async insertSession(session: UserSessionEntity): Promise<void> {

@@ -213,6 +213,19 @@ describe('sign-in and roles', () => {
     expect(await attempt('newcomer-Vault-88')).toMatchObject({ ok: true });
   });
 
+  it('creates a username once when it is asked for several times at once', async () => {
+    const createUser = studio.app.get(CreateUser);
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, () =>
+        createUser.execute({ username: 'twice', role: 'dealer', password: 'twice-Vault-9182' }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    const outcomes = results.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
+    expect(outcomes.filter((o) => o?.ok)).toHaveLength(1);
+    expect(outcomes.filter((o) => o && !o.ok && o.reason === 'username-taken')).toHaveLength(5);
+  });
+
   it('sends helmet headers and no-store, without X-Powered-By; console pages keep their CSP', async () => {
     const login = await post('/auth/login', { username: 'auditor', password: 'auditor-demo' });
     const live = await get('/health/live');
