@@ -123,7 +123,12 @@ async function scenario(PLAYERS: number, measures: Measure[]): Promise<void> {
       KAFKA_COMMAND_BATCH_SIZE: BATCH_SIZE,
     }),
   );
-  const client = new PlatformKafkaClient({ brokers: [BROKERS], topicPrefix: prefix });
+  // Answers are counted, not kept: the floor's platform consumer keeps none either.
+  const client = new PlatformKafkaClient({
+    brokers: [BROKERS],
+    topicPrefix: prefix,
+    keepResults: false,
+  });
   try {
     await client.start();
     let answered = 0;

@@ -25,6 +25,12 @@ export interface PlatformClientOptions {
   connection?: Partial<KafkaConfig>;
   /** Which topics to read (default: events and results). */
   read?: { events?: boolean; results?: boolean; deadLetters?: boolean };
+  /**
+   * Whether `results` keeps every answer read (default true). A load run that only counts them
+   * through onResult turns it off, so the answers of 100,000 players are not held in the memory of
+   * the process it measures.
+   */
+  keepResults?: boolean;
 }
 
 /**
@@ -82,6 +88,7 @@ export class PlatformKafkaClient {
       ...(read.deadLetters ? [this.topics.deadLetters] : []),
     ];
     if (topics.length === 0) return;
+    const keepResults = this.options.keepResults ?? true;
     this.consumer = this.kafka.consumer({
       groupId: `platform-${randomBytes(4).toString('hex')}`,
       sessionTimeout: 10_000,
@@ -93,19 +100,19 @@ export class PlatformKafkaClient {
     await this.consumer.run({
       partitionsConsumedConcurrently: 4,
       eachMessage: async ({ topic, partition, message }) => {
-        const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(message.headers ?? {})) {
-          headers[name] = Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
-        }
         const key = message.key?.toString('utf8') ?? null;
         if (topic === this.topics.deadLetters) {
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(message.headers ?? {})) {
+            headers[name] = Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
+          }
           this.deadLetters.push({ key, value: message.value, headers });
           return;
         }
         const raw = message.value?.toString('utf8') ?? '';
         if (topic === this.topics.results) {
           const result = JSON.parse(raw) as CommandResultMessage;
-          this.results.push(result);
+          if (keepResults) this.results.push(result);
           for (const l of this.resultListeners) l(result);
           return;
         }
