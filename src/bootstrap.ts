@@ -11,6 +11,7 @@ import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
 import { setupOpenApi } from './http/openapi';
 import { CommandAnswersPublisher } from './kafka/command-answers.publisher';
+import { CommandIntakeStarter } from './platform/command-intake-starter';
 import { commandIntakeServer, CommandIntakeHandler } from './platform/platform-kafka.module';
 
 /**
@@ -35,6 +36,8 @@ export interface RunningStudio {
   app: INestApplication;
   url: string;
   database: DatabaseConnection;
+  /** The Kafka command intake's start (running, or waiting for the brokers); none without it. */
+  commandIntake?: Pick<CommandIntakeStarter, 'status'>;
   close(): Promise<void>;
 }
 
@@ -65,19 +68,17 @@ export async function startStudio(
     secureHeaders(app);
     app.useGlobalFilters(new DatabaseUnavailableFilter(app.getHttpAdapter()));
     const commands = config.kafka?.commands.enabled ? config.kafka : undefined;
+    let intake: CommandIntakeStarter | undefined;
     if (commands) {
-      try {
+      const server = commandIntakeServer(commands, app.get(CommandIntakeHandler));
+      app.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
+      const started = app;
+      intake = new CommandIntakeStarter({
         // The consumer may only join once its topics exist (topics are never auto-created).
-        await app.get(CommandAnswersPublisher).ensureTopics();
-      } catch (error) {
-        throw new StartupError(`Kafka command topics cannot be created: ${oneLine(error)}`, {
-          cause: error,
-        });
-      }
-      app.connectMicroservice(
-        { strategy: commandIntakeServer(commands, app.get(CommandIntakeHandler)) },
-        { inheritAppConfig: true },
-      );
+        ensureTopics: () => started.get(CommandAnswersPublisher).ensureTopics(),
+        listen: () => started.startAllMicroservices().then(() => undefined),
+        reset: () => server.close(),
+      });
     }
     setupOpenApi(app);
     await app.init();
@@ -89,15 +90,7 @@ export async function startStudio(
         { cause: error },
       );
     }
-    if (commands) {
-      try {
-        await app.startAllMicroservices();
-      } catch (error) {
-        throw new StartupError(`Kafka command intake cannot start: ${oneLine(error)}`, {
-          cause: error,
-        });
-      }
-    }
+    await intake?.start();
     const address = app.getHttpServer().address() as AddressInfo;
     const url = `http://${config.http.host}:${address.port}`;
     app
@@ -108,7 +101,11 @@ export async function startStudio(
       app: running,
       url,
       database,
-      close: () => running.close(),
+      commandIntake: intake,
+      close: () => {
+        intake?.stop();
+        return running.close();
+      },
     };
   } catch (error) {
     if (app) await app.close().catch(() => undefined);

@@ -1,4 +1,6 @@
 import { topicName } from '@studio/contracts';
+import type { PlaceBetCommandMessage } from '@studio/contracts';
+import { PlatformKafkaClient } from '../../apps/platform-simulator/platform-client';
 import type { RunningStudio } from '../../src/bootstrap';
 import { READINESS_CHECKS, ReadinessCheck, runReadiness } from '../../src/health/readiness';
 import { RegisterConfiguredTables } from '../../src/tables/register-configured-tables.use-case';
@@ -123,5 +125,73 @@ describe('outbox relay across a Kafka outage', () => {
       return response.status === 200 ? response : undefined;
     });
     expect(ready.status).toBe(200);
+  });
+
+  it('starts while the broker is down, plays its tables, and reads commands once it is back', async () => {
+    const lateDb = await createTestDatabase('outage_start');
+    const latePrefix = uniqueTopicPrefix('outage-start');
+    let late: RunningStudio | undefined;
+    let platform: PlatformKafkaClient | undefined;
+    try {
+      await broker.stop();
+      // A restart during the outage: the service starts instead of exiting.
+      late = await startTestStudio({
+        databaseUrl: lateDb.url,
+        kafkaBrokers: broker.brokers,
+        topicPrefix: latePrefix,
+        // Not the first studio's group: a group's members must read the same topics.
+        env: { KAFKA_COMMAND_GROUP_ID: `${latePrefix}commands` },
+      });
+      expect(late.commandIntake?.status).toBe('waiting-for-kafka');
+      expect((await fetch(`${late.url}/health/ready`)).status).toBe(503);
+      // Its tables run: their registrations are committed and wait in the outbox.
+      const pending = await late.database.dataSource.query(
+        `SELECT count(*)::int AS n FROM outbox_pending WHERE type = 'TableRegistered'`,
+      );
+      expect(pending[0].n).toBe(DEMO_TABLES.length);
+
+      await broker.start();
+      const running = late;
+      await waitFor(
+        'the command intake to start',
+        async () => (running.commandIntake?.status === 'running' ? true : undefined),
+        60_000,
+      );
+      platform = new PlatformKafkaClient({ brokers: [broker.brokers], topicPrefix: latePrefix });
+      await platform.start();
+      const table = DEMO_TABLES.find((t) => t.game === 'pok-deng')!;
+      await platform.send({
+        commandId: 'after-the-outage',
+        type: 'PlaceBet',
+        schemaVersion: 1,
+        tableId: table.id,
+        playerId: 'alice',
+        betType: 'player',
+        spot: '1',
+        amount: 1_000,
+        currency: table.currency,
+      } as PlaceBetCommandMessage);
+      const client = platform;
+      const answer = await waitFor(
+        'the command to be answered',
+        async () => client.results.find((r) => r.commandId === 'after-the-outage'),
+        60_000,
+      );
+      expect(answer.tableId).toBe(table.id);
+      await waitFor(
+        'the outbox drained',
+        async () => {
+          const rows = await running.database.dataSource.query(
+            `SELECT count(*)::int AS n FROM outbox_pending`,
+          );
+          return rows[0].n === 0 ? true : undefined;
+        },
+        60_000,
+      );
+    } finally {
+      await platform?.stop().catch(() => undefined);
+      await late?.close();
+      await lateDb.drop();
+    }
   });
 });

@@ -1,0 +1,72 @@
+import { until } from '../../test/support/until';
+import { CommandIntakeStarter, IntakeStartSteps } from './command-intake-starter';
+
+const BACKOFF = { initialMs: 1, maxMs: 4 };
+
+function steps(ensureFailures: number) {
+  const calls = { ensure: 0, listen: 0, reset: 0 };
+  let releaseListen: () => void = () => undefined;
+  let holdListen = false;
+  const s: IntakeStartSteps = {
+    ensureTopics: async () => {
+      calls.ensure += 1;
+      if (calls.ensure <= ensureFailures) throw new Error('connect ECONNREFUSED');
+    },
+    listen: () => {
+      calls.listen += 1;
+      return holdListen ? new Promise<void>((r) => (releaseListen = r)) : Promise.resolve();
+    },
+    reset: async () => {
+      calls.reset += 1;
+    },
+  };
+  return {
+    s,
+    calls,
+    hold: () => (holdListen = true),
+    release: () => releaseListen(),
+  };
+}
+
+describe('CommandIntakeStarter', () => {
+  it('starts at once when Kafka is reachable', async () => {
+    const { s, calls } = steps(0);
+    const starter = new CommandIntakeStarter(s, BACKOFF);
+    await starter.start();
+    expect(starter.status).toBe('running');
+    expect(calls).toEqual({ ensure: 1, listen: 1, reset: 0 });
+  });
+
+  it('waits for Kafka instead of failing, then starts once', async () => {
+    const { s, calls } = steps(3);
+    const starter = new CommandIntakeStarter(s, BACKOFF);
+    await starter.start();
+    expect(starter.status).toBe('waiting-for-kafka');
+    await until(() => starter.status === 'running');
+    expect(calls).toEqual({ ensure: 4, listen: 1, reset: 3 });
+  });
+
+  it('stops trying when the service stops', async () => {
+    const { s, calls } = steps(1_000);
+    const starter = new CommandIntakeStarter(s, BACKOFF);
+    await starter.start();
+    starter.stop();
+    const tried = calls.ensure;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(calls.ensure).toBe(tried);
+    expect(starter.status).toBe('stopped');
+  });
+
+  it('disconnects a listen that completes after the stop', async () => {
+    const { s, calls, hold, release } = steps(0);
+    hold();
+    const starter = new CommandIntakeStarter(s, BACKOFF);
+    const starting = starter.start();
+    await until(() => calls.listen === 1);
+    starter.stop();
+    release();
+    await starting;
+    expect(starter.status).toBe('stopped');
+    expect(calls.reset).toBe(1);
+  });
+});
