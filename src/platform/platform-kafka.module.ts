@@ -17,6 +17,7 @@ import { BatchingKafkaServer, CommandBatchHandler } from './batching-kafka-serve
 import { CommandAnswersPublisher } from '../kafka/command-answers.publisher';
 import { CommandIntake, IntakeOutcome, RawCommandMessage } from './command-intake';
 import { kafkaConnection } from '../kafka/kafka-connection';
+import { kafkaLogCreator } from '../kafka/kafka-log';
 
 /** Reads a batch of command messages, applies them, and publishes their answers and dead letters. */
 export class CommandIntakeHandler implements CommandBatchHandler {
@@ -167,6 +168,7 @@ export function commandIntakeOptions(config: KafkaConfig): Required<KafkaOptions
       clientId: `${config.clientId}-commands`,
       ...kafkaConnection(config),
       logLevel: logLevel.WARN,
+      logCreator: kafkaLogCreator('CommandIntakeKafka'),
       retry: { retries: 10, initialRetryTime: 200, maxRetryTime: 5_000 },
     },
     consumer: {
