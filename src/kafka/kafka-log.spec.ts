@@ -19,7 +19,7 @@ describe('kafkaLogCreator', () => {
   afterEach(() => jest.restoreAllMocks());
 
   it('reports a failed response the client retries itself as a warning', () => {
-    kafkaLogCreator('Test')(logLevel.WARN)(
+    kafkaLogCreator('Test')()(
       entry('Connection', logLevel.ERROR, 'Response Heartbeat(key: 12, version: 3)'),
     );
     expect(error).not.toHaveBeenCalled();
@@ -27,7 +27,7 @@ describe('kafkaLogCreator', () => {
   });
 
   it('keeps a consumer crash an error', () => {
-    kafkaLogCreator('Test')(logLevel.WARN)(entry('Consumer', logLevel.ERROR, 'Crash: ...'));
+    kafkaLogCreator('Test')()(entry('Consumer', logLevel.ERROR, 'Crash: ...'));
     expect(error).toHaveBeenCalledWith(expect.stringContaining('The group is rebalancing'));
     expect(warn).not.toHaveBeenCalled();
   });
