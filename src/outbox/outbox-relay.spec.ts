@@ -1,3 +1,4 @@
+import { until } from '../../test/support/until';
 import { SystemClock } from '../clock/clock';
 import type { DataSource } from 'typeorm';
 import { EventPublisher, OutgoingMessage, PublisherStatus } from './event-publisher';
@@ -109,10 +110,10 @@ function rows(count: number): OutboxRow[] {
   }));
 }
 
-function setUp(count: number, batchSize = 10) {
+function setUp(count: number, batchSize = 10, pollIntervalMs = 10) {
   const outbox = new FakeOutbox(rows(count));
   const publisher = new FakePublisher(outbox.log);
-  const config = { batchSize, pollIntervalMs: 10, maxBackoffMs: 100 };
+  const config = { batchSize, pollIntervalMs, maxBackoffMs: 10 * pollIntervalMs };
   const relay = new OutboxRelay(
     {} as DataSource,
     publisher,
@@ -181,6 +182,23 @@ describe('OutboxRelay pipeline', () => {
     publisher.failAtSend = -1;
     await relay.relayOnce();
     expect(sentIds()).toEqual(rows(30).map((r) => r.eventId));
+  });
+
+  it('keeps backing off after a failed publish however many commits notify it', async () => {
+    const { publisher, relay, sentIds } = setUp(30, 10, 200);
+    publisher.failAtSend = 0;
+    relay.start();
+    try {
+      await until(() => relay.counters.failedBatches === 1);
+      const tried = publisher.sent.length + relay.counters.failedBatches;
+      for (let i = 0; i < 5; i++) relay.notify();
+      // The back-off after the first failure is 400 ms: no attempt before it ends.
+      await new Promise((r) => setTimeout(r, 150));
+      expect(publisher.sent.length + relay.counters.failedBatches).toBe(tried);
+      await until(() => sentIds().length === 30, 3_000);
+    } finally {
+      await relay.stop();
+    }
   });
 
   it('after a lost mark, republishes that batch (at least once, never skipped)', async () => {

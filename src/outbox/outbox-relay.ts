@@ -91,7 +91,9 @@ export class OutboxRelay {
 
   /** Called after a commit that added outbox rows, so they go out without waiting for the poll. */
   notify(): void {
-    if (this.stopped) return;
+    // While backing off after a failed publish, a commit does not cut the wait short: during a
+    // broker outage every table's commits would otherwise each start a reconnect attempt.
+    if (this.stopped || this.failures > 0) return;
     if (this.running) {
       this.wakeRequested = true;
       return;
