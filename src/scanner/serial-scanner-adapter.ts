@@ -5,8 +5,9 @@ import {
   wireFormat,
   WireFormatOptions,
 } from '@studio/scanner-protocol';
-import { SerialPort } from 'serialport';
+import { SerialPortStream } from '@serialport/stream';
 import { oneLine } from '../common/one-line';
+import { hangupAwareBinding } from './hangup-aware-binding';
 import { isTcpPath, parseTcpAddress, ScannerPort, TcpPort } from './tcp-port';
 
 export interface SerialLineSettings {
@@ -24,8 +25,10 @@ function reason(error: unknown): string {
   return oneLine(error).replace(/^(Error: )+/, '');
 }
 
+const binding = hangupAwareBinding();
+
 export const realSerialPort: PortFactory = (path, line) =>
-  new SerialPort({ path, ...line, autoOpen: false });
+  new SerialPortStream({ binding, path, ...line, autoOpen: false });
 
 /**
  * A local serial device, or `tcp://host:port`: a serial device server in raw TCP mode, whose

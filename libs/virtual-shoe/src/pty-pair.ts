@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const SOCAT_PATHS = ['/usr/bin/socat', '/usr/local/bin/socat', '/bin/socat'];
@@ -18,15 +18,19 @@ export function findSocat(): string | undefined {
 export class PtyPair {
   private exited = false;
   private readonly exitListeners: Array<() => void> = [];
+  /** socat's own pid, which the shell prints first. */
+  private socatPid?: number;
 
   private constructor(
     private readonly child: ChildProcess,
     readonly shoePath: string,
     readonly readerPath: string,
   ) {
+    child.stdout?.once('data', (d: Buffer) => (this.socatPid = Number.parseInt(d.toString(), 10)));
     child.once('exit', () => {
       this.exited = true;
       child.stdin?.destroy();
+      child.stdout?.destroy();
       this.exitListeners.splice(0).forEach((l) => l());
     });
   }
@@ -49,13 +53,13 @@ export class PtyPair {
       '/bin/sh',
       [
         '-c',
-        'exec 3<&0; s=$1; shift; "$s" "$@" 3<&- </dev/null & p=$!; (cat <&3 >/dev/null; kill $p 2>/dev/null) & wait $p',
+        'exec 3<&0; s=$1; shift; "$s" "$@" 3<&- </dev/null & p=$!; echo $p; (cat <&3 >/dev/null; kill $p 2>/dev/null) & wait $p',
         'pty-pair',
         socat,
         `pty,raw,echo=0,link=${shoePath}`,
         `pty,raw,echo=0,link=${readerPath}`,
       ],
-      { stdio: ['pipe', 'ignore', 'pipe'], detached: true },
+      { stdio: ['pipe', 'pipe', 'pipe'], detached: true },
     );
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
@@ -81,14 +85,32 @@ export class PtyPair {
     return this.child.pid;
   }
 
-  /** Ends socat (the link paths disappear with it) and waits for it to exit. */
+  /**
+   * Ends socat and waits until it has exited, so its pty ends are closed and hung up (after
+   * SIGTERM socat removes the link paths; after SIGKILL they are left dangling).
+   */
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    if (this.exited) return;
-    const done = new Promise<void>((resolve) => this.exitListeners.push(resolve));
-    this.signalGroup(signal);
-    const timer = setTimeout(() => this.signalGroup('SIGKILL'), 2000);
-    await done;
-    clearTimeout(timer);
+    if (!this.exited) {
+      const done = new Promise<void>((resolve) => this.exitListeners.push(resolve));
+      this.signalGroup(signal);
+      const timer = setTimeout(() => this.signalGroup('SIGKILL'), 2000);
+      await done;
+      clearTimeout(timer);
+    }
+    // The shell can die before socat, killed in the same breath, has closed its ends.
+    const deadline = Date.now() + 2000;
+    while (this.socatRunning() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  /** A zombie counts as gone: its files are already closed. */
+  private socatRunning(): boolean {
+    if (!this.socatPid) return false;
+    try {
+      const stat = readFileSync(`/proc/${this.socatPid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+    } catch {
+      return false;
+    }
   }
 
   /** The shell, socat and the watcher share one process group: signal them all. */

@@ -1,0 +1,74 @@
+import { autoDetect, BindingInterface, BindingPortInterface } from '@serialport/bindings-cpp';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PtyPair } from '@studio/virtual-shoe';
+import { DeviceHungUpError, hangupAwareBinding } from '../../src/scanner/hangup-aware-binding';
+
+jest.setTimeout(30_000);
+
+/**
+ * A reader unplugged while no read is waiting: by the time the port is read, the kernel has hung
+ * it up and every read returns end of file. The adapter only learns of the unplug if that read
+ * fails. (Reading at the exact moment of the unplug answers EIO instead, which is why an unplug
+ * test over the whole adapter passes or fails by timing; this one does not depend on timing.)
+ */
+describe('a serial port read after the device hung up (socat pty)', () => {
+  let dir: string;
+  let pty: PtyPair;
+  let port: BindingPortInterface | undefined;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pty-hangup-'));
+    pty = await PtyPair.start(dir);
+  });
+
+  afterEach(async () => {
+    if (port?.isOpen) await port.close().catch(() => undefined);
+    port = undefined;
+    await pty.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function openThenUnplug(binding: BindingInterface): Promise<BindingPortInterface> {
+    port = await binding.open({ path: pty.readerPath, baudRate: 115200 });
+    await pty.stop('SIGKILL'); // socat has exited: both masters are closed, the port hung up
+    return port;
+  }
+
+  function settledWithin<T>(promise: Promise<T>, ms: number): Promise<'pending' | 'settled'> {
+    const settled = promise.then(
+      () => 'settled' as const,
+      () => 'settled' as const,
+    );
+    return Promise.race([settled, new Promise<'pending'>((r) => setTimeout(r, ms, 'pending'))]);
+  }
+
+  it('fails as a disconnection, so serialport closes the port and the adapter reopens it', async () => {
+    const hungUp = await openThenUnplug(hangupAwareBinding());
+    const read = hungUp.read(Buffer.alloc(64), 0, 64);
+    await expect(read).rejects.toBeInstanceOf(DeviceHungUpError);
+    await expect(read).rejects.toMatchObject({ disconnect: true, code: 'EIO' });
+  });
+
+  it('still reads what the device sent before it hung up, then reports the hang-up', async () => {
+    port = await hangupAwareBinding().open({ path: pty.readerPath, baudRate: 115200 });
+    const shoe = await hangupAwareBinding().open({ path: pty.shoePath, baudRate: 115200 });
+    await shoe.write(Buffer.from('C:AS\n'));
+    await shoe.drain();
+    await new Promise((r) => setTimeout(r, 100));
+    await shoe.close();
+    const buffer = Buffer.alloc(64);
+    const { bytesRead } = await port.read(buffer, 0, 64);
+    expect(buffer.subarray(0, bytesRead).toString()).toBe('C:AS\n');
+    await pty.stop('SIGKILL');
+    await expect(port.read(buffer, 0, 64)).rejects.toBeInstanceOf(DeviceHungUpError);
+  });
+
+  // Why the wrapper exists; if this starts failing, serialport has fixed
+  // serialport/bindings-cpp#162 and hangup-aware-binding.ts can go.
+  it("serialport's own binding never settles that read (it retries end of file forever)", async () => {
+    const hungUp = await openThenUnplug(autoDetect() as BindingInterface);
+    expect(await settledWithin(hungUp.read(Buffer.alloc(64), 0, 64), 1000)).toBe('pending');
+  });
+});
