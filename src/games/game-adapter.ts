@@ -97,10 +97,6 @@ export interface AdapterRejection {
 
 export type AdapterResult<S> = AdapterStep<S> | { rejected: AdapterRejection };
 
-export function isAdapterRejection<S>(r: AdapterResult<S>): r is { rejected: AdapterRejection } {
-  return 'rejected' in r;
-}
-
 /**
  * Many commands of one kind applied in one step, with the same outcome as applying them one by
  * one: `results[i]` is null when item i was accepted, else why it was refused.

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
 import type { OutboxConfig } from '../config/studio-config';
+import { backoffMs } from '../common/backoff';
 import { oneLine } from '../common/one-line';
 import { EventPublisher } from './event-publisher';
 import type { OutgoingMessage } from './event-publisher';
@@ -183,9 +184,10 @@ export class OutboxRelay {
       this.schedule(this.config.pollIntervalMs);
     } catch (error) {
       this.failures += 1;
-      const backoff = Math.min(
+      const backoff = backoffMs(
+        this.config.pollIntervalMs,
         this.config.maxBackoffMs,
-        this.config.pollIntervalMs * 2 ** Math.min(this.failures, 16),
+        this.failures,
       );
       this.logger.warn(
         `Publishing the outbox failed (attempt ${this.failures}, next try in ${backoff} ms): ${oneLine(error)}`,

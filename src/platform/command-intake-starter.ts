@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { backoffMs } from '../common/backoff';
 import { oneLine } from '../common/one-line';
 
 /** What starting the Kafka command intake takes, in order. */
@@ -71,7 +72,7 @@ export class CommandIntakeStarter {
   }
 
   private retryLater(error: unknown): void {
-    const delay = Math.min(this.backoff.maxMs, this.backoff.initialMs * 2 ** this.failures);
+    const delay = backoffMs(this.backoff.initialMs, this.backoff.maxMs, this.failures);
     this.failures += 1;
     this.state = 'waiting-for-kafka';
     // Once, then every tenth try: an outage of an hour must not flood the log.

@@ -6,6 +6,7 @@ import {
   WireFormatOptions,
 } from '@studio/scanner-protocol';
 import { SerialPortStream } from '@serialport/stream';
+import { backoffMs } from '../common/backoff';
 import { oneLine } from '../common/one-line';
 import { hangupAwareBinding } from './hangup-aware-binding';
 import { isTcpPath, parseTcpAddress, ScannerPort, TcpPort } from './tcp-port';
@@ -198,9 +199,10 @@ export class SerialScannerAdapter {
     }
     this.flushDecoder();
     this.setStatus('disconnected', reason);
-    const delay = Math.min(
+    const delay = backoffMs(
+      this.options.reconnectInitialDelayMs,
       this.options.reconnectMaxDelayMs,
-      this.options.reconnectInitialDelayMs * 2 ** Math.min(this.reconnectAttempts, 20),
+      this.reconnectAttempts,
     );
     this.reconnectAttempts += 1;
     clearTimeout(this.reconnectTimer);
