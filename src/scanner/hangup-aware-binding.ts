@@ -25,7 +25,7 @@ export class DeviceHungUpError extends Error {
  * EAGAIN, never 0: a 0 means the other end has gone (a USB reader unplugged, a pty's master
  * closed) and every later read returns 0 as well.
  */
-export const readOrHangUp: typeof readAsync = (async (...args: Parameters<typeof readAsync>) => {
+const readOrHangUp: typeof readAsync = (async (...args: Parameters<typeof readAsync>) => {
   const result = await readAsync(...args);
   if (result.bytesRead === 0) throw new DeviceHungUpError();
   return result;
