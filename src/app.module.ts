@@ -20,7 +20,8 @@ import { DatabaseConnection } from './database/database-connection';
 import { databaseCheck, migrationsCheck } from './database/database-readiness';
 import { DemoPlayers, httpPlatformPost } from './demo/demo-players';
 import { HealthController } from './health/health.controller';
-import { kafkaCheck, READINESS_CHECKS } from './health/readiness';
+import { commandIntakeCheck, kafkaCheck, READINESS_CHECKS } from './health/readiness';
+import { CommandIntakeStatus } from './platform/command-intake-starter';
 import { ChainCheckpointModule } from './history/chain-checkpoint.module';
 import { HistoryModule } from './history/history.module';
 import { KafkaModule } from './kafka/kafka.module';
@@ -189,11 +190,22 @@ export class StudioModule implements NestModule {
         { provide: IdGenerator, useValue: ids },
         {
           provide: READINESS_CHECKS,
-          inject: [EventPublisher, OutboxRelay, ScannerService],
-          useFactory: (publisher: EventPublisher, relay: OutboxRelay, scanners: ScannerService) => [
+          inject: [
+            EventPublisher,
+            OutboxRelay,
+            ScannerService,
+            { token: CommandIntakeStatus, optional: true },
+          ],
+          useFactory: (
+            publisher: EventPublisher,
+            relay: OutboxRelay,
+            scanners: ScannerService,
+            intake: CommandIntakeStatus | undefined,
+          ) => [
             databaseCheck(dataSource),
             migrationsCheck(dataSource),
             kafkaCheck(publisher, relay),
+            ...(intake ? [commandIntakeCheck(intake)] : []),
             scannersCheck(scanners),
           ],
         },

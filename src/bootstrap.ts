@@ -11,7 +11,7 @@ import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
 import { setupOpenApi } from './http/openapi';
 import { CommandAnswersPublisher } from './kafka/command-answers.publisher';
-import { CommandIntakeStarter } from './platform/command-intake-starter';
+import { CommandIntakeStarter, CommandIntakeStatus } from './platform/command-intake-starter';
 import { commandIntakeServer, CommandIntakeHandler } from './platform/platform-kafka.module';
 
 /**
@@ -79,6 +79,7 @@ export async function startStudio(
         listen: () => started.startAllMicroservices().then(() => undefined),
         reset: () => server.close(),
       });
+      app.get(CommandIntakeStatus).attach(intake);
     }
     setupOpenApi(app);
     await app.init();

@@ -52,6 +52,35 @@ export function kafkaCheck(publisher: EventPublisher, relay: OutboxRelay): Readi
   };
 }
 
+/**
+ * The Kafka command intake (when enabled): ready once it reads commands. While it waits for the
+ * brokers at start-up the relay may already be connected again, so the kafka check alone could
+ * say ready while no platform command is read.
+ */
+export function commandIntakeCheck(intake: {
+  readonly state: 'starting' | 'waiting-for-kafka' | 'running' | 'stopped';
+  readonly lastError?: string;
+}): ReadinessCheck {
+  return {
+    name: 'commandIntake',
+    async check() {
+      switch (intake.state) {
+        case 'running':
+          return { status: 'ok' };
+        case 'starting':
+          return { status: 'error', message: 'The command intake is starting' };
+        case 'waiting-for-kafka':
+          return {
+            status: 'error',
+            message: `The command intake waits for Kafka${intake.lastError ? `: ${intake.lastError}` : ''}`,
+          };
+        case 'stopped':
+          return { status: 'error', message: 'The command intake has stopped (shutting down)' };
+      }
+    },
+  };
+}
+
 export async function runReadiness(checks: ReadinessCheck[]): Promise<ReadinessReport> {
   const results = await Promise.all(checks.map(async (c) => [c.name, await c.check()] as const));
   const report: ReadinessReport = { status: 'ok', checks: {} };

@@ -42,7 +42,9 @@ describe('CommandIntakeStarter', () => {
     const starter = new CommandIntakeStarter(s, BACKOFF);
     await starter.start();
     expect(starter.status).toBe('waiting-for-kafka');
+    expect(starter.lastError).toBe('connect ECONNREFUSED');
     await until(() => starter.status === 'running');
+    expect(starter.lastError).toBeUndefined();
     expect(calls).toEqual({ ensure: 4, listen: 1, reset: 3 });
   });
 

@@ -23,6 +23,7 @@ export type IntakeStartState = 'starting' | 'waiting-for-kafka' | 'running' | 's
 export class CommandIntakeStarter {
   private state: IntakeStartState = 'starting';
   private failures = 0;
+  private lastFailure?: string;
   private timer?: NodeJS.Timeout;
   private readonly logger = new Logger('CommandIntake');
 
@@ -33,6 +34,11 @@ export class CommandIntakeStarter {
 
   get status(): IntakeStartState {
     return this.state;
+  }
+
+  /** Why the last try failed, while the intake waits for Kafka. */
+  get lastError(): string | undefined {
+    return this.state === 'waiting-for-kafka' ? this.lastFailure : undefined;
   }
 
   /** The first try; resolves when the intake runs or waits for Kafka. Never throws. */
@@ -74,6 +80,7 @@ export class CommandIntakeStarter {
   private retryLater(error: unknown): void {
     const delay = backoffMs(this.backoff.initialMs, this.backoff.maxMs, this.failures);
     this.failures += 1;
+    this.lastFailure = oneLine(error);
     this.state = 'waiting-for-kafka';
     // Once, then every tenth try: an outage of an hour must not flood the log.
     if (this.failures === 1 || this.failures % 10 === 0) {
@@ -85,5 +92,25 @@ export class CommandIntakeStarter {
     }
     this.timer = setTimeout(() => void this.attempt(), delay);
     this.timer.unref();
+  }
+}
+
+/**
+ * The intake's start-up state where readiness reads it: the starter is made by bootstrap, once the
+ * application exists, and attached here.
+ */
+export class CommandIntakeStatus {
+  private starter?: Pick<CommandIntakeStarter, 'status' | 'lastError'>;
+
+  attach(starter: Pick<CommandIntakeStarter, 'status' | 'lastError'>): void {
+    this.starter = starter;
+  }
+
+  get state(): IntakeStartState {
+    return this.starter?.status ?? 'starting';
+  }
+
+  get lastError(): string | undefined {
+    return this.starter?.lastError;
   }
 }

@@ -12,6 +12,7 @@ import { logLevel, Partitioners } from 'kafkajs';
 import { Clock } from '../clock/clock';
 import type { KafkaConfig, StudioConfig } from '../config/studio-config';
 import { CommandApplier } from './command-applier';
+import { CommandIntakeStatus } from './command-intake-starter';
 import { CommandInbox } from './inbox/command-inbox';
 import { BatchingKafkaServer, CommandBatchHandler } from './batching-kafka-server';
 import { CommandAnswersPublisher } from '../kafka/command-answers.publisher';
@@ -135,8 +136,9 @@ export class PlatformKafkaModule {
             ),
         },
         AnswersLifecycle,
+        CommandIntakeStatus,
       ],
-      exports: [CommandIntakeHandler],
+      exports: [CommandIntakeHandler, CommandIntakeStatus],
     };
   }
 }

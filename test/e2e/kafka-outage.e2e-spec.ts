@@ -144,6 +144,11 @@ describe('outbox relay across a Kafka outage', () => {
       });
       expect(late.commandIntake?.status).toBe('waiting-for-kafka');
       expect((await fetch(`${late.url}/health/ready`)).status).toBe(503);
+      const checks = late.app.get<ReadinessCheck[]>(READINESS_CHECKS);
+      expect((await runReadiness(checks)).checks.commandIntake).toMatchObject({
+        status: 'error',
+        message: expect.stringContaining('The command intake waits for Kafka'),
+      });
       // Its tables run: their registrations are committed and wait in the outbox.
       const pending = await late.database.dataSource.query(
         `SELECT count(*)::int AS n FROM outbox_pending WHERE type = 'TableRegistered'`,
@@ -186,6 +191,14 @@ describe('outbox relay across a Kafka outage', () => {
           );
           return rows[0].n === 0 ? true : undefined;
         },
+        60_000,
+      );
+      // Ready again only now that both the relay and the command intake are running.
+      expect((await runReadiness(checks)).checks.commandIntake).toEqual({ status: 'ok' });
+      await waitFor(
+        'readiness back to ok',
+        async () =>
+          (await fetch(`${running.url}/health/ready`)).status === 200 ? true : undefined,
         60_000,
       );
     } finally {
