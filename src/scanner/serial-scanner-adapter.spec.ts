@@ -1,8 +1,10 @@
 import { MockBinding, MockPortBinding } from '@serialport/binding-mock';
+import { EventEmitter } from 'node:events';
 import { studioFramedV1Frame, ScannerReading } from '@studio/scanner-protocol';
 import { DisconnectedError, SerialPortStream } from '@serialport/stream';
 import { SerialPortMock } from 'serialport';
 import { PortFactory, ScannerStatusChange, SerialScannerAdapter } from './serial-scanner-adapter';
+import type { ScannerPort } from './tcp-port';
 import { until } from '../../test/support/until';
 
 const PATH = '/dev/mock-reader';
@@ -90,6 +92,66 @@ describe('SerialScannerAdapter (serialport mock binding)', () => {
     await until(() => adapter.status === 'connected');
     expect(statuses.map((s) => s.status)).toEqual(['connected', 'stale', 'connected']);
     await adapter.stop();
+  });
+
+  it('backs off from a reader that drops every connection at once, and starts over after a good one', () => {
+    jest.useFakeTimers();
+    try {
+      /** A device server that accepts; the test drops each connection. */
+      const ports: Array<EventEmitter & { isOpen: boolean }> = [];
+      const acceptThenDrop: PortFactory = () => {
+        const port = Object.assign(new EventEmitter(), {
+          isOpen: false,
+          open(callback: (error: Error | null) => void) {
+            port.isOpen = true;
+            callback(null);
+          },
+          close(callback: () => void) {
+            port.isOpen = false;
+            callback();
+          },
+        });
+        ports.push(port);
+        return port as unknown as ScannerPort;
+      };
+      const adapter = new SerialScannerAdapter(
+        {
+          path: 'tcp://shoe-7:4001',
+          wireFormat: 'studio-framed-v1',
+          line: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 },
+          heartbeatTimeoutMs: null,
+          reconnectInitialDelayMs: 200,
+          reconnectMaxDelayMs: 5_000,
+          now: () => new Date(),
+          openPort: acceptThenDrop,
+        },
+        { reading: () => undefined, status: () => undefined },
+      );
+      /** Keeps the connection open for `heldMs`, drops it; the ms until the adapter reconnects. */
+      const dropAfter = (heldMs: number): number => {
+        jest.advanceTimersByTime(heldMs);
+        const open = ports.length;
+        ports[open - 1].isOpen = false;
+        ports[open - 1].emit('close', new Error('connection reset by peer'));
+        let waited = 0;
+        while (ports.length === open) {
+          jest.advanceTimersByTime(100);
+          waited += 100;
+        }
+        return waited;
+      };
+      adapter.start();
+      expect([0, 0, 0, 0, 0, 0, 0].map(() => dropAfter(0))).toEqual([
+        200, 400, 800, 1_600, 3_200, 5_000, 5_000,
+      ]);
+      expect(adapter.attempts).toBe(0); // connected again: no failed try in this outage
+      // A connection that held for the longest delay was a good one: back to the shortest.
+      expect(dropAfter(5_000)).toBe(200);
+      expect(dropAfter(0)).toBe(400);
+      void adapter.stop();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('keeps retrying a port that does not exist, reporting disconnected once', async () => {

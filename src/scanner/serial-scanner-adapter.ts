@@ -76,7 +76,15 @@ export class SerialScannerAdapter {
   private port?: ScannerPort;
   private readonly decoder: FrameDecoder;
   private current: ScannerConnectionStatus = 'connecting';
+  /** Failed tries since the port was last open (what readiness and the consoles show). */
   private reconnectAttempts = 0;
+  /**
+   * How far the reconnect delay has backed off. Unlike the attempts it survives a connection that
+   * drops again at once (a device server that accepts and closes, a loose cable), so such a
+   * reader is retried ever more slowly instead of flapping, and announcing it, every 200 ms.
+   */
+  private backoffLevel = 0;
+  private connectedAt?: number;
   private reconnectTimer?: NodeJS.Timeout;
   private staleTimer?: NodeJS.Timeout;
   private lastDataAt = 0;
@@ -174,6 +182,7 @@ export class SerialScannerAdapter {
       }
       this.reconnectAttempts = 0;
       this.lastDataAt = this.options.now().getTime();
+      this.connectedAt = this.lastDataAt;
       this.setStatus('connected', `${this.options.path} open`);
     });
   }
@@ -199,11 +208,20 @@ export class SerialScannerAdapter {
     }
     this.flushDecoder();
     this.setStatus('disconnected', reason);
+    // A connection that held for the longest delay was a good one: start again from the shortest.
+    const now = this.options.now().getTime();
+    if (
+      this.connectedAt !== undefined &&
+      now - this.connectedAt >= this.options.reconnectMaxDelayMs
+    )
+      this.backoffLevel = 0;
+    this.connectedAt = undefined;
     const delay = backoffMs(
       this.options.reconnectInitialDelayMs,
       this.options.reconnectMaxDelayMs,
-      this.reconnectAttempts,
+      this.backoffLevel,
     );
+    this.backoffLevel += 1;
     this.reconnectAttempts += 1;
     clearTimeout(this.reconnectTimer);
     this.reconnectTimer = setTimeout(() => this.open(), delay);
