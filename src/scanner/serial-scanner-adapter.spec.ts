@@ -134,7 +134,8 @@ describe('SerialScannerAdapter (serialport mock binding)', () => {
         ports[open - 1].isOpen = false;
         ports[open - 1].emit('close', new Error('connection reset by peer'));
         let waited = 0;
-        while (ports.length === open) {
+        // Bounded: a synchronous loop that never ended would hang the worker, not fail the test.
+        while (ports.length === open && waited < 60_000) {
           jest.advanceTimersByTime(100);
           waited += 100;
         }
