@@ -1,5 +1,6 @@
 import type { EventPublisher } from '../outbox/event-publisher';
 import type { OutboxRelay } from '../outbox/outbox-relay';
+import type { IntakeStartState } from '../platform/command-intake-starter';
 
 export type CheckStatus = 'ok' | 'error' | 'disabled';
 
@@ -58,7 +59,7 @@ export function kafkaCheck(publisher: EventPublisher, relay: OutboxRelay): Readi
  * say ready while no platform command is read.
  */
 export function commandIntakeCheck(intake: {
-  readonly state: 'starting' | 'waiting-for-kafka' | 'running' | 'stopped';
+  readonly state: IntakeStartState;
   readonly lastError?: string;
 }): ReadinessCheck {
   return {

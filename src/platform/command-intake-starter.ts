@@ -85,7 +85,7 @@ export class CommandIntakeStarter {
     // Once, then every tenth try: an outage of an hour must not flood the log.
     if (this.failures === 1 || this.failures % 10 === 0) {
       this.logger.warn(
-        `The command intake cannot start yet (${oneLine(error)}); tables keep running, their ` +
+        `The command intake cannot start yet (${this.lastFailure}); tables keep running, their ` +
           `events wait in the outbox and HTTP commands are served. Trying again in ${delay} ms ` +
           `(attempt ${this.failures}).`,
       );
