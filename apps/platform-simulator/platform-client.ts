@@ -31,7 +31,16 @@ export interface PlatformClientOptions {
    * the process it measures.
    */
   keepResults?: boolean;
+  /**
+   * How long `start` waits for the topics to be hosted (default 30 s). Topics the studio has just
+   * created, or a broker that has just restarted, answer "does not host this topic-partition"
+   * for a moment; a platform that starts beside the studio must not give up on that.
+   */
+  topicWaitMs?: number;
 }
+
+/** Metadata answers that mean "not hosted yet", not "wrong name": worth asking again. */
+const NOT_HOSTED_YET = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE']);
 
 /**
  * What a casino platform runs against the studio: a producer for commands (key = table id) and a
@@ -74,6 +83,16 @@ export class PlatformKafkaClient {
   }
 
   async start(): Promise<void> {
+    try {
+      await this.connect();
+    } catch (error) {
+      // A failed start leaves no client connected (and no retry loop keeping the process alive).
+      await this.stop();
+      throw error;
+    }
+  }
+
+  private async connect(): Promise<void> {
     this.producer = this.kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
@@ -96,7 +115,7 @@ export class PlatformKafkaClient {
       allowAutoTopicCreation: false,
     });
     await this.consumer.connect();
-    await this.consumer.subscribe({ topics, fromBeginning: true });
+    await this.subscribeWhenHosted(this.consumer, topics);
     await this.consumer.run({
       partitionsConsumedConcurrently: 4,
       eachMessage: async ({ topic, partition, message }) => {
@@ -127,6 +146,28 @@ export class PlatformKafkaClient {
         for (const l of this.listeners) l(event);
       },
     });
+  }
+
+  private async subscribeWhenHosted(consumer: Consumer, topics: string[]): Promise<void> {
+    const waitMs = this.options.topicWaitMs ?? 30_000;
+    const deadline = Date.now() + waitMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await consumer.subscribe({ topics, fromBeginning: true });
+        return;
+      } catch (error) {
+        const type = (error as { type?: string }).type ?? '';
+        if (!NOT_HOSTED_YET.has(type)) throw error;
+        if (Date.now() >= deadline) {
+          throw new Error(
+            `topics ${topics.join(', ')} are not hosted by the cluster after ${waitMs} ms ` +
+              `(${type}): is the studio running with topic prefix '${this.options.topicPrefix ?? ''}'?`,
+            { cause: error },
+          );
+        }
+        await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 1_000)));
+      }
+    }
   }
 
   async send(command: CommandMessage): Promise<void> {
