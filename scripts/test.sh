@@ -38,4 +38,6 @@ npx jest --selectProjects unit --ci
 
 step "integration and end-to-end tests (real PostgreSQL, real Kafka, real pseudo-terminals)"
 # The services these tests start log to test-artifacts/logs/<test file>.log, not to this output.
-npx jest --selectProjects integration --ci --runInBand
+# --forceExit: a test that fails half-way may leave a client retrying; the run must still end with
+# its verdict (the global teardown prints whatever was left open).
+npx jest --selectProjects integration --ci --runInBand --forceExit

@@ -7,6 +7,8 @@ import {
 import { CONFORMANCE_DIR } from './conformance-recorder';
 import { REPO_ROOT, TEST_KAFKA_HOME, TEST_KAFKA_PORT } from './environment';
 import { KafkaBroker } from './kafka-broker';
+import type { ChildProcess } from 'node:child_process';
+import { Server, Socket } from 'node:net';
 import { join } from 'node:path';
 
 export default async function globalTeardown(): Promise<void> {
@@ -16,7 +18,50 @@ export default async function globalTeardown(): Promise<void> {
     }
   } finally {
     checkRecordedTraffic();
+    await reportOpenHandles();
   }
+}
+
+/**
+ * The integration project runs in band, so anything a test left open (a client retrying a stopped
+ * broker, a child process) would keep jest alive until CI's limit. `npm test` passes --forceExit so
+ * a run always ends with its verdict; this line says what was left, so the leak is found, not hidden.
+ */
+async function reportOpenHandles(): Promise<void> {
+  let left: string[] = [];
+  for (let waited = 0; waited <= 3_000; waited += 250) {
+    left = openHandles();
+    if (left.length === 0) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  console.log(`\nleft open after the tests (jest is told to exit anyway): ${left.join('; ')}`);
+}
+
+function openHandles(): string[] {
+  const active = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
+  const described: string[] = [];
+  for (const handle of active) {
+    if (handle === process.stdout || handle === process.stderr || handle === process.stdin) {
+      continue;
+    }
+    if (handle instanceof Socket) {
+      if (handle.remotePort === undefined) continue; // a pipe: jest's own stdio
+      described.push(`socket to ${handle.remoteAddress}:${handle.remotePort}`);
+    } else if (handle instanceof Server) {
+      described.push(`server on ${JSON.stringify(handle.address())}`);
+    } else if (isChild(handle)) {
+      described.push(`child process ${handle.pid} (${handle.spawnargs.join(' ').slice(0, 120)})`);
+    } else {
+      described.push((handle as object).constructor?.name ?? typeof handle);
+    }
+  }
+  const timers = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+  if (timers > 0) described.push(`${timers} timer(s)`);
+  return described;
+}
+
+function isChild(handle: unknown): handle is ChildProcess {
+  return typeof handle === 'object' && handle !== null && 'spawnargs' in handle;
 }
 
 /**
