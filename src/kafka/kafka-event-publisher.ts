@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
-import { Kafka, logLevel, LogEntry, Partitioners, Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import type { KafkaConfig } from '../config/studio-config';
 import { oneLine } from '../common/one-line';
 import { kafkaConnection } from './kafka-connection';
+import { kafkaLogCreator } from './kafka-log';
 import { ensureKafkaTopics } from './kafka-topics';
 import { EventPublisher, OutgoingMessage, PublisherStatus } from '../outbox/event-publisher';
 
@@ -39,7 +40,6 @@ export class KafkaEventPublisher extends EventPublisher {
 
   constructor(private readonly config: KafkaConfig) {
     super();
-    const logger = this.logger;
     this.kafka = new Kafka({
       clientId: config.clientId,
       // Brokers, TLS and SASL/SCRAM: the same link settings as every other Kafka client.
@@ -47,17 +47,13 @@ export class KafkaEventPublisher extends EventPublisher {
       requestTimeout: 30_000,
       retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 3_000 },
       logLevel: logLevel.WARN,
-      logCreator:
-        () =>
-        ({ namespace, log }: LogEntry) => {
-          const { message, ...extra } = log;
-          // Retries are bounded on purpose: a send that fails is retried by the relay from the
-          // outbox (same event ids), so the producer's end-to-end warning about it is expected.
-          if (String(message).includes('Limiting retries for the idempotent producer')) return;
-          const line = `kafkajs ${namespace}: ${message} ${JSON.stringify(extra)}`;
-          // kafkajs reports errors it retries itself; the relay logs the failures that matter.
-          logger.warn(line);
-        },
+      // Retries are bounded on purpose: a send that fails is retried by the relay from the outbox
+      // (same event ids), so the producer's warning about that is expected; the relay logs the
+      // failures that matter.
+      logCreator: kafkaLogCreator(this.logger, {
+        errors: 'warnings',
+        expected: /Limiting retries for the idempotent producer/,
+      }),
     });
   }
 

@@ -1,7 +1,8 @@
 import type { CommandResultMessage } from '@studio/contracts';
-import { Kafka, LogEntry, logLevel, Partitioners, Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import type { KafkaConfig } from '../config/studio-config';
 import { kafkaConnection } from './kafka-connection';
+import { kafkaLogCreator, warningSink } from './kafka-log';
 
 export interface OutgoingMessage {
   key: string | null;
@@ -24,10 +25,7 @@ export class ResultsProducer {
       ...kafkaConnection(config),
       logLevel: logLevel.ERROR,
       // Through the service's logger: a broker restart is retried, and reported once per error.
-      logCreator:
-        () =>
-        ({ namespace, log }: LogEntry) =>
-          warn(`kafkajs ${namespace}: ${String(log.message)}`),
+      logCreator: kafkaLogCreator(warningSink(warn), { errors: 'warnings' }),
       retry: { retries: 5, initialRetryTime: 200, maxRetryTime: 3_000 },
     });
   }

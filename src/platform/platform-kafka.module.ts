@@ -170,7 +170,7 @@ export function commandIntakeOptions(config: KafkaConfig): Required<KafkaOptions
       clientId: `${config.clientId}-commands`,
       ...kafkaConnection(config),
       logLevel: logLevel.WARN,
-      logCreator: kafkaLogCreator('CommandIntakeKafka'),
+      logCreator: kafkaLogCreator('CommandIntakeKafka', { errors: 'consumer-crash' }),
       retry: { retries: 10, initialRetryTime: 200, maxRetryTime: 5_000 },
     },
     consumer: {
