@@ -15,7 +15,7 @@ import { EmbeddedPostgres } from './embedded-postgres';
 export const EMBEDDED_POOL_SIZE = 1;
 
 /** The advisory lock key that serialises migrations between instances (any fixed bigint). */
-const MIGRATION_LOCK = '7305102297001';
+export const MIGRATION_LOCK = '7305102297001';
 
 /**
  * Opens the database the configuration asks for: the real PostgreSQL at DATABASE_URL, or the
@@ -83,13 +83,35 @@ export class DatabaseConnection {
    * one suffices; the lock goes with the connection if the process dies.
    */
   async runMigrations(): Promise<string[]> {
+    return this.underMigrationLock(async (executor) => {
+      const applied = await executor.executePendingMigrations();
+      return applied.map((m) => m.name);
+    });
+  }
+
+  /**
+   * Reverts the last applied migration under the same lock: a revert must not interleave with an
+   * instance starting (and migrating) at the same moment. Returns its name, or null if none.
+   */
+  async revertLastMigration(): Promise<string | null> {
+    return this.underMigrationLock(async (executor) => {
+      const applied = await executor.getExecutedMigrations();
+      if (applied.length === 0) return null;
+      await executor.undoLastMigration();
+      // getExecutedMigrations lists the newest first.
+      return applied[0].name;
+    });
+  }
+
+  private async underMigrationLock<T>(
+    work: (executor: MigrationExecutor) => Promise<T>,
+  ): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     try {
       await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
       const executor = new MigrationExecutor(this.dataSource, runner);
       executor.transaction = 'each';
-      const applied = await executor.executePendingMigrations();
-      return applied.map((m) => m.name);
+      return await work(executor);
     } finally {
       await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
       await runner.release();

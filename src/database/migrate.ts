@@ -19,8 +19,8 @@ async function main(command: string): Promise<void> {
       const applied = await db.runMigrations();
       console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'No pending migrations');
     } else if (command === 'revert') {
-      await db.dataSource.undoLastMigration({ transaction: 'each' });
-      console.log('Reverted the last migration');
+      const reverted = await db.revertLastMigration();
+      console.log(reverted ? `Reverted: ${reverted}` : 'No migration to revert');
     } else if (command === 'show') {
       const pending = await db.pendingMigrations();
       console.log(pending ? 'Migrations are pending' : 'Schema is up to date');

@@ -1,5 +1,6 @@
 import { STUDIO_MIGRATIONS } from '../../migrations';
-import { DatabaseConnection } from '../../src/database/database-connection';
+import { Client } from 'pg';
+import { DatabaseConnection, MIGRATION_LOCK } from '../../src/database/database-connection';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(120_000);
@@ -50,5 +51,34 @@ describe('migrations run by several instances at once', () => {
     expect(rows).toHaveLength(STUDIO_MIGRATIONS.length);
     expect(rows.every((r) => r.n === 1)).toBe(true);
     for (const connection of connections) expect(await connection.pendingMigrations()).toBe(false);
+  });
+
+  it('reverts the last migration only once the lock is free, and says which it reverted', async () => {
+    const migrator = connections[0];
+    // Counted on a connection of its own: the migrator's pool of one is the lock's connection.
+    const holder = new Client({ connectionString: db.url });
+    await holder.connect();
+    const count = async () =>
+      (await holder.query(`SELECT count(*)::int AS n FROM schema_migrations`)).rows[0].n as number;
+    const before = await count();
+    try {
+      // An instance starting (and migrating) holds the lock.
+      await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      let settled = false;
+      const revert = migrator.revertLastMigration().finally(() => {
+        settled = true;
+      });
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(settled).toBe(false);
+      expect(await count()).toBe(before);
+      await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+      const last = STUDIO_MIGRATIONS[STUDIO_MIGRATIONS.length - 1].name;
+      expect(await revert).toBe(last);
+      expect(await count()).toBe(before - 1);
+      // And forward again: the migration it reverted is the one pending.
+      expect(await migrator.runMigrations()).toEqual([last]);
+    } finally {
+      await holder.end();
+    }
   });
 });
