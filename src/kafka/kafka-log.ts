@@ -31,7 +31,8 @@ export function kafkaLogCreator(sink: KafkaLogSink | string, policy: KafkaLogPol
   const to = typeof sink === 'string' ? new Logger(sink) : sink;
   return () =>
     ({ namespace, level, log }: LogEntry): void => {
-      const { message, ...extra } = log;
+      // The service's logger stamps its own time; kafkajs' timestamp and logger name are noise.
+      const { message, timestamp: _at, logger: _by, ...extra } = log;
       if (policy.expected?.test(String(message))) return;
       const line = `kafkajs ${namespace}: ${String(message)} ${JSON.stringify(extra)}`;
       if (policy.errors === 'warnings' && level <= logLevel.WARN) to.warn(line);
