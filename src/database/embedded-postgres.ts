@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { DataDirLock, lockDataDir } from './data-dir-lock';
 
 /**
  * The embedded default database: PGlite (PostgreSQL compiled to WebAssembly) with its data in a
@@ -9,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 export class EmbeddedPostgres {
   private server?: { stop(): Promise<void>; getServerConn(): string };
   private db?: { close(): Promise<void> };
+  private lock?: DataDirLock;
 
   constructor(
     private readonly dataDir: string,
@@ -19,6 +21,17 @@ export class EmbeddedPostgres {
   /** Starts PGlite and its socket server; returns a connection URL for `pg`. */
   async start(): Promise<string> {
     mkdirSync(this.dataDir, { recursive: true });
+    // Before PGlite reads the folder: a second process on it would corrupt it (data-dir-lock.ts).
+    this.lock = await lockDataDir(this.dataDir);
+    try {
+      return await this.open();
+    } catch (error) {
+      await this.stop().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async open(): Promise<string> {
     // Both packages are ESM-first; import them lazily so a real-PostgreSQL deployment never loads them.
     const { PGlite } = await import('@electric-sql/pglite');
     const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
@@ -42,6 +55,8 @@ export class EmbeddedPostgres {
     this.server = undefined;
     await this.db?.close();
     this.db = undefined;
+    await this.lock?.release();
+    this.lock = undefined;
   }
 }
 

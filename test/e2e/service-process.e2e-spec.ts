@@ -78,6 +78,36 @@ describe('the service process', () => {
     expect(await second.exited()).toEqual({ code: 0, signal: null });
   });
 
+  it('refuses a second process on the same embedded folder, and not after the first is killed', async () => {
+    const shared = mkdtempSync(join(tmpdir(), 'studio-pglite-shared-'));
+    const first = spawnService({ PORT: '0', PGLITE_DATA_DIR: shared });
+    try {
+      await first.listening();
+      // An operator starting the service twice on one machine: the second must not open the folder.
+      const second = spawnService({ PORT: '0', PGLITE_DATA_DIR: shared });
+      const { code } = await second.exited(60_000);
+      expect(code).not.toBe(0);
+      const stderr = second.stderr().trim();
+      expect(stderr.split('\n')).toHaveLength(1);
+      expect(stderr).toMatch(
+        new RegExp(`^Start-up failed: .*in use by another process \\(pid ${first.child.pid} `),
+      );
+      expect(second.stdout()).not.toMatch(/Driving table/);
+
+      // A killed process leaves no lock behind: the next start opens the folder.
+      first.killGroup('SIGKILL');
+      await first.exited();
+      const third = spawnService({ PORT: '0', PGLITE_DATA_DIR: shared });
+      await third.listening();
+      third.child.kill('SIGTERM');
+      expect((await third.exited()).code).toBe(0);
+    } finally {
+      if (first.child.exitCode === null && first.child.signalCode === null)
+        first.killGroup('SIGKILL');
+      rmSync(shared, { recursive: true, force: true });
+    }
+  });
+
   it.each([
     [
       { PORT: 'abc' },
