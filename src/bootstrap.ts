@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { StudioModule, StudioModuleOptions } from './app.module';
 import { oneLine } from './common/one-line';
 import { StartupError } from './common/config-error';
-import { DatabaseUnavailableFilter } from './http/database-unavailable.filter';
+import { HttpErrorsFilter } from './http/http-errors.filter';
 import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
 import { setupOpenApi } from './http/openapi';
@@ -66,7 +66,7 @@ export async function startStudio(
     app.useLogger(app.get(Logger));
     app.flushLogs();
     secureHeaders(app);
-    app.useGlobalFilters(new DatabaseUnavailableFilter(app.getHttpAdapter()));
+    app.useGlobalFilters(new HttpErrorsFilter(app.getHttpAdapter()));
     const commands = config.kafka?.commands.enabled ? config.kafka : undefined;
     let intake: CommandIntakeStarter | undefined;
     if (commands) {

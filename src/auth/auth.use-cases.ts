@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { UserEntity, UserRole, USER_ROLES } from '@studio/persistence';
 import { createHash, randomBytes } from 'node:crypto';
 import { Clock, IdGenerator } from '../clock/clock';
-import { isDatabaseUnavailable } from '../http/database-unavailable.filter';
+import { isDatabaseUnavailable } from '../http/database-unavailable';
 import { PasswordHasher } from './password-hasher';
 import { PasswordPolicy, PasswordProblem } from './password-policy';
 import { SignInFailuresRepository } from './sign-in-protection.repository';

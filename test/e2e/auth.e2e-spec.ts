@@ -92,6 +92,30 @@ describe('sign-in and roles', () => {
     expect(await malformed.json()).toMatchObject({ error: 'invalid-request' });
   });
 
+  it("answers the framework's refusals in the service's error shape", async () => {
+    const send = (path: string, method: string, body?: string) =>
+      fetch(`${studio.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    const unknown = await send('/health/ready', 'DELETE');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({
+      error: 'not-found',
+      message: 'Cannot DELETE /health/ready',
+    });
+    const broken = await send('/auth/login', 'POST', '{"username":"dealer","password":"');
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ error: 'invalid-json' });
+    const huge = await send('/auth/login', 'POST', JSON.stringify({ username: 'x'.repeat(3e6) }));
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toEqual({
+      error: 'payload-too-large',
+      message: 'request entity too large',
+    });
+  });
+
   it('lets a supervisor do supervisor things and refuses a dealer with 403', async () => {
     const supervisor = await login('supervisor', 'supervisor-demo');
     const dealer = await login('dealer', 'dealer-demo');

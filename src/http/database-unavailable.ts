@@ -1,11 +1,3 @@
-import { ArgumentsHost, Catch, HttpException, Logger } from '@nestjs/common';
-import { BaseExceptionFilter } from '@nestjs/core';
-import type { Response } from 'express';
-import { oneLine } from '../common/one-line';
-
-/** How long a client should wait before retrying (seconds): about one reconnect of the pool. */
-const RETRY_AFTER_SECONDS = 5;
-
 /** Node socket errors of a database connection that failed or could not be made. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH']);
 
@@ -31,31 +23,4 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   return (
     isDatabaseUnavailable(e.driverError, depth + 1) || isDatabaseUnavailable(e.cause, depth + 1)
   );
-}
-
-/**
- * A request that failed because the database is out gets 503 `database-unavailable` with
- * `Retry-After` (the service recovers by itself; the request may be repeated), not a bare 500.
- * Everything else is answered as Nest answers it.
- */
-@Catch()
-export class DatabaseUnavailableFilter extends BaseExceptionFilter {
-  private readonly logger = new Logger('Http');
-
-  override catch(exception: unknown, host: ArgumentsHost): void {
-    if (
-      host.getType() !== 'http' ||
-      exception instanceof HttpException ||
-      !isDatabaseUnavailable(exception)
-    ) {
-      super.catch(exception, host);
-      return;
-    }
-    this.logger.warn(`Answered 503, the database is unavailable: ${oneLine(exception)}`);
-    const response = host.switchToHttp().getResponse<Response>();
-    response.status(503).setHeader('Retry-After', String(RETRY_AFTER_SECONDS)).json({
-      error: 'database-unavailable',
-      message: 'The database is unavailable right now; the service recovers by itself: retry',
-    });
-  }
 }

@@ -1,0 +1,110 @@
+import { ArgumentsHost, Catch, HttpException, Logger } from '@nestjs/common';
+import { BaseExceptionFilter } from '@nestjs/core';
+import type { Response } from 'express';
+import { oneLine } from '../common/one-line';
+import { isDatabaseUnavailable } from './database-unavailable';
+
+/** How long a client should wait before retrying (seconds): about one reconnect of the pool. */
+const RETRY_AFTER_SECONDS = 5;
+
+/** The `error` code of a refusal that Nest or the body parser worded, by HTTP status. */
+const CODES: Readonly<Record<number, string>> = {
+  400: 'bad-request',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not-found',
+  405: 'method-not-allowed',
+  409: 'conflict',
+  413: 'payload-too-large',
+  415: 'unsupported-media-type',
+  429: 'too-many-requests',
+};
+
+/** The body-parser's refusals, by its error type: what the client sent wrong. */
+const BODY_CODES: Readonly<Record<string, string>> = {
+  'entity.parse.failed': 'invalid-json',
+  'entity.too.large': 'payload-too-large',
+  'encoding.unsupported': 'unsupported-encoding',
+  'charset.unsupported': 'unsupported-charset',
+};
+
+interface Refusal {
+  status: number;
+  body: { error: string; message: string };
+}
+
+/**
+ * Every HTTP error in the service's one shape, `{ "error": "<code>", "message": "..." }`:
+ * - a request that failed because the database is out gets 503 `database-unavailable` with
+ *   `Retry-After` (the service recovers by itself; the request may be repeated), not a bare 500;
+ * - refusals Nest or the body parser word themselves (an unknown route, JSON that does not parse,
+ *   a body too large) get the same shape as the service's own refusals instead of Nest's
+ *   `{ statusCode, message, error: "Not Found" }`;
+ * - the service's own refusals pass as they are; anything else is answered (and logged) by Nest.
+ */
+@Catch()
+export class HttpErrorsFilter extends BaseExceptionFilter {
+  private readonly logger = new Logger('Http');
+
+  override catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') return super.catch(exception, host);
+    const response = host.switchToHttp().getResponse<Response>();
+    if (!(exception instanceof HttpException) && isDatabaseUnavailable(exception)) {
+      this.logger.warn(`Answered 503, the database is unavailable: ${oneLine(exception)}`);
+      response.status(503).setHeader('Retry-After', String(RETRY_AFTER_SECONDS)).json({
+        error: 'database-unavailable',
+        message: 'The database is unavailable right now; the service recovers by itself: retry',
+      });
+      return;
+    }
+    const refusal = reworded(exception);
+    if (!refusal || response.headersSent) return super.catch(exception, host);
+    response.status(refusal.status).json(refusal.body);
+  }
+}
+
+/** A refusal worded by Nest or the body parser, in the service's shape; undefined for others. */
+export function reworded(exception: unknown): Refusal | undefined {
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const answer = exception.getResponse();
+    // The service's own refusals carry their code already (and no statusCode).
+    if (typeof answer === 'object' && answer !== null && !('statusCode' in answer)) return;
+    if (status >= 500) return;
+    const message =
+      typeof answer === 'string' ? answer : textOf((answer as { message?: unknown }).message);
+    return {
+      status,
+      body: { error: codeOf(status, exception), message: message || exception.message },
+    };
+  }
+  // http-errors (the body parser's): status, and expose = safe to tell the client.
+  const e = exception as { status?: unknown; expose?: unknown; message?: unknown } | null;
+  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true) {
+    return { status: e.status, body: { error: codeOf(e.status, e), message: String(e.message) } };
+  }
+  return undefined;
+}
+
+function codeOf(status: number, error: unknown): string {
+  const parser = parserType(error);
+  if (parser && BODY_CODES[parser]) return BODY_CODES[parser];
+  // Nest rewords the body parser's SyntaxError as a bare BadRequestException (its message only).
+  if (status === 400 && error instanceof HttpException && /\bJSON\b/.test(error.message)) {
+    return 'invalid-json';
+  }
+  return CODES[status] ?? 'bad-request';
+}
+
+/** The body parser's error type, on the error or on the cause Nest wrapped it in. */
+function parserType(error: unknown, depth = 0): string | undefined {
+  if (!error || typeof error !== 'object' || depth > 2) return undefined;
+  const e = error as { type?: unknown; cause?: unknown };
+  if (typeof e.type === 'string') return e.type;
+  return parserType(e.cause, depth + 1);
+}
+
+function textOf(message: unknown): string {
+  if (Array.isArray(message)) return message.map(String).join('; ');
+  return typeof message === 'string' ? message : '';
+}
