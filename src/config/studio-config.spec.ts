@@ -131,6 +131,22 @@ describe('loadStudioConfig', () => {
 });
 
 describe('operations settings', () => {
+  it('names a Kafka CA file that cannot be read or is not a certificate', () => {
+    const kafka = { KAFKA_BROKERS: '127.0.0.1:9092' };
+    expect(errorOf(() => load({ ...kafka, KAFKA_TLS_CA_FILE: '/nope/ca.pem' }))).toBe(
+      'KAFKA_TLS_CA_FILE "/nope/ca.pem" cannot be read (ENOENT)',
+    );
+    const notPem = tablesFile('just text');
+    expect(errorOf(() => load({ ...kafka, KAFKA_TLS_CA_FILE: notPem }))).toMatch(
+      /^KAFKA_TLS_CA_FILE ".*" holds no PEM certificate/,
+    );
+    const pem = tablesFile('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    expect(load({ ...kafka, KAFKA_TLS_CA_FILE: pem }).kafka?.tls).toEqual({
+      caFile: pem,
+      rejectUnauthorized: true,
+    });
+  });
+
   it('logs pretty at a terminal and JSON otherwise, unless LOG_FORMAT says; LOG_FILE is absolute', () => {
     const terminal = loadStudioConfig(
       { TABLES_FILE: tablesFile(validTables) },

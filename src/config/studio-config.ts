@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { AuthSettings, readAuthSettings } from '../auth/auth-settings';
 import { resolve } from 'node:path';
@@ -205,6 +206,23 @@ function demoPlayers(read: EnvReader): boolean {
   return enabled;
 }
 
+/** The CA file is read when Kafka connects: a wrong path is a configuration error now, not later. */
+function checkCaFile(path: string): void {
+  let text: string;
+  try {
+    text = readFileSync(resolve(path), 'utf8');
+  } catch (error) {
+    throw new ConfigError(
+      `KAFKA_TLS_CA_FILE "${path}" cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new ConfigError(
+      `KAFKA_TLS_CA_FILE "${path}" holds no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)`,
+    );
+  }
+}
+
 /** KAFKA_SASL_MECHANISM + KAFKA_SASL_USERNAME/PASSWORD, KAFKA_TLS (+ KAFKA_TLS_CA_FILE). */
 function kafkaSecurity(read: EnvReader): Pick<KafkaConfig, 'sasl' | 'tls'> {
   const mechanism = read.oneOf('KAFKA_SASL_MECHANISM', KAFKA_SASL_MECHANISMS, 'none');
@@ -220,6 +238,7 @@ function kafkaSecurity(read: EnvReader): Pick<KafkaConfig, 'sasl' | 'tls'> {
     sasl = { mechanism, username, password };
   }
   const caFile = read.optionalString('KAFKA_TLS_CA_FILE');
+  if (caFile) checkCaFile(caFile);
   const tls = read.boolean('KAFKA_TLS', caFile !== undefined)
     ? {
         ...(caFile ? { caFile: resolve(caFile) } : {}),
