@@ -17,17 +17,21 @@ import {
 import type { ReadingRecord } from '../history/scanner-history.repository';
 import type { CommandRecord } from '../history/writer/processed-commands.repository';
 import { UNSTORED_READING } from '../history/writer/round-cards.repository';
+import {
+  CommandMeta,
+  commandRecord,
+  replayRepeat,
+  replayStored,
+  SubmitResult,
+} from './command-replay';
+
+export type { CommandMeta, SubmitResult } from './command-replay';
 import type { TransitionWriter } from '../history/writer/transition-writer';
 import type { TableLease } from '../database/table-lease.repository';
 
 /** Where a committed transition is announced (WebSocket consoles, the outbox relay...). */
 export interface TransitionListener {
   (tableId: string, outcome: MachineOutcome): void;
-}
-
-export interface CommandMeta {
-  commandId?: string;
-  kind: string;
 }
 
 /** One command of a batch: what to apply and how it is recorded. */
@@ -46,10 +50,6 @@ export interface UnstoredReading {
   record: ReadingRecord;
   storeAlone(): void;
 }
-
-export type SubmitResult =
-  | { accepted: true; reply: Record<string, unknown>; duplicate?: boolean }
-  | { accepted: false; code: string; message: string; duplicate?: boolean };
 
 /**
  * The I/O shell of one table: a queue so that no two transitions of the table interleave, the pure
@@ -175,7 +175,7 @@ export class TableRuntime {
     }
     if (meta?.commandId) {
       const previous = (await this.writer.findCommands([meta.commandId])).get(meta.commandId);
-      if (previous) return { ...(previous as SubmitResult), duplicate: true };
+      if (previous) return replayStored(previous, meta);
     }
     const now = this.clock.now();
     let outcome: MachineOutcome;
@@ -189,7 +189,7 @@ export class TableRuntime {
       ? { accepted: false, ...outcome.rejection }
       : { accepted: true, reply: outcome.reply ?? {} };
     const records: CommandRecord[] = meta?.commandId
-      ? [{ commandId: meta.commandId, kind: meta.kind, result: result as Record<string, unknown> }]
+      ? [commandRecord({ ...meta, commandId: meta.commandId }, result)]
       : [];
     await this.persist(outcome, now, records, input.type, unstored);
     if (outcome.rejection) this.logRejection(input, outcome.rejection);
@@ -279,13 +279,10 @@ export class TableRuntime {
       const records: CommandRecord[] = [];
       consumed.forEach((i, k) => {
         results[i] = step.results[k];
-        const { commandId, kind } = items[i].meta;
-        if (commandId)
-          records.push({
-            commandId,
-            kind,
-            result: step.results[k] as unknown as Record<string, unknown>,
-          });
+        const { meta } = items[i];
+        if (meta.commandId) {
+          records.push(commandRecord({ ...meta, commandId: meta.commandId }, step.results[k]));
+        }
       });
       const last = done + consumed.length === fresh.length;
       await this.persistAndStepAhead(step.outcome, now, records, consumed.length, last);
@@ -294,7 +291,8 @@ export class TableRuntime {
     }
     items.forEach((item, i) => {
       if (results[i]) return;
-      results[i] = { ...results[firstOf.get(item.meta.commandId!)!]!, duplicate: true };
+      const first = firstOf.get(item.meta.commandId!)!;
+      results[i] = replayRepeat(results[first]!, items[first].meta, item.meta);
     });
     return results as SubmitResult[];
   }
@@ -506,7 +504,7 @@ function planBatch(
   items.forEach((item, i) => {
     const id = item.meta.commandId;
     const stored = id ? previous.get(id) : undefined;
-    if (stored) results[i] = { ...(stored as SubmitResult), duplicate: true };
+    if (stored) results[i] = replayStored(stored, item.meta);
     else if (id && firstOf.has(id))
       return; // answered from its first occurrence
     else {

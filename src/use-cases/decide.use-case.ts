@@ -1,4 +1,5 @@
 import type { BatchItem } from '../tables/table-runtime';
+import { commandFingerprint } from './command-fingerprint';
 import { CommandResult, rejected, TableCommand } from './table-command';
 
 export interface DecideCommand {
@@ -35,7 +36,19 @@ export class Decide extends TableCommand {
             seat: command.seat,
           },
         },
-        meta: { commandId: command.commandId, kind: 'decide' },
+        meta: {
+          commandId: command.commandId,
+          kind: 'decide',
+          fingerprint: command.commandId
+            ? commandFingerprint('decide', [
+                command.tableId,
+                command.roundId,
+                command.playerId,
+                command.action,
+                command.seat,
+              ])
+            : undefined,
+        },
       },
     };
   }

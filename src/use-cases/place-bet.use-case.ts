@@ -1,6 +1,7 @@
 import { IdGenerator } from '../clock/clock';
 import type { BatchItem } from '../tables/table-runtime';
 import { TableRuntimeRegistry } from '../tables/table-runtime.registry';
+import { commandFingerprint } from './command-fingerprint';
 import { CommandResult, rejected, TableCommand } from './table-command';
 
 export interface PlaceBetCommand {
@@ -62,8 +63,26 @@ export class PlaceBet extends TableCommand {
             sideBets: command.sideBets,
           },
         },
-        meta: { commandId: command.commandId, kind: 'place-bet' },
+        meta: {
+          commandId: command.commandId,
+          kind: 'place-bet',
+          fingerprint: command.commandId ? placeBetFingerprint(command) : undefined,
+        },
       },
     };
   }
+}
+
+/** What a bet asks: table, round, player, bet, spot, amount and side bets (none = no side bets). */
+function placeBetFingerprint(c: PlaceBetCommand): string {
+  const sideBets = c.sideBets && Object.keys(c.sideBets).length > 0 ? c.sideBets : null;
+  return commandFingerprint('place-bet', [
+    c.tableId,
+    c.roundId,
+    c.playerId,
+    c.betType,
+    c.spot,
+    c.amount,
+    sideBets,
+  ]);
 }

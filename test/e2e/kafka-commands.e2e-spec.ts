@@ -172,6 +172,40 @@ describe('Kafka command intake', () => {
     expect(n).toBe(1);
   });
 
+  it('refuses a command id reused for a different command, and keeps the first on record', async () => {
+    // After bet-1 (bob, 2,500 on spot 2) was answered: the same id for another player and amount.
+    await platform.send(bet('bet-1', { playerId: 'carol', spot: '3', amount: 9_000 }));
+    const answers = await platform.waitFor('the reused id answered', () =>
+      platform.resultsFor('bet-1').length === 3 ? platform.resultsFor('bet-1') : undefined,
+    );
+    expect(answers[2]).toMatchObject({
+      status: 'rejected',
+      code: 'command-id-reused',
+      playerId: 'carol',
+      duplicate: false,
+    });
+    // Reused within one batch: the first is applied, the second refused.
+    await platform.sendMany([
+      bet('bet-9', { playerId: 'dan', spot: '4' }),
+      bet('bet-9', { playerId: 'erin', spot: '5' }),
+    ]);
+    const pair = await platform.waitFor('both answers', () =>
+      platform.resultsFor('bet-9').length === 2 ? platform.resultsFor('bet-9') : undefined,
+    );
+    expect(pair.map((a) => [a.playerId, a.status, a.code])).toEqual([
+      ['dan', 'accepted', undefined],
+      ['erin', 'rejected', 'command-id-reused'],
+    ]);
+    const rows = await studio.database.dataSource.query(
+      `SELECT command_id, player_id, amount::int AS amount FROM bets
+        WHERE command_id IN ('bet-1', 'bet-9') ORDER BY command_id`,
+    );
+    expect(rows).toEqual([
+      { command_id: 'bet-1', player_id: 'bob', amount: 2_500 },
+      { command_id: 'bet-9', player_id: 'dan', amount: 1_000 },
+    ]);
+  });
+
   it('rejects a bet after betting closed with betting-closed, and one for another round with unknown-round', async () => {
     expect(
       await studio.app
@@ -205,11 +239,11 @@ describe('Kafka command intake', () => {
       );
     // Four dead letters above (two bad JSON, a wrong schema, an unknown type).
     expect(value('studio_kafka_commands_total{outcome="dead-lettered"}')).toBe(4);
-    // ok-after-poison, bet-1, and the repeat of bet-1 (answered from the store).
-    expect(value('studio_kafka_commands_total{outcome="accepted"}')).toBe(3);
+    // ok-after-poison, bet-1, the repeat of bet-1 (answered from the store), bet-9.
+    expect(value('studio_kafka_commands_total{outcome="accepted"}')).toBe(4);
     expect(value('studio_kafka_duplicate_commands_total')).toBe(1);
-    // no-such-table, too-late, other-round.
-    expect(value('studio_kafka_commands_total{outcome="rejected"}')).toBe(3);
+    // bet-1 and bet-9 reused, no-such-table, too-late, other-round.
+    expect(value('studio_kafka_commands_total{outcome="rejected"}')).toBe(5);
     expect(value('studio_outbox_published_events_total')).toBeGreaterThan(0);
     expect(text).toMatch(/^studio_outbox_pending_events \d+$/m);
   });
