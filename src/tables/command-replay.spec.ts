@@ -58,4 +58,15 @@ describe('commandFingerprint', () => {
       commandFingerprint('decide', ['t', 1]),
     );
   });
+
+  it('is 16 hex digits that differ for commands that differ in any field', () => {
+    const base = ['pd-1', 'r-1', 'alice', 'player', '1', 1_000, null];
+    const print = commandFingerprint('place-bet', base);
+    expect(print).toMatch(/^[0-9a-f]{16}$/);
+    base.forEach((_, i) => {
+      const changed = [...base];
+      changed[i] = i === 5 ? 1_001 : `${String(base[i])}x`;
+      expect(commandFingerprint('place-bet', changed)).not.toBe(print);
+    });
+  });
 });
