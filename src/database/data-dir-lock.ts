@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 
 /** The embedded data folder is open in another process: this one must not open it too. */
 export class DataDirInUseError extends Error {
-  constructor(dataDir: string, holder: string) {
+  constructor(holder: string) {
     super(
       `the folder is in use by another process (${holder}); PGlite serves one process ` +
         `per folder. Stop that process, give this one its own PGLITE_DATA_DIR, or run several ` +
@@ -42,7 +42,7 @@ export async function lockDataDir(
     await listen(server, name);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    throw new DataDirInUseError(dataDir, await askHolder(name));
+    throw new DataDirInUseError(await askHolder(name));
   }
   // The lock never keeps the process alive on its own.
   server.unref();

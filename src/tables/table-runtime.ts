@@ -24,10 +24,10 @@ import {
   replayStored,
   SubmitResult,
 } from './command-replay';
-
-export type { CommandMeta, SubmitResult } from './command-replay';
 import type { TransitionWriter } from '../history/writer/transition-writer';
 import type { TableLease } from '../database/table-lease.repository';
+
+export type { CommandMeta, SubmitResult } from './command-replay';
 
 /** Where a committed transition is announced (WebSocket consoles, the outbox relay...). */
 export interface TransitionListener {
