@@ -17,8 +17,11 @@ export default async function globalTeardown(): Promise<void> {
       await new KafkaBroker(TEST_KAFKA_PORT, TEST_KAFKA_HOME).stop();
     }
   } finally {
-    checkRecordedTraffic();
-    await reportOpenHandles();
+    try {
+      checkRecordedTraffic();
+    } finally {
+      await reportOpenHandles();
+    }
   }
 }
 
