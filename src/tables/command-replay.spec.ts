@@ -9,7 +9,7 @@ describe('command replay', () => {
   const answer = { accepted: true as const, reply: { betId: 'b-1' } };
 
   it('stores what the command asked beside its answer', () => {
-    expect(commandRecord(first, answer)).toEqual({
+    expect(commandRecord(first.commandId, first, answer)).toEqual({
       commandId: 'c-1',
       kind: 'place-bet',
       result: { accepted: true, reply: { betId: 'b-1' }, fingerprint: first.fingerprint },
@@ -17,12 +17,12 @@ describe('command replay', () => {
   });
 
   it('answers a repeat of the same command with the first answer, without the fingerprint', () => {
-    const stored = commandRecord(first, answer).result;
+    const stored = commandRecord(first.commandId, first, answer).result;
     expect(replayStored(stored, { ...first })).toEqual({ ...answer, duplicate: true });
   });
 
   it('refuses the same id on a different command', () => {
-    const stored = commandRecord(first, answer).result;
+    const stored = commandRecord(first.commandId, first, answer).result;
     const other = { ...first, fingerprint: bet('bob', 1_000) };
     expect(replayStored(stored, other)).toMatchObject({
       accepted: false,

@@ -23,10 +23,10 @@ export type SubmitResult =
 export const COMMAND_ID_REUSED = 'command-id-reused';
 
 /** The record of a command's first answer, with what the command asked (its fingerprint). */
-export function commandRecord(meta: CommandMeta & { commandId: string }, result: SubmitResult) {
+export function commandRecord(commandId: string, meta: CommandMeta, result: SubmitResult) {
   const stored = meta.fingerprint ? { ...result, fingerprint: meta.fingerprint } : result;
   return {
-    commandId: meta.commandId,
+    commandId,
     kind: meta.kind,
     result: stored as Record<string, unknown>,
   } satisfies CommandRecord;

@@ -189,7 +189,7 @@ export class TableRuntime {
       ? { accepted: false, ...outcome.rejection }
       : { accepted: true, reply: outcome.reply ?? {} };
     const records: CommandRecord[] = meta?.commandId
-      ? [commandRecord({ ...meta, commandId: meta.commandId }, result)]
+      ? [commandRecord(meta.commandId, meta, result)]
       : [];
     await this.persist(outcome, now, records, input.type, unstored);
     if (outcome.rejection) this.logRejection(input, outcome.rejection);
@@ -281,7 +281,7 @@ export class TableRuntime {
         results[i] = step.results[k];
         const { meta } = items[i];
         if (meta.commandId) {
-          records.push(commandRecord({ ...meta, commandId: meta.commandId }, step.results[k]));
+          records.push(commandRecord(meta.commandId, meta, step.results[k]));
         }
       });
       const last = done + consumed.length === fresh.length;
