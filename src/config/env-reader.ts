@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ConfigError } from '../common/config-error';
 
 type Env = Record<string, string | undefined>;
@@ -100,5 +101,16 @@ export function redactUrl(value: string): string {
     return url.toString();
   } catch {
     return value.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+  }
+}
+
+/** The text of a file a variable names; a file that cannot be read is a configuration error. */
+export function readConfiguredFile(variable: string, path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(
+      `${variable} "${path}" cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
 }

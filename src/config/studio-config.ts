@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { AuthSettings, readAuthSettings } from '../auth/auth-settings';
 import { resolve } from 'node:path';
 import { ConfigError } from '../common/config-error';
-import { EnvReader } from './env-reader';
+import { EnvReader, readConfiguredFile } from './env-reader';
 import { loadTableDefinitions, TableDefinition } from './tables-config';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -208,14 +207,7 @@ function demoPlayers(read: EnvReader): boolean {
 
 /** The CA file is read when Kafka connects: a wrong path is a configuration error now, not later. */
 function checkCaFile(path: string): void {
-  let text: string;
-  try {
-    text = readFileSync(resolve(path), 'utf8');
-  } catch (error) {
-    throw new ConfigError(
-      `KAFKA_TLS_CA_FILE "${path}" cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-    );
-  }
+  const text = readConfiguredFile('KAFKA_TLS_CA_FILE', path);
   if (!text.includes('-----BEGIN CERTIFICATE-----')) {
     throw new ConfigError(
       `KAFKA_TLS_CA_FILE "${path}" holds no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)`,

@@ -1,8 +1,8 @@
 import { GAME_KINDS, GameKind, isGameKind } from '@studio/contracts';
-import { readFileSync } from 'node:fs';
 import { parseScannerSettings, ScannerSettings } from '../scanner/scanner-settings';
 import { tableRunSettings } from '../tables/table-settings';
 import { ConfigError } from '../common/config-error';
+import { readConfiguredFile } from './env-reader';
 
 export interface TableDefinition {
   id: string;
@@ -20,14 +20,7 @@ const TABLE_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 /** Reads and validates the table definitions; every problem names the file and the table. */
 export function loadTableDefinitions(path: string): TableDefinition[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ConfigError(
-      `TABLES_FILE "${path}" cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-    );
-  }
+  const text = readConfiguredFile('TABLES_FILE', path);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
