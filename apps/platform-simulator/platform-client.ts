@@ -1,6 +1,7 @@
 import { CommandMessage, CommandResultMessage, EventEnvelope, topicName } from '@studio/contracts';
 import { Consumer, Kafka, KafkaConfig, logLevel, Partitioners, Producer } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
+import { backoffMs } from '../../src/common/backoff';
 
 export interface ReceivedTableEvent {
   envelope: EventEnvelope;
@@ -165,7 +166,7 @@ export class PlatformKafkaClient {
             { cause: error },
           );
         }
-        await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 1_000)));
+        await new Promise((r) => setTimeout(r, backoffMs(100, 1_000, attempt)));
       }
     }
   }
