@@ -6,7 +6,10 @@
  *   reads them in batches and answers each (an answer shaped like the project's) on a results
  *   topic with an idempotent producer (acks=all) before committing, and a platform consumer
  *   reads every answer. The platform's producer and consumer share the process with the
- *   "service" here, as they share it with the studio in the project's run.
+ *   "service" here, as they share it with the studio in the project's run;
+ * - the same round storing each batch it reads by COPY (as above) before answering it: both
+ *   kinds of work on the same two cores, as the project does them, with nothing else. This is the
+ *   floor the project's intake is judged against; the other two are printed beside it.
  */
 import type { CommandMessage } from '@studio/contracts';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -46,6 +49,43 @@ function copyText(value: string): string {
   return value.replace(/\\/g, '\\\\');
 }
 
+const COLUMNS = {
+  bets: '(id, round_id, table_id, player_id, command_id, bet_type, spot, amount, deducted, currency, status, placed_at, answer)',
+  decisions:
+    '(round_id, player_id, hand, action, automatic, command_id, decided_at, answer, decision_window)',
+};
+
+/**
+ * One command's row in COPY's text format, with its stored answer (the idempotence record): the
+ * unique index on answered command ids is maintained, as the project's rows maintain it.
+ */
+function copyLine(
+  kind: 'bets' | 'decisions',
+  c: { roundId: string; tableId: string; playerId: string; commandId: string; action?: string },
+  at: string,
+  reply: Record<string, unknown>,
+): string {
+  const answer = copyText(JSON.stringify({ accepted: true, reply }));
+  return kind === 'bets'
+    ? `${c.roundId}/${c.playerId}/main\t${c.roundId}\t${c.tableId}\t${c.playerId}\t${c.commandId}\tmain\t\\N\t1000\t1000\tEUR\taccepted\t${at}\t${answer}`
+    : `${c.roundId}\t${c.playerId}\t\\N\t${c.action ?? 'stand'}\tf\t${c.commandId}\t${at}\t${answer}\t2`;
+}
+
+/** A fresh table shaped like `bets` or `decisions` (with their indexes), and COPY into it. */
+async function floorTable(client: Client, kind: 'bets' | 'decisions') {
+  const target = `floor_${kind}_${randomBytes(3).toString('hex')}`;
+  await client.query(`CREATE TABLE ${target} (LIKE ${kind} INCLUDING ALL)`);
+  return {
+    copy: (lines: readonly string[]) =>
+      copyIn(
+        client,
+        `COPY ${target} ${COLUMNS[kind]} FROM STDIN`,
+        Buffer.from(lines.join('\n') + '\n'),
+      ),
+    drop: () => client.query(`DROP TABLE ${target}`),
+  };
+}
+
 /** Seconds to COPY one row per command into a fresh table shaped like `bets` or `decisions`. */
 export async function copyFloor(
   client: Client,
@@ -54,42 +94,54 @@ export async function copyFloor(
   tableId: string,
   players: number,
 ): Promise<number> {
-  const target = `floor_${kind}_${randomBytes(3).toString('hex')}`;
-  await client.query(`CREATE TABLE ${target} (LIKE ${kind} INCLUDING ALL)`);
+  const table = await floorTable(client, kind);
   const at = new Date().toISOString();
   const lines: string[] = [];
   for (let i = 0; i < players; i += 1) {
-    // Each accepted command's answer is stored in its row (the idempotence record), as the
-    // project stores it: the unique index on answered command ids is maintained here too.
     const reply = kind === 'bets' ? { betId: randomUUID(), roundId } : { roundId };
-    const answer = copyText(JSON.stringify({ accepted: true, reply }));
-    lines.push(
-      kind === 'bets'
-        ? `${roundId}/p${i}/main\t${roundId}\t${tableId}\tp${i}\tbet-${i}\tmain\t\\N\t1000\t1000\tEUR\taccepted\t${at}\t${answer}`
-        : `${roundId}\tp${i}\t\\N\t${i % 2 === 0 ? 'stand' : 'hit'}\tf\tdecide-${i}\t${at}\t${answer}\t2`,
-    );
+    const command = { roundId, tableId, playerId: `p${i}`, commandId: `${kind}-${i}` };
+    lines.push(copyLine(kind, { ...command, action: i % 2 === 0 ? 'stand' : 'hit' }, at, reply));
   }
-  const columns =
-    kind === 'bets'
-      ? '(id, round_id, table_id, player_id, command_id, bet_type, spot, amount, deducted, currency, status, placed_at, answer)'
-      : '(round_id, player_id, hand, action, automatic, command_id, decided_at, answer, decision_window)';
-  const data = Buffer.from(lines.join('\n') + '\n');
   const t0 = performance.now();
-  await copyIn(client, `COPY ${target} ${columns} FROM STDIN`, data);
+  await table.copy(lines);
   const seconds = (performance.now() - t0) / 1000;
-  await client.query(`DROP TABLE ${target}`);
+  await table.drop();
   return seconds;
 }
 
+/**
+ * What the kafka round stores of each batch before answering it, for the floor of the whole
+ * intake: the batch's rows, one per command with its answer, in one COPY (the least a command
+ * "accepted, persisted, answered" can cost on both Kafka and PostgreSQL, on the same two cores).
+ */
+export async function copyStore(client: Client, kind: 'bets' | 'decisions') {
+  const table = await floorTable(client, kind);
+  const store: BatchStore = async (batch) => {
+    const at = new Date().toISOString();
+    await table.copy(
+      batch.map(({ command, reply }) => {
+        const c = command as CommandMessage & { action?: string; roundId: string };
+        return copyLine(kind, c, at, reply);
+      }),
+    );
+  };
+  return { store, drop: table.drop };
+}
+
+/** Stores a batch of commands with their replies before they are answered (see copyStore). */
+export type BatchStore = (
+  batch: ReadonlyArray<{ command: CommandMessage; reply: Record<string, unknown> }>,
+) => Promise<void>;
+
 /** An answer shaped like the project's (CommandResultMessage with the use case's reply). */
-function answerLike(c: CommandMessage): Record<string, unknown> {
+function answerLike(c: CommandMessage, reply: Record<string, unknown>): Record<string, unknown> {
   return {
     commandId: c.commandId,
     commandType: c.type,
     tableId: c.tableId,
     playerId: c.playerId,
     status: 'accepted',
-    reply: replyLike(c),
+    reply,
     duplicate: false,
     answeredAt: new Date().toISOString(),
   };
@@ -102,11 +154,15 @@ function replyLike(c: CommandMessage): Record<string, unknown> {
     : { roundId: c.roundId };
 }
 
-/** Seconds for the bare kafkajs round of the same messages (see the file's comment). */
+/**
+ * Seconds for the bare kafkajs round of the same messages (see the file's comment); with `store`,
+ * each batch read is stored by it before any of its commands is answered.
+ */
 export async function kafkaRoundFloor(
   brokers: string,
   messages: readonly CommandMessage[],
   sendChunk: number,
+  store?: BatchStore,
 ): Promise<number> {
   const kafka = new Kafka({
     clientId: 'intake-floor',
@@ -145,20 +201,22 @@ export async function kafkaRoundFloor(
     await serviceConsumer.run({
       eachBatchAutoResolve: false,
       eachBatch: async ({ batch, resolveOffset, commitOffsetsIfNecessary }) => {
-        for (let i = 0; i < batch.messages.length; i += 1_000) {
-          const chunk = batch.messages.slice(i, i + 1_000);
+        const read = batch.messages.map((m) => {
+          const command = JSON.parse(m.value!.toString('utf8')) as CommandMessage;
+          return { command, reply: replyLike(command), offset: m.offset };
+        });
+        if (store) await store(read);
+        for (let i = 0; i < read.length; i += 1_000) {
+          const chunk = read.slice(i, i + 1_000);
           await service.send({
             topic: results,
             acks: -1,
-            messages: chunk.map((m) => {
-              const c = JSON.parse(m.value!.toString('utf8')) as CommandMessage;
-              return {
-                key: c.tableId,
-                // The project's answer, byte for byte in shape: the same work on the wire.
-                value: JSON.stringify(answerLike(c)),
-                headers: { 'command-id': c.commandId, 'command-status': 'accepted' },
-              };
-            }),
+            // The project's answer, byte for byte in shape: the same work on the wire.
+            messages: chunk.map(({ command: c, reply }) => ({
+              key: c.tableId,
+              value: JSON.stringify(answerLike(c, reply)),
+              headers: { 'command-id': c.commandId, 'command-status': 'accepted' },
+            })),
           });
           resolveOffset(chunk[chunk.length - 1].offset);
         }
