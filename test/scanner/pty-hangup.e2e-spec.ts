@@ -1,9 +1,13 @@
 import { autoDetect, BindingInterface, BindingPortInterface } from '@serialport/bindings-cpp';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PtyPair } from '@studio/virtual-shoe';
-import { DeviceHungUpError, hangupAwareBinding } from '../../src/scanner/hangup-aware-binding';
+import {
+  DeviceHungUpError,
+  hangupAwareBinding,
+  isNonBlocking,
+} from '../../src/scanner/hangup-aware-binding';
 
 jest.setTimeout(30_000);
 
@@ -63,6 +67,35 @@ describe('a serial port read after the device hung up (socat pty)', () => {
     expect(buffer.subarray(0, bytesRead).toString()).toBe('C:AS\n');
     await pty.stop('SIGKILL');
     await expect(port.read(buffer, 0, 64)).rejects.toBeInstanceOf(DeviceHungUpError);
+  });
+
+  it('reads on the service thread without blocking it: a read waits for the poller, timers run', async () => {
+    port = await hangupAwareBinding().open({ path: pty.readerPath, baudRate: 115200 });
+    const shoe = await hangupAwareBinding().open({ path: pty.shoePath, baudRate: 115200 });
+    const buffer = Buffer.alloc(64);
+    const read = port.read(buffer, 0, 64);
+    // Nothing sent yet: the read is pending and the event loop still turns.
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 10);
+    expect(await settledWithin(read, 200)).toBe('pending');
+    expect(ticks).toBeGreaterThan(5);
+    await shoe.write(Buffer.from('C:KH\n'));
+    const { bytesRead } = await read;
+    clearInterval(timer);
+    expect(buffer.subarray(0, bytesRead).toString()).toBe('C:KH\n');
+    await shoe.close();
+  });
+
+  it('takes the in-thread read only for a non-blocking descriptor', async () => {
+    port = await hangupAwareBinding().open({ path: pty.readerPath, baudRate: 115200 });
+    expect(isNonBlocking((port as unknown as { fd: number }).fd)).toBe(true);
+    const file = openSync(join(dir, 'plain'), 'w+'); // a blocking descriptor
+    try {
+      expect(isNonBlocking(file)).toBe(false);
+    } finally {
+      closeSync(file);
+    }
+    expect(isNonBlocking(987_654)).toBe(false); // no such descriptor
   });
 
   // Why the wrapper exists; if this starts failing, serialport has fixed
