@@ -130,10 +130,13 @@ async function floor(
   const admin = kafka.admin();
   await admin.connect();
   const topic = `${prefix}floor`;
-  await admin.createTopics({
-    waitForLeaders: true,
-    topics: [{ topic, numPartitions: partitions }],
-  });
+  // Created by the first round; creating it again is refused (and logged as an error by kafkajs).
+  if (!(await admin.listTopics()).includes(topic)) {
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: [{ topic, numPartitions: partitions }],
+    });
+  }
   await admin.disconnect();
   // The relay's producer settings (idempotent, one request in flight).
   const producer = kafka.producer({

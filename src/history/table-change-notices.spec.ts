@@ -53,7 +53,7 @@ describe('table change notices', () => {
         await new Promise<void>((resolve) => (release = resolve));
       }),
     };
-    const notices = new TableChangeNotices({} as never, sender);
+    const notices = new TableChangeNotices({ minIntervalMs: 0 } as never, sender);
     const first = notices.notify({ tableId: 't1', version: 1, kind: 'state' });
     // While the first statement is in flight: t1 twice (the newer replaces the older), t2 once.
     void notices.notify({ tableId: 't1', version: 2, kind: 'state' });
@@ -65,5 +65,31 @@ describe('table change notices', () => {
     await first;
     expect(sent).toEqual([['t1:1:state'], ['t1:3:state', 't2:7:state-action']]);
     expect(sender.notify).toHaveBeenCalledTimes(2);
+  });
+
+  it('sends at most one statement per interval: what arrives within it goes out after it, together', async () => {
+    const sent: Array<{ at: number; payloads: string[] }> = [];
+    const t0 = performance.now();
+    const sender = {
+      listen: async () => undefined,
+      close: async () => undefined,
+      notify: jest.fn(async (_channel: string, payloads: readonly string[]) => {
+        sent.push({ at: performance.now() - t0, payloads: [...payloads] });
+      }),
+    };
+    const notices = new TableChangeNotices({ minIntervalMs: 100 } as never, sender);
+    await notices.notify({ tableId: 't1', version: 1, kind: 'state' }); // quiet before: at once
+    expect(sent).toHaveLength(1);
+    const later = notices.notify({ tableId: 't1', version: 2, kind: 'state' });
+    void notices.notify({ tableId: 't2', version: 5, kind: 'state' });
+    void notices.notify({ tableId: 't1', version: 3, kind: 'state' });
+    await later;
+    expect(sent.map((s) => s.payloads)).toEqual([['t1:1:state'], ['t1:3:state', 't2:5:state']]);
+    expect(sent[1].at - sent[0].at).toBeGreaterThanOrEqual(95);
+    // After a quiet spell longer than the interval, the next notice goes out at once again.
+    await new Promise((r) => setTimeout(r, 120));
+    const before = performance.now() - t0;
+    await notices.notify({ tableId: 't3', version: 1, kind: 'action' });
+    expect(sent[2].at - before).toBeLessThan(50);
   });
 });
