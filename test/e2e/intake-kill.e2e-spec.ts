@@ -1,10 +1,12 @@
-import { PlaceBetCommandMessage } from '@studio/contracts';
+import { DecideCommandMessage, PlaceBetCommandMessage } from '@studio/contracts';
 import { Client } from 'pg';
 import { PlatformKafkaClient } from '../../apps/platform-simulator/platform-client';
 import { TEST_KAFKA_BROKERS } from '../support/environment';
 import { ServiceProcess, spawnService } from '../support/service-process';
 import {
+  postJson,
   shoeDealtByTheTest,
+  signIn,
   uniqueTopicPrefix,
   waitFor,
   writeTablesFile,
@@ -22,7 +24,8 @@ const BATCH = 1_000;
  * of 1,000, pipelined: one chunk's answers going out while the next commits), then started
  * again. Every command is answered, a second answer only as a duplicate of the first; every
  * accepted bet is stored once; and the table recovered from its snapshot and state deltas knows
- * every player who bet before the kill.
+ * every player who bet before the kill. Then the same for those 10,000 players' decisions in one
+ * decision window: killed mid-window, every decision answered once and stored once.
  */
 describe('Kafka intake batch across a SIGKILL of the service', () => {
   const prefix = uniqueTopicPrefix('ikill');
@@ -30,6 +33,8 @@ describe('Kafka intake batch across a SIGKILL of the service', () => {
   let pg: Client;
   let platform: PlatformKafkaClient;
   let service: ServiceProcess | undefined;
+  /** The round the first test's players bet in; the second test's decisions are for it. */
+  let roundId: string;
 
   const tablesFile = writeTablesFile([
     {
@@ -59,6 +64,16 @@ describe('Kafka intake batch across a SIGKILL of the service', () => {
     KAFKA_COMMAND_GROUP_ID: `studio-${prefix}`,
     KAFKA_COMMAND_BATCH_SIZE: String(BATCH),
     VIRTUAL_DEALER_PACE_MS: '0',
+    DEMO_USERS: 'true',
+  });
+  const decide = (id: string, playerId: string, roundId: string): DecideCommandMessage => ({
+    commandId: id,
+    type: 'Decide',
+    schemaVersion: 1,
+    tableId: TABLE,
+    roundId,
+    playerId,
+    action: Number(playerId.slice(1)) % 2 === 0 ? 'stand' : 'hit',
   });
   const bet = (id: string, playerId: string, roundId: string): PlaceBetCommandMessage => ({
     commandId: id,
@@ -95,7 +110,7 @@ describe('Kafka intake batch across a SIGKILL of the service', () => {
       () => platform.events.find((e) => e.envelope.type === 'BettingOpened'),
       60_000,
     );
-    const roundId = opened.envelope.roundId!;
+    roundId = opened.envelope.roundId!;
     const answered = () => new Set(platform.results.map((r) => r.commandId)).size;
     for (let i = 0; i < COMMANDS; i += 1_000) {
       await platform.sendMany(
@@ -168,5 +183,69 @@ describe('Kafka intake batch across a SIGKILL of the service', () => {
       'duplicate-bet',
       'accepted',
     ]);
+  });
+
+  it('answers every decision of one window once and stores each once across a SIGKILL', async () => {
+    expect(roundId).toBeDefined(); // the first test's round, with its 10,001 players
+    const url = await service!.listening(60_000);
+    const token = await signIn(url, 'dealer', 'dealer-demo');
+    const closed = await postJson(
+      url,
+      `/tables/${TABLE}/close-betting`,
+      {},
+      {
+        authorization: `Bearer ${token}`,
+      },
+    );
+    expect(closed.body).toMatchObject({ accepted: true });
+    await platform.waitFor(
+      'the decision window',
+      () =>
+        platform.events.find(
+          (e) => e.envelope.type === 'DecisionWindowOpened' && e.envelope.roundId === roundId,
+        ),
+      120_000,
+    );
+    // p-new (the first test's last bet) never decides, so the window stays open throughout.
+    const decisions = () => platform.results.filter((r) => r.commandType === 'Decide');
+    const answered = () => new Set(decisions().map((r) => r.commandId)).size;
+    for (let i = 0; i < COMMANDS; i += 1_000) {
+      await platform.sendMany(
+        Array.from({ length: 1_000 }, (_, k) => decide(`ikd-${i + k}`, `p${i + k}`, roundId)),
+      );
+    }
+    await waitFor('the first decisions answered', async () => answered() >= 2 * BATCH, 120_000, 2);
+    service!.killGroup('SIGKILL');
+    await service!.exited(10_000);
+    const answeredBeforeKill = answered();
+    expect(answeredBeforeKill).toBeLessThan(COMMANDS);
+
+    service = spawnService(env());
+    await service.listening(60_000);
+    await waitFor('an answer to every decision', async () => answered() === COMMANDS, 180_000, 100);
+
+    const byId = new Map<string, ReturnType<typeof decisions>>();
+    for (const a of decisions()) byId.set(a.commandId, [...(byId.get(a.commandId) ?? []), a]);
+    const refused = [...byId.values()]
+      .filter((list) => list[0].status !== 'accepted')
+      .map((list) => `${list[0].commandId}: ${list[0].code}`);
+    expect(refused).toEqual([]);
+    const repeated = [...byId.values()].filter((list) => list.length > 1);
+    for (const list of repeated) {
+      expect(list.slice(1).every((a) => a.duplicate && a.status === list[0].status)).toBe(true);
+    }
+    const { rows } = await pg.query<{ decisions: number; commands: number; most: number }>(
+      `SELECT count(*)::int AS decisions, count(DISTINCT command_id)::int AS commands,
+              coalesce(max(n), 0)::int AS most
+         FROM (SELECT command_id, count(*) OVER (PARTITION BY command_id) AS n
+                 FROM decisions WHERE round_id = $1 AND command_id LIKE 'ikd-%') d`,
+      [roundId],
+    );
+    console.log(
+      `${COMMANDS} decisions in one window, ${answeredBeforeKill} answered before the SIGKILL; ` +
+        `${repeated.length} answered again after the restart (duplicate); ` +
+        `${rows[0].decisions} decisions stored`,
+    );
+    expect(rows[0]).toEqual({ decisions: COMMANDS, commands: COMMANDS, most: 1 });
   });
 });
