@@ -3,7 +3,7 @@ import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import type { KafkaConfig } from '../config/studio-config';
 import { oneLine } from '../common/one-line';
 import { kafkaConnection } from './kafka-connection';
-import { kafkaLogCreator } from './kafka-log';
+import { KafkaLogSink, kafkaLogCreator } from './kafka-log';
 import { ensureKafkaTopics } from './kafka-topics';
 import { EventPublisher, OutgoingMessage, PublisherStatus } from '../outbox/event-publisher';
 
@@ -28,7 +28,6 @@ export const EVENT_PRODUCER_SETTINGS = {
  */
 export class KafkaEventPublisher extends EventPublisher {
   readonly enabled = true;
-  private readonly logger = new Logger('KafkaEventPublisher');
   private readonly kafka: Kafka;
   private producer?: Producer;
   private connected = false;
@@ -38,7 +37,11 @@ export class KafkaEventPublisher extends EventPublisher {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly ensuredTopics = new Set<string>();
 
-  constructor(private readonly config: KafkaConfig) {
+  /** `logger`: the service's logger, or a worker's link to it (events-worker.ts). */
+  constructor(
+    private readonly config: KafkaConfig,
+    private readonly logger: KafkaLogSink = new Logger('KafkaEventPublisher'),
+  ) {
     super();
     this.kafka = new Kafka({
       clientId: config.clientId,
