@@ -1,14 +1,14 @@
 import type { CommandResultMessage } from '@studio/contracts';
-import { existsSync } from 'node:fs';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { KafkaConfig } from '../config/studio-config';
 import { ResultsProducer } from './results-producer';
+import { WorkerLink, WorkerReply } from './worker-link';
 
 type Request =
   | { id: number; topic: string; results: readonly CommandResultMessage[] }
   | { id: number; warmUp: true }
   | { id: number };
-type Reply = { id: number; error?: string } | { warn: string };
+type Reply = WorkerReply | { warn: string };
 
 /**
  * Publishes command answers from a worker thread: encoding 100,000 answers for Kafka costs the
@@ -22,74 +22,39 @@ type Reply = { id: number; error?: string } | { warn: string };
  * TypeScript) `AnswersWorker.available` is false and the answers are published in-thread.
  */
 export class AnswersWorker {
-  private worker?: Worker;
-  private next = 1;
-  private readonly pending = new Map<number, { resolve(): void; reject(e: Error): void }>();
+  private readonly link: WorkerLink<Request, WorkerReply>;
 
   static get available(): boolean {
-    return __filename.endsWith('.js') && existsSync(__filename);
+    return WorkerLink.canRun(__filename);
   }
 
-  constructor(
-    private readonly config: KafkaConfig,
-    private readonly warn: (message: string) => void,
-  ) {}
+  constructor(config: KafkaConfig, warn: (message: string) => void) {
+    this.link = new WorkerLink(__filename, { answersWorker: config }, 'answers worker', {
+      other: (message) => warn((message as { warn: string }).warn),
+    });
+  }
 
-  publish(topic: string, results: readonly CommandResultMessage[]): Promise<void> {
-    return this.request({ id: this.next++, topic, results });
+  async publish(topic: string, results: readonly CommandResultMessage[]): Promise<void> {
+    await this.link.request((id) => ({ id, topic, results }));
   }
 
   /** Starts the worker and connects its producer (at start-up, not with the first answers). */
-  warmUp(): Promise<void> {
-    return this.request({ id: this.next++, warmUp: true });
+  async warmUp(): Promise<void> {
+    await this.link.request((id) => ({ id, warmUp: true }));
   }
 
   /** Disconnects the worker's producer, then ends the worker. */
-  async close(): Promise<void> {
-    const worker = this.worker;
-    if (!worker) return;
-    await this.request({ id: this.next++ }).catch(() => undefined);
-    this.worker = undefined;
-    await worker.terminate();
-  }
-
-  private request(request: Request): Promise<void> {
-    const worker = this.spawn();
-    return new Promise<void>((resolve, reject) => {
-      this.pending.set(request.id, { resolve, reject });
-      worker.postMessage(request);
-    });
-  }
-
-  private spawn(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(__filename, { workerData: { answersWorker: this.config } });
-    // Never what keeps the process alive: a request in flight is awaited by its caller, and an
-    // answer lost at exit is published again from the stored answers after the restart.
-    worker.unref();
-    worker.on('message', (reply: Reply) => {
-      if ('warn' in reply) return this.warn(reply.warn);
-      const waiting = this.pending.get(reply.id);
-      this.pending.delete(reply.id);
-      if (reply.error === undefined) waiting?.resolve();
-      else waiting?.reject(new Error(reply.error));
-    });
-    const failAll = (error: Error) => {
-      if (this.worker === worker) this.worker = undefined;
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
-    };
-    worker.on('error', failAll);
-    worker.on('exit', (code) => failAll(new Error(`The answers worker exited (code ${code})`)));
-    this.worker = worker;
-    return worker;
+  close(): Promise<void> {
+    return this.link.close((id) => ({ id }));
   }
 }
 
 /** The worker's side: one producer, requests handled one after the other. */
 function serve(config: KafkaConfig): void {
   const port = parentPort!;
-  const producer = new ResultsProducer(config, (warn) => port.postMessage({ warn }));
+  const producer = new ResultsProducer(config, (warn) =>
+    port.postMessage({ warn } satisfies Reply),
+  );
   let queue: Promise<void> = Promise.resolve();
   port.on('message', (request: Request) => {
     queue = queue.then(async () => {
@@ -97,9 +62,12 @@ function serve(config: KafkaConfig): void {
         if ('topic' in request) await producer.sendResults(request.topic, request.results);
         else if ('warmUp' in request) await producer.warmUp();
         else await producer.disconnect();
-        port.postMessage({ id: request.id });
+        port.postMessage({ id: request.id } satisfies Reply);
       } catch (error) {
-        port.postMessage({ id: request.id, error: String((error as Error)?.message ?? error) });
+        port.postMessage({
+          id: request.id,
+          error: String((error as Error)?.message ?? error),
+        } satisfies Reply);
       }
     });
   });

@@ -1,18 +1,18 @@
 import { Logger } from '@nestjs/common';
-import { existsSync } from 'node:fs';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { KafkaConfig } from '../config/studio-config';
 import { EventPublisher, OutgoingMessage, PublisherStatus } from '../outbox/event-publisher';
 import { KafkaEventPublisher } from './kafka-event-publisher';
 import type { KafkaLogSink } from './kafka-log';
+import { WorkerLink, WorkerReply } from './worker-link';
 
 type Request =
   | { id: number; op: 'connect'; topics: string[] }
   | { id: number; op: 'publish'; topic: string; messages: OutgoingMessage[] }
   | { id: number; op: 'disconnect' };
-type Reply =
-  | { id: number; status: PublisherStatus; error?: string }
-  | { level: keyof KafkaLogSink; line: string };
+type StatusReply = WorkerReply & { status: PublisherStatus };
+type LogLine = { level: keyof KafkaLogSink; line: string };
+type Reply = StatusReply | LogLine;
 
 /**
  * The relay's Kafka producer in a worker thread: encoding and sending events (kafkajs' record
@@ -29,30 +29,39 @@ type Reply =
 export class WorkerEventPublisher extends EventPublisher {
   readonly enabled = true;
   private readonly logger = new Logger('KafkaEventPublisher');
-  private worker?: Worker;
-  private next = 1;
-  private readonly pending = new Map<number, { resolve(): void; reject(e: Error): void }>();
+  private readonly link: WorkerLink<Request, StatusReply>;
   private last: PublisherStatus = { enabled: true, connected: false };
   /** Why publishes are refused: the worker died with sends in hand, until connect(). */
   private failed?: string;
 
   static get available(): boolean {
-    return __filename.endsWith('.js') && existsSync(__filename);
+    return WorkerLink.canRun(__filename);
   }
 
-  constructor(private readonly config: KafkaConfig) {
+  constructor(config: KafkaConfig) {
     super();
+    this.link = new WorkerLink(__filename, { eventsWorker: config }, 'events worker', {
+      reply: (reply) => (this.last = reply.status),
+      other: (message) => {
+        const { level, line } = message as LogLine;
+        this.logger[level](line);
+      },
+      died: (error) => {
+        this.failed = error.message;
+        this.last = { enabled: true, connected: false, lastError: error.message };
+      },
+    });
   }
 
   async connect(topics: string[]): Promise<void> {
     this.failed = undefined;
-    await this.request({ id: this.next++, op: 'connect', topics });
+    await this.link.request((id) => ({ id, op: 'connect', topics }));
   }
 
   /** Posted at once (no await before), so the worker receives publishes in the order asked. */
   async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
     if (this.failed) throw new Error(`Not sent: an earlier send failed (${this.failed})`);
-    await this.request({ id: this.next++, op: 'publish', topic, messages });
+    await this.link.request((id) => ({ id, op: 'publish', topic, messages }));
   }
 
   status(): PublisherStatus {
@@ -60,48 +69,13 @@ export class WorkerEventPublisher extends EventPublisher {
   }
 
   /** Disconnects the worker's producer, then ends the worker. */
-  async disconnect(): Promise<void> {
-    const worker = this.worker;
-    if (!worker) return;
-    await this.request({ id: this.next++, op: 'disconnect' }).catch(() => undefined);
-    this.worker = undefined;
-    await worker.terminate();
+  disconnect(): Promise<void> {
+    return this.link.close((id) => ({ id, op: 'disconnect' }));
   }
 
-  private request(request: Request): Promise<void> {
-    const worker = this.spawn();
-    return new Promise<void>((resolve, reject) => {
-      this.pending.set(request.id, { resolve, reject });
-      worker.postMessage(request);
-    });
-  }
-
-  private spawn(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(__filename, { workerData: { eventsWorker: this.config } });
-    // Never what keeps the process alive: what it has in hand is awaited by the relay, and an
-    // event not acknowledged at exit is still in the outbox for the next start.
-    worker.unref();
-    worker.on('message', (reply: Reply) => {
-      if ('level' in reply) return this.logger[reply.level](reply.line);
-      this.last = reply.status;
-      const waiting = this.pending.get(reply.id);
-      this.pending.delete(reply.id);
-      if (reply.error === undefined) waiting?.resolve();
-      else waiting?.reject(new Error(reply.error));
-    });
-    const died = (error: Error) => {
-      if (this.worker !== worker) return;
-      this.worker = undefined;
-      this.failed = error.message;
-      this.last = { enabled: true, connected: false, lastError: error.message };
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
-    };
-    worker.on('error', died);
-    worker.on('exit', (code) => died(new Error(`The events worker exited (code ${code})`)));
-    this.worker = worker;
-    return worker;
+  /** Ends the worker as if it had died (tests). */
+  kill(): Promise<void> {
+    return this.link.kill();
   }
 }
 

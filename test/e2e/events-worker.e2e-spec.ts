@@ -76,7 +76,7 @@ describe('events published from a worker thread', () => {
   it('refuses publishes after the worker died until connect(), then publishes again', async () => {
     await publisher.connect([topic]);
     const inHand = publisher.publish(topic, batch(1_000, 50));
-    await (publisher as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await publisher.kill();
     await expect(inHand).rejects.toThrow(/events worker exited/);
     expect(publisher.status()).toMatchObject({ connected: false });
     await expect(publisher.publish(topic, batch(2_000, 1))).rejects.toThrow(

@@ -1,4 +1,8 @@
-import { DecideCommandMessage, PlaceBetCommandMessage } from '@studio/contracts';
+import {
+  CommandResultMessage,
+  DecideCommandMessage,
+  PlaceBetCommandMessage,
+} from '@studio/contracts';
 import { Client } from 'pg';
 import { PlatformKafkaClient } from '../../apps/platform-simulator/platform-client';
 import { TEST_KAFKA_BROKERS } from '../support/environment';
@@ -27,6 +31,24 @@ const BATCH = 1_000;
  * every player who bet before the kill. Then the same for those 10,000 players' decisions in one
  * decision window: killed mid-window, every decision answered once and stored once.
  */
+/**
+ * The answers by command id, having checked that every command was accepted and that any later
+ * answer to it is a duplicate of the first.
+ */
+function answeredOnceEach(results: readonly CommandResultMessage[]) {
+  const byId = new Map<string, CommandResultMessage[]>();
+  for (const a of results) byId.set(a.commandId, [...(byId.get(a.commandId) ?? []), a]);
+  const refused = [...byId.values()]
+    .filter((list) => list[0].status !== 'accepted')
+    .map((list) => `${list[0].commandId}: ${list[0].code}`);
+  expect(refused).toEqual([]);
+  const repeated = [...byId.values()].filter((list) => list.length > 1);
+  for (const list of repeated) {
+    expect(list.slice(1).every((a) => a.duplicate && a.status === list[0].status)).toBe(true);
+  }
+  return { byId, repeated };
+}
+
 describe('Kafka intake batch across a SIGKILL of the service', () => {
   const prefix = uniqueTopicPrefix('ikill');
   let db: TestDatabase;
@@ -86,6 +108,18 @@ describe('Kafka intake batch across a SIGKILL of the service', () => {
     amount: 1_000,
   });
 
+  /** How many rows match, for how many command ids, and the most rows of one command id. */
+  async function storedRows(table: 'bets' | 'decisions', where: string, params: unknown[]) {
+    const { rows } = await pg.query<{ rows: number; commands: number; most: number }>(
+      `SELECT count(*)::int AS rows, count(DISTINCT command_id)::int AS commands,
+              coalesce(max(n), 0)::int AS most
+         FROM (SELECT command_id, count(*) OVER (PARTITION BY command_id) AS n
+                 FROM ${table} WHERE ${where}) r`,
+      params,
+    );
+    return rows[0];
+  }
+
   beforeAll(async () => {
     db = await createTestDatabase('intake-kill');
     pg = new Client({ connectionString: db.url });
@@ -128,16 +162,7 @@ describe('Kafka intake batch across a SIGKILL of the service', () => {
     await service.listening(60_000);
     await waitFor('an answer to every command', async () => answered() === COMMANDS, 180_000, 100);
 
-    const byId = new Map<string, typeof platform.results>();
-    for (const a of platform.results) byId.set(a.commandId, [...(byId.get(a.commandId) ?? []), a]);
-    const refused = [...byId.values()]
-      .filter((list) => list[0].status !== 'accepted')
-      .map((list) => `${list[0].commandId}: ${list[0].code}`);
-    expect(refused).toEqual([]);
-    const repeated = [...byId.values()].filter((list) => list.length > 1);
-    for (const list of repeated) {
-      expect(list.slice(1).every((a) => a.duplicate && a.status === list[0].status)).toBe(true);
-    }
+    const { byId, repeated } = answeredOnceEach(platform.results);
     // A chunk committed just before the SIGKILL but whose answers were not yet published is read
     // again and answered from its stored answer, so the platform's first answer for it says
     // `duplicate: true` (the command had been applied once). That answer must be the stored
@@ -154,20 +179,14 @@ describe('Kafka intake batch across a SIGKILL of the service', () => {
         expect((first.reply as { roundId?: string }).roundId).toBe(roundOf.get(first.commandId));
       }
     }
-    const { rows } = await pg.query<{ bets: number; commands: number; most: number }>(
-      `SELECT count(*)::int AS bets, count(DISTINCT command_id)::int AS commands,
-              coalesce(max(n), 0)::int AS most
-         FROM (SELECT command_id, count(*) OVER (PARTITION BY command_id) AS n
-                 FROM bets WHERE table_id = $1 AND command_id LIKE 'ik-%') b`,
-      [TABLE],
-    );
+    const stored = await storedRows('bets', `table_id = $1 AND command_id LIKE 'ik-%'`, [TABLE]);
     console.log(
       `${COMMANDS} bets, ${answeredBeforeKill} answered before the SIGKILL; ` +
         `${repeated.length} answered again after the restart (duplicate); ` +
         `${firstMarkedDuplicate.length} first answered after the restart from the stored answer; ` +
-        `${rows[0].bets} bets stored`,
+        `${stored.rows} bets stored`,
     );
-    expect(rows[0]).toEqual({ bets: COMMANDS, commands: COMMANDS, most: 1 });
+    expect(stored).toEqual({ rows: COMMANDS, commands: COMMANDS, most: 1 });
 
     // The restarted table (snapshot + deltas) knows every player: a second bet is a duplicate.
     await platform.sendMany([
@@ -224,28 +243,15 @@ describe('Kafka intake batch across a SIGKILL of the service', () => {
     await service.listening(60_000);
     await waitFor('an answer to every decision', async () => answered() === COMMANDS, 180_000, 100);
 
-    const byId = new Map<string, ReturnType<typeof decisions>>();
-    for (const a of decisions()) byId.set(a.commandId, [...(byId.get(a.commandId) ?? []), a]);
-    const refused = [...byId.values()]
-      .filter((list) => list[0].status !== 'accepted')
-      .map((list) => `${list[0].commandId}: ${list[0].code}`);
-    expect(refused).toEqual([]);
-    const repeated = [...byId.values()].filter((list) => list.length > 1);
-    for (const list of repeated) {
-      expect(list.slice(1).every((a) => a.duplicate && a.status === list[0].status)).toBe(true);
-    }
-    const { rows } = await pg.query<{ decisions: number; commands: number; most: number }>(
-      `SELECT count(*)::int AS decisions, count(DISTINCT command_id)::int AS commands,
-              coalesce(max(n), 0)::int AS most
-         FROM (SELECT command_id, count(*) OVER (PARTITION BY command_id) AS n
-                 FROM decisions WHERE round_id = $1 AND command_id LIKE 'ikd-%') d`,
-      [roundId],
-    );
+    const { repeated } = answeredOnceEach(decisions());
+    const stored = await storedRows('decisions', `round_id = $1 AND command_id LIKE 'ikd-%'`, [
+      roundId,
+    ]);
     console.log(
       `${COMMANDS} decisions in one window, ${answeredBeforeKill} answered before the SIGKILL; ` +
         `${repeated.length} answered again after the restart (duplicate); ` +
-        `${rows[0].decisions} decisions stored`,
+        `${stored.rows} decisions stored`,
     );
-    expect(rows[0]).toEqual({ decisions: COMMANDS, commands: COMMANDS, most: 1 });
+    expect(stored).toEqual({ rows: COMMANDS, commands: COMMANDS, most: 1 });
   });
 });
