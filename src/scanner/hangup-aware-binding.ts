@@ -26,11 +26,13 @@ export class DeviceHungUpError extends Error {
  * EAGAIN, never 0: a 0 means the other end has gone (a USB reader unplugged, a pty's master
  * closed) and every later read returns 0 as well.
  */
-const readOrHangUp: typeof readAsync = (async (...args: Parameters<typeof readAsync>) => {
-  const result = await readAsync(...args);
+function hangUpAtEndOfFile(result: ReadResult): ReadResult {
   if (result.bytesRead === 0) throw new DeviceHungUpError();
   return result;
-}) as typeof readAsync;
+}
+
+const readOrHangUp: typeof readAsync = (async (...args: Parameters<typeof readAsync>) =>
+  hangUpAtEndOfFile(await readAsync(...args))) as typeof readAsync;
 
 /**
  * The same read on the service's thread: on a non-blocking port it returns at once, with the bytes
@@ -39,16 +41,11 @@ const readOrHangUp: typeof readAsync = (async (...args: Parameters<typeof readAs
  * thread a read against ~5 µs, and a frame takes two reads (EAGAIN, then the frame), for every
  * card of every table.
  */
-const readNowOrHangUp = (async (
-  fd: number,
-  buffer: Buffer,
-  offset: number,
-  length: number,
-): Promise<ReadResult> => {
-  const bytesRead = readSync(fd, buffer, offset, length, null);
-  if (bytesRead === 0) throw new DeviceHungUpError();
-  return { bytesRead, buffer };
-}) as unknown as typeof readAsync;
+const readNowOrHangUp = (async (fd: number, buffer: Buffer, offset: number, length: number) =>
+  hangUpAtEndOfFile({
+    bytesRead: readSync(fd, buffer, offset, length, null),
+    buffer,
+  })) as unknown as typeof readAsync;
 
 const O_NONBLOCK = 0o4000;
 
