@@ -7,16 +7,16 @@ import { stepEuropean } from '../../libs/games/src/blackjack/european/shoe-drive
 import { seededRandomSource, shuffledShoe } from '../../libs/games/src/blackjack/european/random';
 import { rulesLabel, strategyRulesOf } from '../../libs/games/src/blackjack/strategy/rules';
 import { exactSideBetReturns } from '../../libs/games/src/blackjack/strategy/side-bet-returns';
+import { seededRandom } from '../../libs/games/src/blackjack/strategy/seeded-random';
+import { SideBetTables } from '../../libs/games/src/blackjack/strategy/side-bet-tables';
 import {
   BetStats,
-  BlackjackSimulator,
   emptyTotals,
   returnWithInterval,
-  seededRandom,
-  SideBetTables,
   SimulatedBet,
   SimulationTotals,
-} from '../../libs/games/src/blackjack/strategy/simulator';
+} from '../../libs/games/src/blackjack/strategy/simulation-totals';
+import { BlackjackSimulator } from '../../libs/games/src/blackjack/strategy/simulator';
 import { generateStrategy, StrategyTable } from '../../libs/games/src/blackjack/strategy/table';
 import { exactStrategyFor } from '../../libs/games/src/blackjack/bots/bots';
 import { OptionRow, optionTable, PUBLISHED } from './options';

@@ -5,5 +5,8 @@ export * from './shoe-driver';
 // The practice table's bots and the strategy/verification library travel with it.
 export * from '../bots';
 export * from '../strategy';
+export * from '../strategy/seeded-random';
+export * from '../strategy/side-bet-tables';
+export * from '../strategy/simulation-totals';
 export * from '../strategy/simulator';
 export * from '../strategy/side-bet-returns';
