@@ -1,5 +1,6 @@
 export * from './bot-runner';
 export * from './engine';
+export * from './state';
 export * from './random';
 export * from './shoe-driver';
 // The practice table's bots and the strategy/verification library travel with it.
