@@ -5,12 +5,10 @@
  */
 import { rulesFor } from '../libs/games/src/blackjack/core/rules';
 import { exactStrategyFor } from '../libs/games/src/blackjack/bots/bots';
-import {
-  BlackjackSimulator,
-  emptyTotals,
-  seededRandom,
-  SideBetTables,
-} from '../libs/games/src/blackjack/strategy/simulator';
+import { seededRandom } from '../libs/games/src/blackjack/strategy/seeded-random';
+import { SideBetTables } from '../libs/games/src/blackjack/strategy/side-bet-tables';
+import { emptyTotals } from '../libs/games/src/blackjack/strategy/simulation-totals';
+import { BlackjackSimulator } from '../libs/games/src/blackjack/strategy/simulator';
 import { simulateEuropeanEngine } from '../apps/blackjack-verifier/verify';
 
 const ROUNDS = 5_000_000;

@@ -11,12 +11,12 @@ import {
   newInfiniteTable,
   stepInfinite,
 } from '../../libs/games/src/blackjack/infinite';
+import { seededRandom } from '../../libs/games/src/blackjack/strategy/seeded-random';
 import {
-  BlackjackSimulator,
   emptyTotals,
-  seededRandom,
   SimulatedBet,
-} from '../../libs/games/src/blackjack/strategy/simulator';
+} from '../../libs/games/src/blackjack/strategy/simulation-totals';
+import { BlackjackSimulator } from '../../libs/games/src/blackjack/strategy/simulator';
 import { StrategyTable } from '../../libs/games/src/blackjack/strategy/table';
 
 const SIDE = ['pairs', 'bust-bonus', 'lucky-trio', 'poker-trio'] as const;

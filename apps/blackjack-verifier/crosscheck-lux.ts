@@ -11,11 +11,9 @@ import {
   newLuxTable,
   stepLux,
 } from '../../libs/games/src/blackjack/lux';
-import {
-  BlackjackSimulator,
-  emptyTotals,
-  seededRandom,
-} from '../../libs/games/src/blackjack/strategy/simulator';
+import { seededRandom } from '../../libs/games/src/blackjack/strategy/seeded-random';
+import { emptyTotals } from '../../libs/games/src/blackjack/strategy/simulation-totals';
+import { BlackjackSimulator } from '../../libs/games/src/blackjack/strategy/simulator';
 import { StrategyTable } from '../../libs/games/src/blackjack/strategy/table';
 import { CrossCheckResult } from './crosscheck-infinite';
 

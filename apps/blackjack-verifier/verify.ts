@@ -2,21 +2,22 @@ import { cardIndex, parseCardCode } from '@studio/cards';
 import { isRejected } from '../../libs/games/src/blackjack/core/engine';
 import { BlackjackRules, rulesFor } from '../../libs/games/src/blackjack/core/rules';
 import { playBotTurns } from '../../libs/games/src/blackjack/european/bot-runner';
-import { EuropeanState, newEuropeanTable } from '../../libs/games/src/blackjack/european/engine';
+import { newEuropeanTable } from '../../libs/games/src/blackjack/european/engine';
+import { EuropeanState } from '../../libs/games/src/blackjack/european/state';
 import { stepEuropean } from '../../libs/games/src/blackjack/european/shoe-driver';
 import { seededRandomSource, shuffledShoe } from '../../libs/games/src/blackjack/european/random';
 import { rulesLabel, strategyRulesOf } from '../../libs/games/src/blackjack/strategy/rules';
 import { exactSideBetReturns } from '../../libs/games/src/blackjack/strategy/side-bet-returns';
+import { seededRandom } from '../../libs/games/src/blackjack/strategy/seeded-random';
+import { SideBetTables } from '../../libs/games/src/blackjack/strategy/side-bet-tables';
 import {
   BetStats,
-  BlackjackSimulator,
   emptyTotals,
   returnWithInterval,
-  seededRandom,
-  SideBetTables,
   SimulatedBet,
   SimulationTotals,
-} from '../../libs/games/src/blackjack/strategy/simulator';
+} from '../../libs/games/src/blackjack/strategy/simulation-totals';
+import { BlackjackSimulator } from '../../libs/games/src/blackjack/strategy/simulator';
 import { generateStrategy, StrategyTable } from '../../libs/games/src/blackjack/strategy/table';
 import { exactStrategyFor } from '../../libs/games/src/blackjack/bots/bots';
 import { OptionRow, optionTable, PUBLISHED } from './options';

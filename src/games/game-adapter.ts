@@ -17,6 +17,14 @@ export interface RoundEvent {
   payload: Record<string, unknown>;
 }
 
+export function publicEvent(type: string, payload: Record<string, unknown>): RoundEvent {
+  return { type, visibility: 'public', payload };
+}
+
+export function restrictedEvent(type: string, payload: Record<string, unknown>): RoundEvent {
+  return { type, visibility: 'restricted', payload };
+}
+
 export interface TimerRequest {
   /** e.g. `betting`, `decision`: a new request replaces a pending timer of the same name. */
   name: string;
@@ -93,6 +101,10 @@ export interface AdapterStep<S> {
 export interface AdapterRejection {
   code: string;
   message: string;
+}
+
+export function rejection(code: string, message: string): { rejected: AdapterRejection } {
+  return { rejected: { code, message } };
 }
 
 export type AdapterResult<S> = AdapterStep<S> | { rejected: AdapterRejection };

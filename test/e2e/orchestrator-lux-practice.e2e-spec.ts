@@ -2,10 +2,8 @@ import type { CardCode } from '@studio/cards';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
 import { BlackjackLuxAdapter } from '../../src/games/blackjack-lux/blackjack-lux.adapter';
-import {
-  EuropeanPracticeAdapter,
-  PracticeState,
-} from '../../src/games/european-practice/european-practice.adapter';
+import { EuropeanPracticeAdapter } from '../../src/games/european-practice/european-practice.adapter';
+import type { PracticeState } from '../../src/games/european-practice/european-practice.state';
 import type {
   AdapterResult,
   AdapterStep,

@@ -14,7 +14,7 @@ import {
 } from '../../table-core/table-machine';
 import { defaultLimits } from '../game-registry';
 import { BetCommand, SettlementRecord } from '../game-adapter';
-import { BlackjackLuxAdapter, fractionSum } from './blackjack-lux.adapter';
+import { BlackjackLuxAdapter } from './blackjack-lux.adapter';
 
 const settings: TableSettings = {
   tableId: 'lux-t',
@@ -334,22 +334,6 @@ describe('Blackjack Lux through the table machine', () => {
       t.step({ type: 'correct-card', by: 'sup', slot: 'dealer-hole', card: '9H', reason: 'x' })
         .rejection,
     ).toEqual(expect.objectContaining({ code: 'not-correctable' }));
-  });
-
-  it('sums rounding over hands', () => {
-    expect(fractionSum([])).toBe('0');
-    expect(
-      fractionSum([
-        { numerator: 1, denominator: 2 },
-        { numerator: 0, denominator: 1 },
-      ]),
-    ).toBe('1/2');
-    expect(
-      fractionSum([
-        { numerator: 1, denominator: 2 },
-        { numerator: 1, denominator: 2 },
-      ]),
-    ).toBe('1');
   });
 });
 

@@ -3,6 +3,7 @@ import { cardCode, CardCode, parseCardCode } from '@studio/cards';
 import {
   BlackjackRules,
   dealerPeeks,
+  EventEffect,
   LUX_SEAT_COUNT,
   LuxConfig,
   LuxEffect,
@@ -21,7 +22,11 @@ import {
   stepLux,
   TimerName,
 } from '@studio/games/blackjack';
-import { BLACKJACK_BURN_VALUES, ShoeRules } from '@studio/games/shoe';
+import { BlackjackAdapter } from '../blackjack/blackjack-adapter';
+import { dealerSlot, holeCardChecked, onlyTheHoleCard } from '../blackjack/dealer-card';
+import { recordEngineStep } from '../blackjack/engine-effects';
+import { blackjackHandRecord, playerHandRecords, withDealtCard } from '../blackjack/hand-records';
+import { fractionSum, outcomeText, settlementRow } from '../blackjack/settlement-rows';
 import {
   AdapterResult,
   AdapterStep,
@@ -32,10 +37,10 @@ import {
   ExpectedCard,
   GameAdapter,
   HandRecord,
+  rejection,
   RoundStart,
   SettlementRecord,
 } from '../game-adapter';
-import { blackjackHandRecord, playerHandRecords, withDealtCard } from '../hand-records';
 
 export interface LuxTableSettings {
   bettingWindowMs: number;
@@ -79,14 +84,17 @@ const TIMER_PHASE: Record<string, LuxState['phase']> = {
  * bet on which seat, removal of a refused seat bet, the one round of grace) are the engine's
  * (libs/games/src/blackjack/lux/seat-commands.ts and engine.ts).
  */
-export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
+export class BlackjackLuxAdapter
+  extends BlackjackAdapter<LuxState>
+  implements GameAdapter<LuxState>
+{
   readonly game = 'blackjack-lux' as const;
-  readonly shoeRules: ShoeRules;
   private readonly config: Partial<LuxConfig>;
 
   constructor(settings: LuxTableSettings) {
     const { maxSeatsPerPlayer, ...ruleOverrides } = settings.rules ?? {};
     const rules = rulesFor('lux', ruleOverrides as Partial<Omit<BlackjackRules, 'variant'>>);
+    super(rules.decks);
     const limits = settings.limits ?? {};
     this.config = {
       rules,
@@ -97,11 +105,6 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
       ...(limits.main ? { seatBet: limits.main } : {}),
       ...(limits['bet-behind'] ? { betBehind: limits['bet-behind'] } : {}),
       ...(limits.pairs ? { pairBet: limits.pairs } : {}),
-    };
-    this.shoeRules = {
-      deckCount: rules.decks,
-      burnValues: BLACKJACK_BURN_VALUES,
-      sideBetLastRound: {},
     };
   }
 
@@ -129,12 +132,8 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
           label: `Seat ${e.seat}${e.hand > 0 ? ` hand ${e.hand + 1}` : ''}, card ${e.position}`,
         };
       }
-      case 'dealer-up':
-        return { slot: 'dealer-up', label: 'Dealer up card, face up' };
-      case 'dealer-hole':
-        return { slot: 'dealer-hole', label: 'Dealer hole card, face down' };
-      case 'dealer-draw':
-        return { slot: `dealer/${e.position}`, label: `Dealer card ${e.position}` };
+      default:
+        return dealerSlot(e);
     }
   }
 
@@ -231,16 +230,11 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
 
   correctCard(state: LuxState, slot: string, card: CardCode): AdapterResult<LuxState> {
     const { up, hole, holeRevealed } = state.dealer;
-    if (slot !== 'dealer-hole' || !up || !hole || holeRevealed) {
-      return rejection('not-correctable', 'Only the unrevealed hole card can be corrected');
-    }
+    if (slot !== 'dealer-hole' || !up || !hole || holeRevealed) return onlyTheHoleCard();
     // With a ten-value or ace up card the dealer checks the hole card as soon as insurance is
-    // settled; after that check a different card could have changed the round.
+    // settled.
     if (dealerPeeks(up, state.config.rules) && state.phase !== 'insurance') {
-      return rejection(
-        'not-correctable',
-        'The dealer already checked the hole card for blackjack; void the round instead',
-      );
+      return holeCardChecked();
     }
     const parsed = parseCardCode(card);
     if (!parsed) return rejection('invalid-card', `Not a card code: ${card}`);
@@ -270,18 +264,6 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
     return rows;
   }
 
-  phase(state: LuxState): string {
-    return state.phase;
-  }
-
-  isBettingOpen(state: LuxState): boolean {
-    return state.phase === 'betting';
-  }
-
-  isRoundOver(state: LuxState): boolean {
-    return state.phase === 'settled' || state.phase === 'voided';
-  }
-
   publicView(state: LuxState): unknown {
     return luxPublicView(state);
   }
@@ -296,8 +278,9 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
     state: LuxState,
     result: { state: LuxState; effects: readonly LuxEffect[] },
   ): AdapterStep<LuxState> {
-    const out: AdapterStep<LuxState> = { state: result.state, events: [], timers: [] };
-    for (const effect of result.effects) this.translate(effect, state, result.state, out);
+    const out = recordEngineStep(result.state, result.effects, (effect, step) =>
+      recordBeside(effect, state, result.state, step),
+    );
     if (this.isRoundOver(result.state) && result.state.settlement) {
       out.settlements = result.state.settlement.records.map((r) =>
         settlementOf(result.state.roundId!, r),
@@ -305,39 +288,25 @@ export class BlackjackLuxAdapter implements GameAdapter<LuxState> {
     }
     return out;
   }
+}
 
-  private translate(
-    effect: LuxEffect,
-    before: LuxState,
-    state: LuxState,
-    out: AdapterStep<LuxState>,
-  ): void {
-    if (effect.type === 'set-timer') {
-      out.timers!.push({ name: effect.timer, durationMs: effect.durationMs, token: effect.window });
-      return;
-    }
-    if (effect.type === 'prompt') return;
-    // The table announces a void itself (RoundVoided, with who approved it): not twice.
-    if (effect.name === 'round-voided') return;
-    const payload = (effect.payload ?? {}) as Record<string, unknown>;
-    out.events.push({
-      type: pascal(effect.name),
-      visibility: effect.hidden ? 'restricted' : 'public',
-      payload,
-    });
-    if (effect.name === 'hole-card-revealed') out.reveals = [...(out.reveals ?? []), 'dealer-hole'];
-    if (effect.name === 'insurance-closed')
-      out.bets = [...(out.bets ?? []), ...insuranceBets(state)];
-    if (effect.name === 'auto-played') {
-      const p = payload as { seat: number; playerId: string; action: string };
-      const decision: DecisionRecord = {
-        playerId: p.playerId,
-        hand: `${p.seat}/${luxHandIndexOf(before, p.seat) + 1}`,
-        action: p.action,
-        automatic: true,
-      };
-      out.decisions = [...(out.decisions ?? []), decision];
-    }
+/** Rows Lux records beside an event: insurance bets when the window closes, auto-plays. */
+function recordBeside(
+  effect: EventEffect,
+  before: LuxState,
+  state: LuxState,
+  out: AdapterStep<LuxState>,
+): void {
+  if (effect.name === 'insurance-closed') out.bets = [...(out.bets ?? []), ...insuranceBets(state)];
+  if (effect.name === 'auto-played') {
+    const p = effect.payload as { seat: number; playerId: string; action: string };
+    const decision: DecisionRecord = {
+      playerId: p.playerId,
+      hand: `${p.seat}/${luxHandIndexOf(before, p.seat) + 1}`,
+      action: p.action,
+      automatic: true,
+    };
+    out.decisions = [...(out.decisions ?? []), decision];
   }
 }
 
@@ -386,43 +355,17 @@ function betTypeOf(r: LuxSettlementRecord): string {
 
 function settlementOf(roundId: string, r: LuxSettlementRecord): SettlementRecord {
   const betType = betTypeOf(r);
-  const returned = r.refunded + r.paid;
-  const outcome = Array.isArray(r.result) ? r.result.join(',') : String(r.result);
-  return {
-    betId: luxBetIdOf(roundId, r.playerId, r.seat, betType),
-    playerId: r.playerId,
-    betType,
-    spot: String(r.seat),
-    stake: r.staked,
-    returned,
-    net: returned - r.staked,
+  const outcome = outcomeText(r.result);
+  return settlementRow(
+    {
+      betId: luxBetIdOf(roundId, r.playerId, r.seat, betType),
+      playerId: r.playerId,
+      betType,
+      spot: String(r.seat),
+    },
+    r,
     // The store marks `void-refund` bets refunded; the engine says `void`.
-    outcome: outcome === 'void' ? 'void-refund' : outcome,
-    roundedDown: fractionSum(r.rounding),
-  };
-}
-
-/** Sum of the per-hand rounding fractions of a minor unit, reduced: `1/2`, `1`, or `0`. */
-export function fractionSum(parts: readonly { numerator: number; denominator: number }[]): string {
-  let num = 0;
-  let den = 1;
-  for (const p of parts) {
-    if (p.numerator === 0) continue;
-    num = num * p.denominator + p.numerator * den;
-    den *= p.denominator;
-    const g = gcd(num, den);
-    num /= g;
-    den /= g;
-  }
-  return num === 0 ? '0' : den === 1 ? String(num) : `${num}/${den}`;
-}
-
-const gcd = (a: number, b: number): number => (b === 0 ? Math.abs(a) : gcd(b, a % b));
-
-function rejection(code: string, message: string): { rejected: { code: string; message: string } } {
-  return { rejected: { code, message } };
-}
-
-function pascal(name: string): string {
-  return name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+    outcome === 'void' ? 'void-refund' : outcome,
+    fractionSum(r.rounding),
+  );
 }

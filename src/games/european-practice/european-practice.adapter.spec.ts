@@ -20,7 +20,8 @@ import {
   roundOf,
 } from '../../table-core/table-machine';
 import { defaultLimits } from '../game-registry';
-import { EuropeanPracticeAdapter, PracticeState } from './european-practice.adapter';
+import { EuropeanPracticeAdapter } from './european-practice.adapter';
+import { PracticeState } from './european-practice.state';
 
 const settings: TableSettings = {
   tableId: 'practice-t',

@@ -2,7 +2,6 @@ import { spotNumber } from '../spot-number';
 import type { CardCode } from '@studio/cards';
 import {
   BlackjackRules,
-  BotDifficulty,
   botDecision,
   botView,
   DEFAULT_EUROPEAN_CONFIG,
@@ -10,7 +9,6 @@ import {
   EuropeanEffect,
   europeanExpectedCard,
   EuropeanRoundInput,
-  EuropeanState,
   isPlayerAction,
   isRejection,
   newEuropeanTable,
@@ -18,7 +16,10 @@ import {
   seatToAct,
   stepEuropeanRound,
 } from '@studio/games/blackjack';
-import { BLACKJACK_BURN_VALUES, ShoeRules } from '@studio/games/shoe';
+import { BlackjackAdapter } from '../blackjack/blackjack-adapter';
+import { roundEventOf } from '../blackjack/engine-effects';
+import { blackjackHandRecord, playerHandRecords } from '../blackjack/hand-records';
+import { settlementRow } from '../blackjack/settlement-rows';
 import {
   AdapterResult,
   AdapterStep,
@@ -29,43 +30,21 @@ import {
   ExpectedCard,
   GameAdapter,
   HandRecord,
+  publicEvent,
+  rejection,
   RoundEvent,
   RoundStart,
   SettlementRecord,
 } from '../game-adapter';
-import { blackjackHandRecord, playerHandRecords } from '../hand-records';
 import { BOT_STAKE, parseBots, PracticeBot } from './european-practice.bots';
 import { handOf, practiceBetIdOf, settlementsFrom, slotName } from './european-practice.records';
-import { publicEvent } from '../pok-deng/pok-deng.adapter';
+import { PracticePhase, PracticeSeatBet, PracticeState } from './european-practice.state';
 
 export interface PracticeTableSettings {
   bettingWindowMs: number;
   decisionWindowMs: number;
   /** `bots: [{seat, level}]` (Default: seat 1 easy, seat 2 hard) and rule overrides. */
   rules?: Record<string, unknown>;
-}
-
-export type PracticePhase = 'betting' | 'dealing' | 'playing' | 'settled' | 'voided';
-
-export interface PracticeSeatBet {
-  seat: number;
-  /** A platform player, or `bot:<seat>`. */
-  playerId: string;
-  bot: BotDifficulty | null;
-  stake: number;
-}
-
-export interface PracticeState {
-  roundId: string;
-  roundOfShoe: number;
-  phase: PracticePhase;
-  /** Decision window counter: the token of the `decision` timer. */
-  window: number;
-  bets: PracticeSeatBet[];
-  /** The round's cards as the table dealt them, with their slots. */
-  dealt: Array<{ slot: string; card: CardCode }>;
-  engine: EuropeanState | null;
-  voidReason: string | null;
 }
 
 /**
@@ -83,25 +62,24 @@ export interface PracticeState {
  * "7"; none named: the lowest free seat) and decides `hit` / `stand` / `double` / `split`. Bot
  * bets, decisions and settlements are recorded under `bot:<seat>`.
  */
-export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
+export class EuropeanPracticeAdapter
+  extends BlackjackAdapter<PracticeState>
+  implements GameAdapter<PracticeState>
+{
   readonly game = 'european-blackjack-practice' as const;
   readonly dealsOwnCards = true;
-  readonly shoeRules: ShoeRules;
   readonly bots: readonly PracticeBot[];
   private readonly rules: BlackjackRules;
 
   constructor(private readonly settings: PracticeTableSettings) {
     const { bots, ...ruleOverrides } = settings.rules ?? {};
-    this.bots = parseBots(bots);
-    this.rules = rulesFor(
+    const rules = rulesFor(
       'european-practice',
       ruleOverrides as Partial<Omit<BlackjackRules, 'variant'>>,
     );
-    this.shoeRules = {
-      deckCount: this.rules.decks,
-      burnValues: BLACKJACK_BURN_VALUES,
-      sideBetLastRound: {},
-    };
+    super(rules.decks);
+    this.bots = parseBots(bots);
+    this.rules = rules;
   }
 
   startRound(start: RoundStart): AdapterResult<PracticeState> {
@@ -299,17 +277,17 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
       // Doubles and splits raised the stake once play began.
       const hands = seats.find((s) => s.seat === b.seat)?.player.hands;
       const stake = hands ? hands.reduce((sum, h) => sum + h.stake, 0) : b.stake;
-      return {
-        betId: practiceBetIdOf(state.roundId, b.playerId, b.seat),
-        playerId: b.playerId,
-        betType: 'main',
-        spot: String(b.seat),
-        stake,
-        returned: stake,
-        net: 0,
-        outcome: 'void-refund',
-        roundedDown: '0',
-      };
+      return settlementRow(
+        {
+          betId: practiceBetIdOf(state.roundId, b.playerId, b.seat),
+          playerId: b.playerId,
+          betType: 'main',
+          spot: String(b.seat),
+        },
+        { staked: stake, refunded: stake, paid: 0 },
+        'void-refund',
+        '0',
+      );
     });
     return {
       state: { ...state, phase: 'voided', voidReason: reason },
@@ -335,18 +313,6 @@ export class EuropeanPracticeAdapter implements GameAdapter<PracticeState> {
       rows.push(...playerHandRecords(`seat-${seat.seat}`, owner, seat.player.hands, results));
     }
     return rows;
-  }
-
-  phase(state: PracticeState): string {
-    return state.phase;
-  }
-
-  isBettingOpen(state: PracticeState): boolean {
-    return state.phase === 'betting';
-  }
-
-  isRoundOver(state: PracticeState): boolean {
-    return state.phase === 'settled' || state.phase === 'voided';
   }
 
   publicView(state: PracticeState): unknown {
@@ -432,26 +398,15 @@ function translate(
   out: AdapterStep<PracticeState>,
 ): void {
   if (effect.type === 'set-timer') return; // the adapter runs its own decision windows
-  const payload = (effect.payload ?? {}) as Record<string, unknown>;
+  const event = roundEventOf(effect);
   // The public twin of the hidden card (card: null) is replaced by CardDealtFaceDown.
-  if (effect.name === 'card-dealt' && payload.card === null) return;
-  out.events.push({
-    type: pascal(effect.name),
-    visibility: effect.hidden ? 'restricted' : 'public',
-    payload,
-  });
+  if (effect.name === 'card-dealt' && event.payload.card === null) return;
+  out.events.push(event);
   if (effect.name === 'hidden-card-revealed') out.reveals = ['dealer-hole'];
   if (effect.name === 'decision' && decision) {
-    out.decisions = [...(out.decisions ?? []), { ...decision, action: String(payload.action) }];
+    const action = String(event.payload.action);
+    out.decisions = [...(out.decisions ?? []), { ...decision, action }];
   }
 }
 
 const botId = (seat: number) => `bot:${seat}`;
-
-function rejection(code: string, message: string): { rejected: { code: string; message: string } } {
-  return { rejected: { code, message } };
-}
-
-function pascal(name: string): string {
-  return name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
-}

@@ -1,6 +1,7 @@
 import type { EuropeanSlot, EuropeanState } from '@studio/games/blackjack';
 import type { ExpectedCard, SettlementRecord } from '../game-adapter';
-import { fractionSum } from '../blackjack-lux/blackjack-lux.adapter';
+import { dealerSlot } from '../blackjack/dealer-card';
+import { fractionSum, settlementRow } from '../blackjack/settlement-rows';
 
 /*
  * What the practice table stores of a round: the slot names of its cards, its bet ids, the
@@ -13,12 +14,12 @@ export function slotName(dealt: ReadonlyArray<{ slot: string }>, slot: EuropeanS
     case 'seat':
       return seatSlot(dealt, slot.seat, slot.hand);
     case 'dealer-up':
-      return { slot: 'dealer-up', label: 'Dealer up card, face up' };
+      return dealerSlot({ slot: 'dealer-up' });
     case 'dealer-hidden':
       return { slot: 'dealer-hole', label: 'Dealer hidden card, face down' };
     case 'dealer': {
       const n = dealt.filter((d) => d.slot.startsWith('dealer')).length + 1;
-      return { slot: `dealer/${n}`, label: `Dealer card ${n}` };
+      return dealerSlot({ slot: 'dealer-draw', position: n });
     }
   }
 }
@@ -44,19 +45,19 @@ export function settlementsFrom(
   return engine.round!.seats.map((s) => {
     const bet = bets.find((b) => b.seat === s.seat)!;
     const hands = s.settlements ?? [];
-    const stake = hands.reduce((sum, h) => sum + h.staked, 0);
-    const returned = hands.reduce((sum, h) => sum + h.refunded + h.paid, 0);
-    return {
-      betId: practiceBetIdOf(roundId, bet.playerId, s.seat),
-      playerId: bet.playerId,
-      betType: 'main',
-      spot: String(s.seat),
-      stake,
-      returned,
-      net: returned - stake,
-      outcome: hands.map((h) => h.outcome).join(','),
-      roundedDown: fractionSum(hands.map((h) => h.rounding)),
-    };
+    const sum = (of: (h: (typeof hands)[number]) => number) =>
+      hands.reduce((total, h) => total + of(h), 0);
+    return settlementRow(
+      {
+        betId: practiceBetIdOf(roundId, bet.playerId, s.seat),
+        playerId: bet.playerId,
+        betType: 'main',
+        spot: String(s.seat),
+      },
+      { staked: sum((h) => h.staked), refunded: sum((h) => h.refunded), paid: sum((h) => h.paid) },
+      hands.map((h) => h.outcome).join(','),
+      fractionSum(hands.map((h) => h.rounding)),
+    );
   });
 }
 

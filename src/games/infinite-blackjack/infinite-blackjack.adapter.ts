@@ -6,7 +6,6 @@ import {
   InfiniteBatchRejection,
   InfiniteBetInput,
   InfiniteDecision,
-  InfiniteEffect,
   InfiniteInput,
   InfiniteSideBet,
   InfiniteState,
@@ -22,12 +21,15 @@ import {
   TimerName,
   validateInfiniteBet,
 } from '@studio/games/blackjack';
-import { BLACKJACK_BURN_VALUES, ShoeRules } from '@studio/games/shoe';
+import { BlackjackAdapter } from '../blackjack/blackjack-adapter';
+import { dealerSlot, holeCardChecked, onlyTheHoleCard } from '../blackjack/dealer-card';
+import { recordEngineStep } from '../blackjack/engine-effects';
+import { blackjackHandRecord, playerHandRecords, withDealtCard } from '../blackjack/hand-records';
+import { outcomeText, settlementRow } from '../blackjack/settlement-rows';
 import {
   AdapterBatchStep,
   AdapterRejection,
   AdapterResult,
-  AdapterStep,
   BetCommand,
   BetRecord,
   DecisionCommand,
@@ -35,11 +37,10 @@ import {
   ExpectedCard,
   GameAdapter,
   HandRecord,
+  publicEvent,
   RoundStart,
   SettlementRecord,
 } from '../game-adapter';
-import { blackjackHandRecord, playerHandRecords, withDealtCard } from '../hand-records';
-import { publicEvent } from '../pok-deng/pok-deng.adapter';
 
 export interface InfiniteTableSettings {
   bettingWindowMs: number;
@@ -63,18 +64,17 @@ function inChunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /** Infinite Blackjack (games.md section 2) for the table runtime. */
-export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
+export class InfiniteBlackjackAdapter
+  extends BlackjackAdapter<InfiniteState>
+  implements GameAdapter<InfiniteState>
+{
   readonly game = 'infinite-blackjack' as const;
-  readonly shoeRules: ShoeRules;
   private readonly rules: BlackjackRules;
 
   constructor(private readonly settings: InfiniteTableSettings) {
-    this.rules = rulesFor('infinite', settings.rules ?? {});
-    this.shoeRules = {
-      deckCount: this.rules.decks,
-      burnValues: BLACKJACK_BURN_VALUES,
-      sideBetLastRound: { ...DEFAULT_INFINITE_CONFIG.sideBetLastRound },
-    };
+    const rules = rulesFor('infinite', settings.rules ?? {});
+    super(rules.decks, { ...DEFAULT_INFINITE_CONFIG.sideBetLastRound });
+    this.rules = rules;
   }
 
   startRound(start: RoundStart): AdapterResult<InfiniteState> {
@@ -97,14 +97,10 @@ export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
     switch (e.slot) {
       case 'player':
         return { slot: `player/${e.position}`, label: `Player hand, card ${e.position}` };
-      case 'dealer-up':
-        return { slot: 'dealer-up', label: 'Dealer up card, face up' };
-      case 'dealer-hole':
-        return { slot: 'dealer-hole', label: 'Dealer hole card, face down' };
       case 'common-draw':
         return { slot: `common/${e.position}`, label: `Common draw card ${e.position}` };
-      case 'dealer-draw':
-        return { slot: `dealer/${e.position}`, label: `Dealer card ${e.position}` };
+      default:
+        return dealerSlot(e);
     }
   }
 
@@ -272,21 +268,9 @@ export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
 
   correctCard(state: InfiniteState, slot: string, card: CardCode): AdapterResult<InfiniteState> {
     if (slot !== 'dealer-hole' || !state.dealer.hole || state.dealer.holeRevealed) {
-      return {
-        rejected: {
-          code: 'not-correctable',
-          message: 'Only the unrevealed hole card can be corrected',
-        },
-      };
+      return onlyTheHoleCard();
     }
-    if (state.peeked) {
-      return {
-        rejected: {
-          code: 'not-correctable',
-          message: 'The dealer already checked the hole card for blackjack; void the round instead',
-        },
-      };
-    }
+    if (state.peeked) return holeCardChecked();
     return { state: { ...state, dealer: { ...state.dealer, hole: card } }, events: [] };
   }
 
@@ -311,18 +295,6 @@ export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
     return rows;
   }
 
-  phase(state: InfiniteState): string {
-    return state.phase;
-  }
-
-  isBettingOpen(state: InfiniteState): boolean {
-    return state.phase === 'betting';
-  }
-
-  isRoundOver(state: InfiniteState): boolean {
-    return state.phase === 'settled' || state.phase === 'voided';
-  }
-
   publicView(state: InfiniteState): unknown {
     return {
       roundId: state.roundId,
@@ -338,29 +310,11 @@ export class InfiniteBlackjackAdapter implements GameAdapter<InfiniteState> {
   private step(state: InfiniteState, input: InfiniteInput): AdapterResult<InfiniteState> {
     const result = stepInfinite(state, input);
     if ('rejected' in result) return { rejected: { ...result.rejected } };
-    const out: AdapterStep<InfiniteState> = { state: result.state, events: [], timers: [] };
-    for (const effect of result.effects) this.translate(effect, out);
+    const out = recordEngineStep(result.state, result.effects);
     if (this.isRoundOver(result.state) && result.state.settlement) {
       out.settlements = [...settlementsOf(result.state)];
     }
     return out;
-  }
-
-  private translate(effect: InfiniteEffect, out: AdapterStep<InfiniteState>): void {
-    if (effect.type === 'set-timer') {
-      out.timers!.push({ name: effect.timer, durationMs: effect.durationMs, token: effect.window });
-      return;
-    }
-    if (effect.type === 'prompt') return;
-    // The table announces a void itself (RoundVoided, with who approved it): not twice.
-    if (effect.name === 'round-voided') return;
-    const payload = (effect.payload ?? {}) as Record<string, unknown>;
-    out.events.push({
-      type: pascal(effect.name),
-      visibility: effect.hidden ? 'restricted' : 'public',
-      payload,
-    });
-    if (effect.name === 'hole-card-revealed') out.reveals = [...(out.reveals ?? []), 'dealer-hole'];
   }
 }
 
@@ -405,25 +359,20 @@ export function betIdOf(roundId: string, playerId: string, betType: string): str
 function* settlementsOf(state: InfiniteState): Generator<SettlementRecord> {
   for (const player of infinitePlayerSettlements(state)) {
     for (const bet of player.bets) {
-      const returned = bet.refunded + bet.paid;
-      yield {
-        betId: betIdOf(state.roundId!, player.playerId, bet.bet),
-        playerId: player.playerId,
-        betType: bet.bet,
-        spot: null,
-        stake: bet.staked,
-        returned,
-        net: returned - bet.staked,
-        outcome: Array.isArray(bet.result) ? bet.result.join(',') : String(bet.result),
-        roundedDown:
-          bet.rounding.numerator === 0
-            ? '0'
-            : `${bet.rounding.numerator}/${bet.rounding.denominator}`,
-      };
+      yield settlementRow(
+        {
+          betId: betIdOf(state.roundId!, player.playerId, bet.bet),
+          playerId: player.playerId,
+          betType: bet.bet,
+          spot: null,
+        },
+        bet,
+        outcomeText(bet.result),
+        // Over the bet's common denominator, as the engine accounts it (not reduced).
+        bet.rounding.numerator === 0
+          ? '0'
+          : `${bet.rounding.numerator}/${bet.rounding.denominator}`,
+      );
     }
   }
-}
-
-function pascal(name: string): string {
-  return name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 }

@@ -24,7 +24,8 @@ import {
   ExpectedCard,
   GameAdapter,
   HandRecord,
-  RoundEvent,
+  publicEvent,
+  restrictedEvent,
   SettlementRecord,
 } from '../game-adapter';
 
@@ -293,12 +294,4 @@ function toSettlement(s: BetSettlement): SettlementRecord {
 
 function spotsOf(rules: PokDengRules): string[] {
   return Array.from({ length: rules.playerHandCount }, (_, i) => String(i + 1));
-}
-
-export function publicEvent(type: string, payload: Record<string, unknown>): RoundEvent {
-  return { type, visibility: 'public', payload };
-}
-
-export function restrictedEvent(type: string, payload: Record<string, unknown>): RoundEvent {
-  return { type, visibility: 'restricted', payload };
 }

@@ -1,6 +1,7 @@
 import { botDecision } from '../bots/bots';
 import { isRejected } from '../core/engine';
-import { botView, EuropeanEffect, EuropeanState, isRejection, seatToAct } from './engine';
+import { botView, isRejection, seatToAct } from './engine';
+import { EuropeanEffect, EuropeanState } from './state';
 import { stepEuropean } from './shoe-driver';
 
 /**

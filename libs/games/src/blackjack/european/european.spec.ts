@@ -6,17 +6,11 @@ import { rulesFor } from '../core/rules';
 import { botDecision } from '../bots/bots';
 import { BotDifficulty } from '../bots/view';
 import { EUROPEAN_ALL_STAKES_STRATEGY } from '../strategy/generated/european-all-stakes';
-import { BlackjackSimulator, RoundResult, seededRandom } from '../strategy/simulator';
+import { seededRandom } from '../strategy/seeded-random';
+import { BlackjackSimulator, RoundResult } from '../strategy/simulator';
 import { playBotTurns } from './bot-runner';
-import {
-  botView,
-  EuropeanBet,
-  EuropeanConfig,
-  EuropeanState,
-  isRejection,
-  newEuropeanTable,
-  seatToAct,
-} from './engine';
+import { botView, isRejection, newEuropeanTable, seatToAct } from './engine';
+import { EuropeanBet, EuropeanConfig, EuropeanState } from './state';
 import { EuropeanInput, stepEuropean } from './shoe-driver';
 import { fisherYates, seededRandomSource, shuffledShoe } from './random';
 

@@ -1,17 +1,19 @@
 import { CardCode, cardCode, parseCardCode, ShoeComposition } from '@studio/cards';
 import { event, isRejected, reject } from '../core/engine';
 import {
-  EuropeanEffect,
   europeanExpectedCard,
+  roundInProgress,
+  stepEuropeanRound,
+  voidEuropeanRound,
+} from './engine';
+import {
+  EuropeanEffect,
   EuropeanRoundInput,
   EuropeanState,
   EuropeanStep,
-  roundInProgress,
   ShuffleRecord,
-  stepEuropeanRound,
   VirtualShoe,
-  voidEuropeanRound,
-} from './engine';
+} from './state';
 
 /**
  * A thin driver around the card-input engine for bots, simulations and tests: it holds a loaded

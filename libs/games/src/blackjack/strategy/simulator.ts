@@ -1,13 +1,8 @@
-import { CardCode, cardFromIndex, cardCode, CARDS_PER_DECK } from '@studio/cards';
+import { CARDS_PER_DECK } from '@studio/cards';
 import { BlackjackRules } from '../core/rules';
-import {
-  evaluateBustBonus,
-  evaluateLuckyTrio,
-  evaluateLuxPairs,
-  evaluatePairs,
-  evaluatePokerTrio,
-  SideBetWin,
-} from '../side-bets/side-bets';
+import { Random32 } from './seeded-random';
+import { NO_WIN, SideBetTables } from './side-bet-tables';
+import { BetStats, SimulationTotals } from './simulation-totals';
 import { PairKey, StrategyCode, StrategyTable, UP_COLUMNS } from './table';
 
 /**
@@ -19,84 +14,6 @@ import { PairKey, StrategyCode, StrategyTable, UP_COLUMNS } from './table';
  *
  * Randomness is injected (a 32-bit generator); `seededRandom` gives a reproducible one.
  */
-
-/** Net result statistics of one bet, per unit staked on it. */
-export interface BetStats {
-  /** Rounds in which the bet was placed. */
-  n: number;
-  /** Sum of net results (win +, loss -) per unit staked. */
-  sum: number;
-  sumSquares: number;
-}
-
-export const SIMULATED_BETS = [
-  'main',
-  'insurance',
-  'pairs',
-  'bust-bonus',
-  'lucky-trio',
-  'poker-trio',
-  'lux-pairs',
-] as const;
-export type SimulatedBet = (typeof SIMULATED_BETS)[number];
-
-export type SimulationTotals = Record<SimulatedBet, BetStats>;
-
-export function emptyTotals(): SimulationTotals {
-  const out = {} as SimulationTotals;
-  for (const b of SIMULATED_BETS) out[b] = { n: 0, sum: 0, sumSquares: 0 };
-  return out;
-}
-
-export function mergeTotals(into: SimulationTotals, from: SimulationTotals): void {
-  for (const b of SIMULATED_BETS) {
-    into[b].n += from[b].n;
-    into[b].sum += from[b].sum;
-    into[b].sumSquares += from[b].sumSquares;
-  }
-}
-
-/** Return to player and the half-width of its 95% confidence interval, both as fractions. */
-export function returnWithInterval(s: BetStats): { rtp: number; halfWidth95: number } {
-  if (s.n === 0) return { rtp: NaN, halfWidth95: NaN };
-  const mean = s.sum / s.n;
-  const variance = Math.max(0, s.sumSquares / s.n - mean * mean);
-  return { rtp: 1 + mean, halfWidth95: 1.96 * Math.sqrt(variance / s.n) };
-}
-
-/** A 32-bit unsigned random source. */
-export type Random32 = () => number;
-
-/** xoshiro128** seeded through splitmix32: reproducible from one 32-bit seed. */
-export function seededRandom(seed: number): Random32 {
-  let s = seed >>> 0;
-  const splitmix = (): number => {
-    s = (s + 0x9e3779b9) >>> 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-  let a = splitmix();
-  let b = splitmix();
-  let c = splitmix();
-  let d = splitmix();
-  return () => {
-    const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
-    const t = b << 9;
-    c ^= a;
-    d ^= b;
-    b ^= c;
-    a ^= d;
-    c ^= t;
-    d = rotl(d, 11);
-    return result;
-  };
-}
-
-function rotl(x: number, k: number): number {
-  return (x << k) | (x >>> (32 - k));
-}
 
 const CODE_NUMBER: Record<StrategyCode, number> = {
   S: 0,
@@ -113,8 +30,6 @@ const PAIR_KEYS: readonly PairKey[] = ['A', '2', '3', '4', '5', '6', '7', '8', '
 
 /** Value index of a card index: 0 = ace, 1..8 = 2..9, 9 = ten-value. */
 const VALUE_INDEX = Uint8Array.from({ length: CARDS_PER_DECK }, (_, i) => Math.min(i % 13, 9));
-
-const NO_WIN = -1;
 
 /** The moves a strategy code comes to (codes 0-7 are CODE_NUMBER's; 8 and 9 are resolved). */
 const MOVE = { stand: 0, hit: 1, split: 4, surrender: 8, double: 9 } as const;
@@ -138,45 +53,6 @@ function bestTotal(hard: number, ace: number | boolean): number {
 /** Two value indices (0 = ace, 9 = ten-value) that make a blackjack. */
 function isTwoCardBlackjack(a: number, b: number): boolean {
   return (a === 0 && b === 9) || (a === 9 && b === 0);
-}
-
-function payoutTable(size: number, fill: (i: number) => SideBetWin | null): Int16Array {
-  const t = new Int16Array(size);
-  for (let i = 0; i < size; i += 1) {
-    const w = fill(i);
-    t[i] = w ? w.pays.a / w.pays.b : NO_WIN;
-  }
-  return t;
-}
-
-/** Side-bet payouts for every card combination, computed once with the side-bet evaluators. */
-export class SideBetTables {
-  readonly pairs: Int16Array;
-  readonly luckyTrio: Int16Array;
-  readonly pokerTrio: Int16Array;
-  readonly luxPairs: Int16Array;
-  /** Payout by dealer bust card count (index = cards), NO_WIN when the dealer did not bust. */
-  readonly bustBonus: Int16Array;
-
-  constructor() {
-    const code = (i: number): CardCode => cardCode(cardFromIndex(i));
-    const codes = Array.from({ length: CARDS_PER_DECK }, (_, i) => code(i));
-    const n = CARDS_PER_DECK;
-    this.pairs = payoutTable(n * n, (i) => evaluatePairs(codes[Math.floor(i / n)], codes[i % n]));
-    const trio = (f: (a: CardCode, b: CardCode, c: CardCode) => SideBetWin | null) =>
-      payoutTable(n * n * n, (i) =>
-        f(codes[Math.floor(i / (n * n))], codes[Math.floor(i / n) % n], codes[i % n]),
-      );
-    this.luckyTrio = trio(evaluateLuckyTrio);
-    this.pokerTrio = trio(evaluatePokerTrio);
-    this.luxPairs = trio(evaluateLuxPairs);
-    // A bust hand of k cards (two tens and twos); only the count matters to the pay table.
-    this.bustBonus = payoutTable(16, (k) => {
-      if (k < 3) return null;
-      const hand: CardCode[] = ['TS', 'TH', ...Array<CardCode>(k - 2).fill('2S')];
-      return evaluateBustBonus(hand);
-    });
-  }
 }
 
 export interface SimulationOptions {

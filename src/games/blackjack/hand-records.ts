@@ -1,7 +1,6 @@
 import type { CardCode } from '@studio/cards';
 import { handTotal, PlayerHand } from '@studio/games/blackjack';
-import { publicEvent } from './pok-deng/pok-deng.adapter';
-import type { AdapterResult, ExpectedCard, HandRecord } from './game-adapter';
+import { AdapterResult, ExpectedCard, HandRecord, publicEvent } from '../game-adapter';
 
 /** A blackjack hand as a row: its cards, its total ("soft 17", "bust 24") and how it ended. */
 export function blackjackHandRecord(
