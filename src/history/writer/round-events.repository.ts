@@ -2,7 +2,7 @@ import { topicName } from '@studio/contracts';
 import { appendTableEvents } from '@studio/persistence';
 import type { EntityManager } from 'typeorm';
 import type { TableWrites } from '../../table-core/table-machine';
-import { ChainedEvent, eventHash, GENESIS_HASH } from '../../tables/event-chain';
+import { ChainedEvent, eventHash, GENESIS_HASH } from '../event-chain';
 
 /** The last event of a table's hash chain (eventNo 0 and the genesis hash before the first). */
 export interface ChainHead {

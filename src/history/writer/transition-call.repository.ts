@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { LeaseLostError, TableLease } from '../../database/table-lease.repository';
 import type { TableWrites } from '../../table-core/table-machine';
-import { GENESIS_HASH } from '../../tables/event-chain';
+import { GENESIS_HASH } from '../event-chain';
 import type { AnswerPlacement } from './processed-commands.repository';
-import type { ChainedEvent } from '../../tables/event-chain';
+import type { ChainedEvent } from '../event-chain';
 import type { ChainHead, OutboxRow } from './round-events.repository';
 import { StaleTableStateError } from './table-state.repository';
 import { answerOf } from './wagers.repository';
