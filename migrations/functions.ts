@@ -1,5 +1,6 @@
 import { FunctionFile, readFunctionFile } from '../src/database/schema-functions';
 import { HISTORY_FUNCTION_FILES } from '../src/history/sql';
+import { OUTBOX_FUNCTION_FILES } from '../src/outbox/sql';
 
 /**
  * The schema's server-side functions: each lives in one `.sql` file under the module that owns it
@@ -20,7 +21,10 @@ import { HISTORY_FUNCTION_FILES } from '../src/history/sql';
  * migration that drops the old one (`DROP FUNCTION IF EXISTS name(old argument types)`, a no-op on
  * a fresh database); the repeatable step then creates the new one.
  */
-export const STUDIO_FUNCTION_FILES: readonly string[] = [...HISTORY_FUNCTION_FILES];
+export const STUDIO_FUNCTION_FILES: readonly string[] = [
+  ...OUTBOX_FUNCTION_FILES,
+  ...HISTORY_FUNCTION_FILES,
+];
 
 /** Every function file, read and checked. */
 export function studioFunctionFiles(): FunctionFile[] {

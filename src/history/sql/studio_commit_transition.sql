@@ -1,16 +1,23 @@
--- A table transition of the common kind (a card reading: the reading row, the state delta, the
--- card, the round's progress, at its end the hands and settlements, the hash-chained events and
--- their outbox rows) in one call: one round trip and one commit.
+-- Every table transition in one call: one round trip and one commit. A card reading's (the
+-- reading row, the state delta, the card, the round's progress, at its end the hands and
+-- settlements, the hash-chained events and their outbox rows), a timer's, a supervisor's (an
+-- action, a void request or its approval, card corrections) and the table's first state alike.
+-- studio_commit_commands adds a batch of platform commands' rows; studio_commit_transitions
+-- groups several tables' transitions in one commit; a round end settling more bets than one call
+-- carries sends the rest, in the same transaction, to studio_write_settlements.
 --
--- `t` carries the transition's rows (see TransitionCallRepository); `s` the new state as JSON text
--- (`json`, not `jsonb`: the stored state keeps its key order) or its delta from the previous
--- version. The function checks, inside the statement and so inside its transaction:
+-- `t` carries the transition's rows (see transition-call.ts); a key left out writes nothing of
+-- its kind. `s` is the new state as JSON text (`json`, not `jsonb`: the stored state keeps its key
+-- order) or its delta from the previous version. The function checks, inside the statement and
+-- so inside its transaction:
 -- - the lease fence (SL001): the caller still holds the table at its epoch. FOR KEY SHARE: a
 --   takeover (it changes the epoch, a key column) waits for every write that passed the fence,
 --   while a renewal (it changes only the expiry) does not;
--- - the state version (SL002): the state is still at the version the transition was computed from;
+-- - the state version (SL002): the state is still at the version the transition was computed from
+--   (0: the table has no state yet);
 -- - the hash chain (SL003): the table's last event is the one the caller chained its events to
---   (the owner keeps it in memory instead of reading it first).
+--   (the owner keeps it in memory instead of reading it first);
+-- - a void request being approved is still pending (SL004).
 -- Any failure rolls the whole statement back: nothing of the transition is left.
 CREATE OR REPLACE FUNCTION studio_commit_transition(t jsonb, s json) RETURNS jsonb
 LANGUAGE plpgsql AS $fn$
@@ -22,8 +29,9 @@ DECLARE
   v_reading bigint;
   v_last_no bigint;
   v_last_hash text;
-  v_seq bigint;
-  v_count int;
+  v_card bigint;
+  v_shoe uuid;
+  v_correction bigint;
   r jsonb;
 BEGIN
   PERFORM 1 FROM table_leases
@@ -34,7 +42,13 @@ BEGIN
     RAISE EXCEPTION 'lease of table % lost', v_table USING ERRCODE = 'SL001';
   END IF;
 
-  IF t->>'stateMode' = 'snapshot' THEN
+  IF v_expected = 0 THEN
+    INSERT INTO table_state (table_id, version, snapshot_version, state, updated_at)
+    VALUES (v_table, 1, 1, s, v_at) ON CONFLICT (table_id) DO NOTHING RETURNING version INTO v_version;
+    IF v_version IS NULL THEN
+      RAISE EXCEPTION 'table % has a state already', v_table USING ERRCODE = 'SL002';
+    END IF;
+  ELSIF t->>'stateMode' = 'snapshot' THEN
     UPDATE table_state
        SET version = version + 1, snapshot_version = version + 1, state = s, updated_at = v_at
      WHERE table_id = v_table AND version = v_expected RETURNING version INTO v_version;
@@ -93,19 +107,26 @@ BEGIN
          (c->>'faceDown')::boolean, v_at,
          CASE WHEN (c->>'faceDown')::boolean THEN NULL ELSE v_at END
     FROM jsonb_array_elements(t->'cards') WITH ORDINALITY AS x(c, n) ORDER BY n;
+  -- A corrected card is kept, pointing at its replacement (a new face-down row).
+  FOR r IN SELECT x FROM jsonb_array_elements(t->'corrections') AS x LOOP
+    SELECT id, shoe_id INTO v_card, v_shoe FROM round_cards
+     WHERE round_id = (r->>'roundId')::uuid AND slot = r->>'slot' AND corrected_by_id IS NULL
+     ORDER BY id DESC LIMIT 1;
+    IF v_card IS NULL THEN
+      RAISE EXCEPTION 'round % has no card in slot % to correct', r->>'roundId', r->>'slot';
+    END IF;
+    INSERT INTO round_cards (round_id, shoe_id, table_id, slot, card, reading_id, face_down, dealt_at, correction_reason)
+    VALUES ((r->>'roundId')::uuid, v_shoe, v_table, r->>'slot', r->>'card', NULL, true, v_at, r->>'reason')
+    RETURNING id INTO v_correction;
+    UPDATE round_cards SET corrected_by_id = v_correction WHERE id = v_card;
+  END LOOP;
   UPDATE round_cards rc SET revealed_at = v_at
     FROM jsonb_array_elements(t->'reveals') AS x(v)
    WHERE rc.round_id = (v->>'roundId')::uuid AND rc.slot = v->>'slot'
      AND rc.revealed_at IS NULL AND rc.corrected_by_id IS NULL;
 
   IF jsonb_array_length(t->'settlements') > 0 THEN
-    INSERT INTO settlements (round_id, bet_id, player_id, bet_type, spot, stake, returned, net, outcome, rounded_down, settled_at)
-    SELECT s.round_id, s.bet_id, s.player_id, s.bet_type, s.spot, s.stake, s.returned, s.net, s.outcome, s.rounded_down, v_at
-      FROM jsonb_to_recordset(t->'settlements') AS s(round_id uuid, bet_id text, player_id text, bet_type text,
-           spot text, stake bigint, returned bigint, net bigint, outcome text, rounded_down text);
-    UPDATE bets SET status = CASE WHEN s.outcome = 'void-refund' THEN 'refunded' ELSE 'settled' END
-      FROM jsonb_to_recordset(t->'settlements') AS s(bet_id text, outcome text)
-     WHERE bets.id = s.bet_id;
+    PERFORM studio_write_settlements(v_at, t->'settlements');
   END IF;
   r := t->'hands';
   IF jsonb_typeof(r) = 'object' AND jsonb_array_length(r->'hands') > 0 THEN
@@ -114,6 +135,29 @@ BEGIN
       FROM jsonb_to_recordset(r->'hands') AS h(hand text, owner text, cards jsonb, total text, result text);
   END IF;
 
+  r := t->'supervisorAction';
+  IF jsonb_typeof(r->'approval') = 'object' THEN
+    UPDATE supervisor_actions
+       SET status = 'applied',
+           approved_by_user_id = (SELECT id FROM users WHERE username = r->'approval'->>'approvedBy'),
+           details = details || jsonb_build_object('approvedBy', r->'approval'->>'approvedBy', 'approvedAt', v_at)
+     WHERE id = (r->'approval'->>'requestId')::bigint AND status = 'pending-approval';
+    IF NOT FOUND THEN
+      -- Approved twice, or after it lapsed.
+      RAISE EXCEPTION 'Void request % is no longer pending', r->'approval'->>'requestId'
+        USING ERRCODE = 'SL004';
+    END IF;
+  ELSIF jsonb_typeof(r) = 'object' THEN
+    -- Applied at once, or a void request (its id handed out beforehand) pending a second supervisor.
+    INSERT INTO supervisor_actions (id, table_id, round_id, action, reason, actor_user_id, actor_name,
+                                    status, details, created_at)
+    VALUES (COALESCE((r->>'pendingRequestId')::bigint, nextval(pg_get_serial_sequence('supervisor_actions', 'id'))),
+            v_table, (r->>'roundId')::uuid, r->>'action', r->>'reason',
+            (SELECT id FROM users WHERE username = r->>'actor'), r->>'actor',
+            CASE WHEN r->>'pendingRequestId' IS NULL THEN 'applied' ELSE 'pending-approval' END, r->'details', v_at);
+  END IF;
+
+  -- After the approval above: the request being applied is no longer pending.
   r := t->'lapse';
   IF jsonb_typeof(r) = 'object' THEN
     UPDATE supervisor_actions
@@ -145,18 +189,7 @@ BEGIN
            payload jsonb, actor text, "occurredAt" timestamptz, "prevHash" text, hash text);
   END IF;
 
-  v_count := jsonb_array_length(t->'outbox');
-  IF v_count > 0 THEN
-    UPDATE studio_tables SET last_event_seq = last_event_seq + v_count WHERE id = v_table
-      RETURNING last_event_seq INTO v_seq;
-    IF v_seq IS NULL THEN
-      RAISE EXCEPTION 'Unknown table "%": cannot append events for it', v_table;
-    END IF;
-    INSERT INTO outbox (event_id, topic, table_id, round_id, seq, type, schema_version, occurred_at, payload, publish_attempts)
-    SELECT (o->>'eventId')::uuid, o->>'topic', v_table, o->>'roundId', v_seq - v_count + n, o->>'type',
-           (o->>'schemaVersion')::int, v_at, o->'payload', 0
-      FROM jsonb_array_elements(t->'outbox') WITH ORDINALITY AS x(o, n);
-  END IF;
+  PERFORM studio_append_outbox(v_table, t->'outbox');
 
   RETURN jsonb_build_object('version', v_version, 'readingId', v_reading::text);
 END
