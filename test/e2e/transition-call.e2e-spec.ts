@@ -26,7 +26,7 @@ const reading = (sequence: number) => cardReading(CARDS, sequence);
 const cardOutcome = (n: number, extra?: Partial<TableWrites>) => cardOutcomeOf(CARDS, n, extra);
 
 /**
- * The one-call write path (studio_commit_transition) against the real PostgreSQL: a card reading's
+ * The write path (a call of studio_commit_transition) against the real PostgreSQL: a card reading’s
  * transition is one statement with its reading row, and the statement itself refuses a writer
  * that lost the lease or whose remembered chain head is stale, leaving nothing behind.
  */

@@ -108,18 +108,20 @@ BEGIN
          CASE WHEN (c->>'faceDown')::boolean THEN NULL ELSE v_at END
     FROM jsonb_array_elements(t->'cards') WITH ORDINALITY AS x(c, n) ORDER BY n;
   -- A corrected card is kept, pointing at its replacement (a new face-down row).
-  FOR r IN SELECT x FROM jsonb_array_elements(t->'corrections') AS x LOOP
-    SELECT id, shoe_id INTO v_card, v_shoe FROM round_cards
-     WHERE round_id = (r->>'roundId')::uuid AND slot = r->>'slot' AND corrected_by_id IS NULL
-     ORDER BY id DESC LIMIT 1;
-    IF v_card IS NULL THEN
-      RAISE EXCEPTION 'round % has no card in slot % to correct', r->>'roundId', r->>'slot';
-    END IF;
-    INSERT INTO round_cards (round_id, shoe_id, table_id, slot, card, reading_id, face_down, dealt_at, correction_reason)
-    VALUES ((r->>'roundId')::uuid, v_shoe, v_table, r->>'slot', r->>'card', NULL, true, v_at, r->>'reason')
-    RETURNING id INTO v_correction;
-    UPDATE round_cards SET corrected_by_id = v_correction WHERE id = v_card;
-  END LOOP;
+  IF jsonb_array_length(t->'corrections') > 0 THEN
+    FOR r IN SELECT x FROM jsonb_array_elements(t->'corrections') AS x LOOP
+      SELECT id, shoe_id INTO v_card, v_shoe FROM round_cards
+       WHERE round_id = (r->>'roundId')::uuid AND slot = r->>'slot' AND corrected_by_id IS NULL
+       ORDER BY id DESC LIMIT 1;
+      IF v_card IS NULL THEN
+        RAISE EXCEPTION 'round % has no card in slot % to correct', r->>'roundId', r->>'slot';
+      END IF;
+      INSERT INTO round_cards (round_id, shoe_id, table_id, slot, card, reading_id, face_down, dealt_at, correction_reason)
+      VALUES ((r->>'roundId')::uuid, v_shoe, v_table, r->>'slot', r->>'card', NULL, true, v_at, r->>'reason')
+      RETURNING id INTO v_correction;
+      UPDATE round_cards SET corrected_by_id = v_correction WHERE id = v_card;
+    END LOOP;
+  END IF;
   UPDATE round_cards rc SET revealed_at = v_at
     FROM jsonb_array_elements(t->'reveals') AS x(v)
    WHERE rc.round_id = (v->>'roundId')::uuid AND rc.slot = v->>'slot'
