@@ -9,6 +9,7 @@ import {
   FunctionFile,
   readFunctionFile,
 } from '../../src/database/schema-functions';
+import { migrationsCheck } from '../../src/database/database-readiness';
 import { migrateSchema, revertLastMigration } from '../../src/database/schema-migrations';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
@@ -126,8 +127,11 @@ describe('function files', () => {
     const fence = files.find((f) => f.name === 'studio_commit_transitions')!;
     await ds.query(fence.text.replace(fence.body, () => beforeKeyShare(fence.body)));
     await expect(expectHeldAsFile(ds, fence)).rejects.toThrow();
+    // The service's readiness says so until the next run applies the file again.
+    expect(await migrationsCheck(ds).check()).toMatchObject({ status: 'error' });
     expect((await migrateSchema(ds)).functions).toEqual([fence.name]);
     await expectHeldAsFile(ds, fence);
+    expect(await migrationsCheck(ds).check()).toEqual({ status: 'ok' });
   });
 
   it('a database migrated long ago ends with the files’ bodies too', async () => {
