@@ -257,6 +257,7 @@ async function functionTransition(t: FloorTable, n: number): Promise<void> {
       topic: 'floor.table-events',
       roundId: t.roundId,
       schemaVersion: 1,
+      occurredAt: at,
     })),
   };
   await t.pool.query(`SELECT studio_commit_transition($1::jsonb, $2::json) AS r`, [

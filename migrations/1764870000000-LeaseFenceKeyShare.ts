@@ -16,9 +16,13 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   write of the previous owner that passed the fence has ended, so none commits after it;
  * - a renewal or a release changes only the expiry (FOR NO KEY UPDATE mode): it no longer waits.
  *
- * The two transition functions are redefined from their current text with the lock clause
- * changed, so their (long) bodies are not repeated here; the migration fails if the clause it
- * changes is not found, rather than leaving a function with the old lock.
+ * The lock clause is in the transition functions' files (`src/history/sql/studio_commit_transition
+ * .sql`, `studio_commit_transitions.sql`). This migration used to rewrite the two bodies the
+ * database held (FOR SHARE to FOR KEY SHARE, by string replacement). It no longer touches them: on a
+ * fresh database the earlier migrations already apply the files, FOR KEY SHARE and all; on one
+ * migrated long ago, where this migration ran as it was, the repeatable step after the versioned
+ * migrations replaces whatever body is held with the file's (migrations/functions.ts). Its down
+ * leaves them too: the bodies belong to the files, not to a point in the history.
  */
 export class LeaseFenceKeyShare1764870000000 implements MigrationInterface {
   name = 'LeaseFenceKeyShare1764870000000';
@@ -27,37 +31,9 @@ export class LeaseFenceKeyShare1764870000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE UNIQUE INDEX table_leases_table_epoch ON table_leases (table_id, epoch)`,
     );
-    await relock(queryRunner, 'FOR SHARE;', 'FOR KEY SHARE;');
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await relock(queryRunner, 'FOR KEY SHARE;', 'FOR SHARE;');
     await queryRunner.query(`DROP INDEX table_leases_table_epoch`);
   }
-}
-
-const FENCED_FUNCTIONS = [
-  'studio_commit_transition(jsonb, json)',
-  'studio_commit_transitions(jsonb, json[])',
-];
-
-async function relock(queryRunner: QueryRunner, from: string, to: string): Promise<void> {
-  for (const signature of FENCED_FUNCTIONS) {
-    await queryRunner.query(
-      `DO $do$
-       DECLARE
-         definition text := pg_get_functiondef(${quote(signature)}::regprocedure);
-       BEGIN
-         IF position(${quote(from)} IN definition) = 0 THEN
-           RAISE EXCEPTION 'function % has no "%" to change', ${quote(signature)}, ${quote(from)};
-         END IF;
-         EXECUTE replace(definition, ${quote(from)}, ${quote(to)});
-       END
-       $do$`,
-    );
-  }
-}
-
-function quote(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
 }

@@ -1,4 +1,4 @@
-import { eventHash, GENESIS_HASH } from '../tables/event-chain';
+import { eventHash, GENESIS_HASH } from '../history/event-chain';
 import { ChainWalker, StoredChainEvent } from './event-chain-walk';
 
 /** Five chained events of table t-1, as the table state store writes them. */

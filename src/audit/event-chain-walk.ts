@@ -1,5 +1,5 @@
 import type { StoredChainEvent } from '../history/reader/round-events.reader';
-import { eventHash, GENESIS_HASH } from '../tables/event-chain';
+import { eventHash, GENESIS_HASH } from '../history/event-chain';
 
 export type { StoredChainEvent };
 

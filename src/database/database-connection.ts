@@ -1,10 +1,16 @@
-import { DataSource, MigrationExecutor } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { oneLine } from '../common/one-line';
 import { StartupError } from '../common/config-error';
 import { redactUrl } from '../config/env-reader';
 import type { DatabaseConfig } from '../config/studio-config';
 import { createStudioDataSource } from './data-source.factory';
 import { EmbeddedPostgres } from './embedded-postgres';
+import {
+  migrateSchema,
+  MigrationRun,
+  revertLastMigration,
+  schemaPending,
+} from './schema-migrations';
 
 /**
  * PGlite is one single-threaded PostgreSQL session behind the socket; the socket multiplexes client
@@ -13,9 +19,6 @@ import { EmbeddedPostgres } from './embedded-postgres';
  * connection to the embedded database; it loses nothing, PGlite runs one query at a time anyway.
  */
 export const EMBEDDED_POOL_SIZE = 1;
-
-/** The advisory lock key that serialises migrations between instances (any fixed bigint). */
-export const MIGRATION_LOCK = '7305102297001';
 
 /**
  * Opens the database the configuration asks for: the real PostgreSQL at DATABASE_URL, or the
@@ -75,51 +78,17 @@ export class DatabaseConnection {
     return new DatabaseConnection(dataSource, description, embedded);
   }
 
-  /**
-   * Runs the pending migrations while holding a session advisory lock: instances started together
-   * on a new database (or a new version rolled out at once) would otherwise run the same migration
-   * side by side, and all but one fail ("duplicate key ... pg_type"). The others wait, then find
-   * nothing pending. The lock, the migrations and the unlock share one connection, so a pool of
-   * one suffices; the lock goes with the connection if the process dies.
-   */
-  async runMigrations(): Promise<string[]> {
-    return this.underMigrationLock(async (executor) => {
-      const applied = await executor.executePendingMigrations();
-      return applied.map((m) => m.name);
-    });
+  /** Migrates the schema under the migration lock (schema-migrations.ts). */
+  runMigrations(): Promise<MigrationRun> {
+    return migrateSchema(this.dataSource);
   }
 
-  /**
-   * Reverts the last applied migration under the same lock: a revert must not interleave with an
-   * instance starting (and migrating) at the same moment. Returns its name, or null if none.
-   */
-  async revertLastMigration(): Promise<string | null> {
-    return this.underMigrationLock(async (executor) => {
-      const applied = await executor.getExecutedMigrations();
-      if (applied.length === 0) return null;
-      await executor.undoLastMigration();
-      // getExecutedMigrations lists the newest first.
-      return applied[0].name;
-    });
+  revertLastMigration(): Promise<string | null> {
+    return revertLastMigration(this.dataSource);
   }
 
-  private async underMigrationLock<T>(
-    work: (executor: MigrationExecutor) => Promise<T>,
-  ): Promise<T> {
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      const executor = new MigrationExecutor(this.dataSource, runner);
-      executor.transaction = 'each';
-      return await work(executor);
-    } finally {
-      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
-      await runner.release();
-    }
-  }
-
-  async pendingMigrations(): Promise<boolean> {
-    return this.dataSource.showMigrations();
+  pendingMigrations(): Promise<boolean> {
+    return schemaPending(this.dataSource);
   }
 
   async close(): Promise<void> {

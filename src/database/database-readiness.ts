@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { oneLine } from '../common/one-line';
 import type { ReadinessCheck } from '../health/readiness';
+import { schemaPending } from './schema-migrations';
 
 export function databaseCheck(dataSource: DataSource): ReadinessCheck {
   return {
@@ -21,9 +22,13 @@ export function migrationsCheck(dataSource: DataSource): ReadinessCheck {
     name: 'migrations',
     async check() {
       try {
-        const pending = await dataSource.showMigrations();
+        // A function file not applied counts: the service would run the previous function.
+        const pending = await schemaPending(dataSource);
         return pending
-          ? { status: 'error', message: 'migrations are pending: run `npm run migration:run`' }
+          ? {
+              status: 'error',
+              message: 'migrations or function files are pending: run `npm run migration:run`',
+            }
           : { status: 'ok' };
       } catch (error) {
         return { status: 'error', message: `cannot read migrations: ${oneLine(error)}` };

@@ -16,14 +16,17 @@ async function main(command: string): Promise<void> {
   const db = await DatabaseConnection.open(config.database, 'studio:migrations');
   try {
     if (command === 'run') {
-      const applied = await db.runMigrations();
-      console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'No pending migrations');
+      const { migrations, functions } = await db.runMigrations();
+      console.log(
+        migrations.length ? `Applied: ${migrations.join(', ')}` : 'No pending migrations',
+      );
+      if (functions.length) console.log(`Functions applied: ${functions.join(', ')}`);
     } else if (command === 'revert') {
       const reverted = await db.revertLastMigration();
       console.log(reverted ? `Reverted: ${reverted}` : 'No migration to revert');
     } else if (command === 'show') {
       const pending = await db.pendingMigrations();
-      console.log(pending ? 'Migrations are pending' : 'Schema is up to date');
+      console.log(pending ? 'Migrations or function files are pending' : 'Schema is up to date');
       process.exitCode = pending ? 1 : 0;
     } else {
       throw new Error(`unknown command "${command}" (use run, revert or show)`);

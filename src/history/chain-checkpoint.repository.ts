@@ -4,7 +4,7 @@ import {
   ChainCheckpointPayload,
   topicName,
 } from '@studio/contracts';
-import { appendTableEvents } from '@studio/persistence';
+import { appendTableEvents } from '../outbox/outbox-writer';
 import type { DataSource } from 'typeorm';
 
 /** The newest link of a table's hash chain. */

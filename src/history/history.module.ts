@@ -8,7 +8,6 @@ import { historyQueryOf } from './reader/history-query';
 import { ScannerHistoryRepository } from './scanner-history.repository';
 import { TableRegistryRepository } from './table-registry.repository';
 import { TableStateReader } from './table-state.reader';
-import { TableStateRepository } from './writer/table-state.repository';
 import { createTransitionWriter, TransitionWriter } from './writer/transition-writer';
 import { SupervisorActionsRepository } from './writer/supervisor-actions.repository';
 
@@ -31,18 +30,17 @@ export class HistoryModule {
   static forRoot(options: HistoryModuleOptions): DynamicModule {
     const { dataSource, topicPrefix, leaseTtlMs } = options;
     const leases = new TableLeaseRepository(dataSource, leaseTtlMs);
-    const { writer, supervisorActions } = createTransitionWriter(
-      dataSource,
-      new TableStateRepository(dataSource, leases),
-      topicPrefix,
-    );
+    const writer = createTransitionWriter(dataSource, topicPrefix);
     const query = historyQueryOf(dataSource);
     const providers = [
       { provide: HistoryReader, useValue: new HistoryReader(query) },
       { provide: HoldStatisticsReader, useValue: new HoldStatisticsReader(query) },
       { provide: TableStateReader, useValue: new TableStateReader(dataSource) },
       { provide: TransitionWriter, useValue: writer },
-      { provide: SupervisorActionsRepository, useValue: supervisorActions },
+      {
+        provide: SupervisorActionsRepository,
+        useValue: new SupervisorActionsRepository(dataSource),
+      },
       { provide: TableLeaseRepository, useValue: leases },
       {
         provide: TableRegistryRepository,

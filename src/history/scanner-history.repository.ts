@@ -4,7 +4,7 @@ import {
   topicName,
 } from '@studio/contracts';
 import type { ScannerStatusChangedPayload } from '@studio/contracts';
-import { appendTableEvents } from '@studio/persistence';
+import { appendTableEvents } from '../outbox/outbox-writer';
 import type { ReadingDisposition, ScannerReading } from '@studio/scanner-protocol';
 import type { DataSource } from 'typeorm';
 

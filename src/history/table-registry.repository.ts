@@ -4,7 +4,8 @@ import {
   TableRegisteredPayload,
   topicName,
 } from '@studio/contracts';
-import { appendTableEvents, StudioTableEntity } from '@studio/persistence';
+import { StudioTableEntity } from '@studio/persistence';
+import { appendTableEvents } from '../outbox/outbox-writer';
 import type { DataSource } from 'typeorm';
 import type { TableDefinition } from '../config/tables-config';
 

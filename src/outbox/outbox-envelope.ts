@@ -21,8 +21,8 @@ export interface OutboxRow {
 }
 
 /**
- * The Kafka message of one row: the contract's envelope (same keys, order and bytes as
- * `JSON.stringify(toEnvelope(row))` of @studio/persistence) assembled around the payload, made
+ * The Kafka message of one row: the contract's envelope (EventEnvelope of @studio/contracts, its
+ * keys in that order, the bytes JSON.stringify gives it) assembled around the payload, made
  * compact by `compactJsonb` so the bytes stay exactly those platforms received before; everything
  * else is string concatenation.
  */

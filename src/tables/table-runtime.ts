@@ -16,7 +16,7 @@ import {
 } from '../table-core/table-machine';
 import type { ReadingRecord } from '../history/scanner-history.repository';
 import type { CommandRecord } from '../history/writer/processed-commands.repository';
-import { UNSTORED_READING } from '../history/writer/round-cards.repository';
+import { UNSTORED_READING } from '../history/writer/transition-call';
 import {
   CommandMeta,
   commandRecord,

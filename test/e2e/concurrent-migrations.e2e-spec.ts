@@ -1,6 +1,7 @@
 import { STUDIO_MIGRATIONS } from '../../migrations';
 import { Client } from 'pg';
-import { DatabaseConnection, MIGRATION_LOCK } from '../../src/database/database-connection';
+import { DatabaseConnection } from '../../src/database/database-connection';
+import { MIGRATION_LOCK } from '../../src/database/schema-migrations';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(120_000);
@@ -40,11 +41,13 @@ describe('migrations run by several instances at once', () => {
     }
     const runs = await Promise.allSettled(connections.map((c) => c.runMigrations()));
     expect(runs.filter((r) => r.status === 'rejected')).toEqual([]);
-    const applied = runs.map((r) => (r.status === 'fulfilled' ? r.value : []));
-    // One instance applied them all; the others waited and found nothing pending.
-    expect(applied.filter((names) => names.length > 0)).toEqual([
-      STUDIO_MIGRATIONS.map((m) => m.name),
-    ]);
+    const applied = runs.map((r) =>
+      r.status === 'fulfilled' ? r.value : { migrations: [], functions: [] },
+    );
+    // One instance applied them all (and the function files); the others waited and found
+    // nothing pending.
+    const busy = applied.filter((run) => run.migrations.length + run.functions.length > 0);
+    expect(busy.map((run) => run.migrations)).toEqual([STUDIO_MIGRATIONS.map((m) => m.name)]);
     const rows: Array<{ name: string; n: number }> = await connections[0].dataSource.query(
       `SELECT name, count(*)::int AS n FROM schema_migrations GROUP BY name`,
     );
@@ -76,7 +79,7 @@ describe('migrations run by several instances at once', () => {
       expect(await revert).toBe(last);
       expect(await count()).toBe(before - 1);
       // And forward again: the migration it reverted is the one pending.
-      expect(await migrator.runMigrations()).toEqual([last]);
+      expect(await migrator.runMigrations()).toEqual({ migrations: [last], functions: [] });
     } finally {
       await holder.end();
     }

@@ -6,8 +6,7 @@ import {
   TableLeaseRepository,
 } from '../../src/database/table-lease.repository';
 import { historyQueryOf } from '../../src/history/reader/history-query';
-import { UNSTORED_READING } from '../../src/history/writer/round-cards.repository';
-import { TableStateRepository } from '../../src/history/writer/table-state.repository';
+import { UNSTORED_READING } from '../../src/history/writer/transition-call';
 import {
   createTransitionWriter,
   TransitionWriter,
@@ -72,10 +71,7 @@ describe('group commit of several tables', () => {
     ds = await db.migrated();
     leases = new TableLeaseRepository(ds, 60_000);
     // One call out at a time: what is submitted while it is out goes as one group.
-    writer = createTransitionWriter(ds, new TableStateRepository(ds, leases), 'test', {
-      maxInFlight: 1,
-      maxGroup: 32,
-    }).writer;
+    writer = createTransitionWriter(ds, 'test', { maxInFlight: 1, maxGroup: 32 });
     const ids = ['g-first', 'g-a', 'g-b', 'g-c'];
     await insertStudioTables(ds, ids);
     for (const id of ids) {
@@ -89,7 +85,7 @@ describe('group commit of several tables', () => {
         cards: 0,
       };
       tables.push(table);
-      // The first transition (the state's first version) takes the statement path.
+      // The state's first version, one table after the other (so each alone).
       await commit(table, {
         newShoe: { id: table.shoe, shoeNumber: 1, deckCount: 8 },
         newRound: { id: table.round, shoeId: table.shoe, shoeNumber: 1, roundNumber: 1 },

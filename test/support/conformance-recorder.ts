@@ -48,8 +48,8 @@ interface OutboxRow {
 }
 
 /**
- * Every event the studio wrote to its outbox, as the relay publishes it (the envelope of
- * toEnvelope), recorded before the studio stops. Published or not: what is in the outbox is what
+ * Every event the studio wrote to its outbox, as the relay publishes it (the contract's
+ * envelope), recorded before the studio stops. Published or not: what is in the outbox is what
  * the service committed to announce.
  */
 export async function recordStudioOutbox(studio: RunningStudio, source: string): Promise<void> {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client, Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createStudioDataSource } from '../../src/database/data-source.factory';
+import { migrateSchema } from '../../src/database/schema-migrations';
 import { TEST_ADMIN_DATABASE_URL } from './environment';
 
 export interface TestDatabase {
@@ -9,7 +10,10 @@ export interface TestDatabase {
   url: string;
   /** A pool on this database that drop() closes, every connection gone, before dropping. */
   pool(max?: number): Pool;
-  /** The studio's DataSource on this database with every migration run; drop() destroys it. */
+  /**
+   * The studio's DataSource on this database, migrated as the service migrates (versioned
+   * migrations, then function files); drop() destroys it.
+   */
   migrated(): Promise<DataSource>;
   drop(): Promise<void>;
 }
@@ -41,7 +45,7 @@ export async function createTestDatabase(label: string): Promise<TestDatabase> {
       });
       dataSources.push(dataSource);
       await dataSource.initialize();
-      await dataSource.runMigrations();
+      await migrateSchema(dataSource);
       return dataSource;
     },
     drop: async () => {

@@ -1,2 +1,1 @@
 export * from './entities';
-export * from './outbox-writer';

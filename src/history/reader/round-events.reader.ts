@@ -1,4 +1,4 @@
-import type { ChainedEvent } from '../../tables/event-chain';
+import type { ChainedEvent } from '../event-chain';
 import type { HistoryQuery } from './history-query';
 import { iso } from './history-query';
 

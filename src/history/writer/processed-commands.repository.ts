@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { TableWrites } from '../../table-core/table-machine';
 import { chunks, ROWS_PER_STATEMENT } from './sql-chunks';
 
@@ -76,40 +76,33 @@ export class ProcessedCommandsRepository {
     return found;
   }
 
-  /** Records the answers to commands that changed nothing (rejections), for idempotent repeats. */
+  /**
+   * Records the answers to commands that changed nothing (rejections), for idempotent repeats,
+   * outside any transition (a transition's answers are written by its call). A repeat that slipped
+   * in keeps the answer stored first.
+   */
   async recordAlone(
     tableId: string | null,
     commands: readonly CommandRecord[],
     at: Date,
   ): Promise<void> {
     if (commands.length === 0) return;
-    await this.dataSource.transaction((manager) =>
-      this.insert(manager, tableId, commands, at, 'ON CONFLICT (command_id) DO NOTHING'),
-    );
-  }
-
-  /** Inside a transition: a repeat that slipped in conflicts and rolls the transition back. */
-  async insert(
-    manager: EntityManager,
-    tableId: string | null,
-    commands: readonly CommandRecord[],
-    at: Date,
-    onConflict = '',
-  ): Promise<void> {
-    for (const chunk of chunks(commands, ROWS_PER_STATEMENT)) {
-      await manager.query(
-        `INSERT INTO processed_commands (command_id, table_id, kind, result, received_at)
-         SELECT c.command_id, $4, c.kind, c.result::jsonb, $5
-           FROM unnest($1::text[], $2::text[], $3::text[]) AS c(command_id, kind, result)
-         ${onConflict}`,
-        [
-          chunk.map((c) => c.commandId),
-          chunk.map((c) => c.kind),
-          chunk.map((c) => JSON.stringify(c.result)),
-          tableId,
-          at,
-        ],
-      );
-    }
+    await this.dataSource.transaction(async (manager) => {
+      for (const chunk of chunks(commands, ROWS_PER_STATEMENT)) {
+        await manager.query(
+          `INSERT INTO processed_commands (command_id, table_id, kind, result, received_at)
+           SELECT c.command_id, $4, c.kind, c.result::jsonb, $5
+             FROM unnest($1::text[], $2::text[], $3::text[]) AS c(command_id, kind, result)
+           ON CONFLICT (command_id) DO NOTHING`,
+          [
+            chunk.map((c) => c.commandId),
+            chunk.map((c) => c.kind),
+            chunk.map((c) => JSON.stringify(c.result)),
+            tableId,
+            at,
+          ],
+        );
+      }
+    });
   }
 }

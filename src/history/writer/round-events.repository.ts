@@ -1,8 +1,8 @@
 import { topicName } from '@studio/contracts';
-import { appendTableEvents } from '@studio/persistence';
 import type { EntityManager } from 'typeorm';
 import type { TableWrites } from '../../table-core/table-machine';
-import { ChainedEvent, eventHash, GENESIS_HASH } from '../../tables/event-chain';
+import { OutboxRecord, outboxRecord } from '../../outbox/outbox-writer';
+import { ChainedEvent, eventHash, GENESIS_HASH } from '../event-chain';
 
 /** The last event of a table's hash chain (eventNo 0 and the genesis hash before the first). */
 export interface ChainHead {
@@ -10,31 +10,25 @@ export interface ChainHead {
   hash: string;
 }
 
-/** An outbox row of a public event (its sequence number is handed out when it is stored). */
-export interface OutboxRow {
-  eventId: string;
-  topic: string;
-  roundId: string | null;
-  type: string;
-  schemaVersion: number;
-  payload: unknown;
-}
-
 type Query = Pick<EntityManager, 'query'>;
 
 /**
- * The table's hash-chained event log (every event, restricted ones too) and the outbox rows for
- * its public events, written in the same transaction so nothing is announced that is not stored.
+ * The table's hash-chained event log (every event, restricted ones too) and the outbox records
+ * of its public events, both written by the transition's call, so nothing is announced that is
+ * not stored.
  *
  * The owner of a table keeps its chain's last event in memory (`heads`): a transition chains its
- * events to it without reading it first, and the statement that stores them checks it is still
- * the last one. A head is only remembered once its transition committed, and forgotten when a
+ * events to it without reading it first, and the call that stores them checks it is still the
+ * last one. A head is only remembered once its transition committed, and forgotten when a
  * transition fails or the table is (re)loaded.
  */
 export class RoundEventsRepository {
   private readonly heads = new Map<string, ChainHead>();
+  private readonly topic: string;
 
-  constructor(private readonly topicPrefix: string) {}
+  constructor(topicPrefix: string) {
+    this.topic = topicName('tableEvents', topicPrefix);
+  }
 
   /** The chain's last event as far as this owner knows, read from the log when not known. */
   async head(db: Query, tableId: string): Promise<ChainHead> {
@@ -85,58 +79,21 @@ export class RoundEventsRepository {
     return { rows, head: { eventNo, hash: prevHash } };
   }
 
-  /** The outbox rows of the public events. */
-  outboxRows(events: TableWrites['events'], newId: () => string): OutboxRow[] {
+  /** The outbox records of the public events. */
+  outboxRecords(events: TableWrites['events'], at: Date, newId: () => string): OutboxRecord[] {
     return events
       .filter((e) => e.visibility === 'public')
-      .map((e) => ({
-        eventId: newId(),
-        topic: topicName('tableEvents', this.topicPrefix),
-        roundId: e.roundId ?? null,
-        type: e.type,
-        schemaVersion: 1,
-        payload: e.payload,
-      }));
-  }
-
-  /**
-   * Appends inside the caller's transaction, chained to the last stored event (read here: the
-   * statement-by-statement path); returns the chain's new head.
-   */
-  async append(
-    manager: EntityManager,
-    tableId: string,
-    events: TableWrites['events'],
-    occurredAt: Date,
-    newId: () => string,
-  ): Promise<ChainHead | undefined> {
-    if (events.length === 0) return undefined;
-    this.forget(tableId);
-    const chained = this.chain(tableId, events, occurredAt, await this.head(manager, tableId));
-    await manager.query(
-      `INSERT INTO round_events (table_id, event_no, round_id, type, visibility, payload, actor, occurred_at, prev_hash, hash)
-       SELECT $2, e."eventNo", e."roundId", e.type, e.visibility, e.payload, e.actor, e."occurredAt", e."prevHash", e.hash
-         FROM jsonb_to_recordset($1::jsonb) AS e("eventNo" bigint, "roundId" uuid, type text, visibility text,
-              payload jsonb, actor text, "occurredAt" timestamptz, "prevHash" text, hash text)`,
-      [JSON.stringify(chained.rows), tableId],
-    );
-    const published = this.outboxRows(events, newId);
-    if (published.length > 0) {
-      await appendTableEvents(
-        manager,
-        published.map((e) => ({
-          eventId: e.eventId,
-          topic: e.topic,
-          tableId,
-          roundId: e.roundId ?? undefined,
+      .map((e) =>
+        outboxRecord({
+          eventId: newId(),
+          topic: this.topic,
+          roundId: e.roundId,
           type: e.type,
-          schemaVersion: e.schemaVersion,
-          occurredAt,
+          schemaVersion: 1,
+          occurredAt: at,
           payload: e.payload,
-        })),
+        }),
       );
-    }
-    return chained.head;
   }
 }
 

@@ -1,6 +1,5 @@
-import { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { TableState, upgradeTableState } from '../../table-core/table-machine';
-import { TableLease, TableLeaseRepository } from '../../database/table-lease.repository';
 import { applyStatePatch, diffState, StatePatch } from './state-delta';
 
 export interface StoredTableState {
@@ -29,10 +28,7 @@ export class TableStateRepository {
   /** The version of each table's last snapshot as far as this instance knows. */
   private readonly snapshots = new Map<string, number>();
 
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly leases: TableLeaseRepository,
-  ) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   /**
    * The stored state in the current shape: the snapshot (upgraded, if stored by the previous
@@ -65,49 +61,6 @@ export class TableStateRepository {
     return { version, state: state as TableState };
   }
 
-  /** Fails the transaction unless this instance still holds the table's lease. */
-  assertLease(manager: EntityManager, lease: TableLease): Promise<void> {
-    return this.leases.assertHeld(manager, lease);
-  }
-
-  /**
-   * Writes the new state over the expected version; returns the new version. With the state it
-   * replaces (`previous`, as stored at `expectedVersion`) only the delta is written, unless a
-   * snapshot is due. A rolled-back snapshot only delays the next one: the deltas stay a chain.
-   */
-  async write(
-    manager: EntityManager,
-    state: TableState,
-    expectedVersion: number,
-    at: Date,
-    previous?: TableState,
-  ): Promise<number> {
-    const tableId = state.tableId;
-    if (expectedVersion === 0) {
-      const inserted = await manager.query(
-        `INSERT INTO table_state (table_id, version, snapshot_version, state, updated_at)
-         VALUES ($1, 1, 1, $2, $3) ON CONFLICT (table_id) DO NOTHING RETURNING version`,
-        [tableId, state, at],
-      );
-      if (inserted.length !== 1) throw new StaleTableStateError(tableId, 0);
-      this.snapshots.set(tableId, 1);
-      return 1;
-    }
-    const plan = this.plan(state, expectedVersion, previous);
-    if (plan.mode === 'snapshot') return this.writeSnapshot(manager, state, expectedVersion, at);
-    const delta = plan.delta;
-    const rows = await manager.query(
-      `WITH updated AS (
-         UPDATE table_state SET version = version + 1, updated_at = $4
-          WHERE table_id = $1 AND version = $2 RETURNING version)
-       INSERT INTO table_state_deltas (table_id, version, delta)
-       SELECT $1, version, $3::json FROM updated RETURNING version`,
-      [tableId, expectedVersion, JSON.stringify(delta), at],
-    );
-    if (rows.length !== 1) throw new StaleTableStateError(tableId, expectedVersion);
-    return Number(rows[0].version);
-  }
-
   /**
    * How the state at expectedVersion + 1 is stored: a snapshot when one is due (or nothing to diff
    * against, or the whole state replaced), otherwise the delta from `previous`.
@@ -124,32 +77,8 @@ export class TableStateRepository {
     return { mode: 'delta', delta: delta ?? { o: {} } };
   }
 
-  /** A snapshot written by the one-call path (studio_commit_transition) committed. */
+  /** A snapshot written by the transition's call committed at `version`. */
   snapshotCommitted(tableId: string, version: number): void {
     this.snapshots.set(tableId, version);
-  }
-
-  private async writeSnapshot(
-    manager: EntityManager,
-    state: TableState,
-    expectedVersion: number,
-    at: Date,
-  ): Promise<number> {
-    const tableId = state.tableId;
-    const rows = await manager.query(
-      `WITH updated AS (
-         UPDATE table_state
-            SET version = version + 1, snapshot_version = version + 1, state = $3, updated_at = $4
-          WHERE table_id = $1 AND version = $2 RETURNING version),
-       cleared AS (
-         DELETE FROM table_state_deltas WHERE table_id = $1 AND version <= $2 + 1
-          AND EXISTS (SELECT 1 FROM updated))
-       SELECT version FROM updated`,
-      [tableId, expectedVersion, state, at],
-    );
-    if (rows.length !== 1) throw new StaleTableStateError(tableId, expectedVersion);
-    const version = Number(rows[0].version);
-    this.snapshots.set(tableId, version);
-    return version;
   }
 }

@@ -1,29 +1,22 @@
 import type { DataSource } from 'typeorm';
 import type { MachineOutcome, TableState } from '../../table-core/table-machine';
 import type { TableLease } from '../../database/table-lease.repository';
+import type { ReadingRecord } from '../scanner-history.repository';
+import { GroupCommitOptions, GroupCommitter } from './group-commit';
 import {
   CommandRecord,
   placeAnswers,
   ProcessedCommandsRepository,
 } from './processed-commands.repository';
-import type { ReadingRecord } from '../scanner-history.repository';
-import {
-  ReadingOutcomeRepository,
-  readingRow,
-  RoundCardsRepository,
-} from './round-cards.repository';
-import { ChainHead, RoundEventsRepository } from './round-events.repository';
-import { ShoesRoundsRepository } from './shoes-rounds.repository';
-import { SupervisorActionsRepository } from './supervisor-actions.repository';
+import { RoundEventsRepository } from './round-events.repository';
 import { StoredTableState, TableStateRepository } from './table-state.repository';
+import { readingRow, TransitionCall } from './transition-call';
 import {
   CallResult,
   ChainMovedError,
-  TransitionCall,
+  sentAlone,
   TransitionCallRepository,
 } from './transition-call.repository';
-import { GroupCommitOptions, GroupCommitter } from './group-commit';
-import { WagersRepository } from './wagers.repository';
 
 export interface CommitContext {
   lease: TableLease;
@@ -41,37 +34,12 @@ export interface CommitContext {
   reading?: ReadingRecord;
 }
 
-/** The repositories one transition writes to. */
+/** What the writer works with: the state's storage plan, the chain heads, the answers, the call. */
 export interface HistoryRepositories {
   tableState: TableStateRepository;
-  shoesRounds: ShoesRoundsRepository;
-  cards: RoundCardsRepository;
-  wagers: WagersRepository;
-  supervisorActions: SupervisorActionsRepository;
-  readingOutcomes: ReadingOutcomeRepository;
   events: RoundEventsRepository;
   commands: ProcessedCommandsRepository;
-  /** The one-call path (studio_commit_transition). */
   call: TransitionCallRepository;
-}
-
-/**
- * Whether one call covers every row of the transition: a card reading's, a timer's, a round
- * start's or end's (up to ONE_CALL_SETTLEMENTS settlements), and a batch of platform commands with
- * their bets, decisions and answers (studio_commit_commands). Supervisor actions and corrections
- * take the statement-by-statement transaction (the consoles' actions), and so does a round end
- * settling many bets.
- */
-const ONE_CALL_SETTLEMENTS = 1_000;
-
-function fitsOneCall(outcome: MachineOutcome, ctx: CommitContext): boolean {
-  const w = outcome.writes;
-  return (
-    ctx.expectedVersion > 0 &&
-    w.settlements.length <= ONE_CALL_SETTLEMENTS &&
-    w.corrections.length === 0 &&
-    w.supervisorAction === undefined
-  );
 }
 
 /**
@@ -92,11 +60,12 @@ function withCommands(writes: MachineOutcome['writes'], ctx: CommitContext) {
 /**
  * Writes one table transition in one transaction: the lease fence, the new table state, the
  * history rows, the hash-chained round events with the outbox rows for the public ones, and the
- * answers to the commands it applied. Nothing is announced before this commits, and a crash
- * before the commit leaves no trace of the transition.
+ * answers to the commands it applied, all by one call of the transition functions
+ * (transition-call.repository.ts). Nothing is announced before this commits, and a crash before
+ * the commit leaves no trace of the transition.
  */
 export class TransitionWriter {
-  /** Card readings' and timers' transitions of tables ready together share one commit. */
+  /** Transitions of tables ready together share one commit. */
   private readonly group: GroupCommitter<TransitionCall, CallResult>;
 
   constructor(
@@ -123,21 +92,20 @@ export class TransitionWriter {
   }
 
   /**
-   * Commits the transition; returns the table state's new version. A reading's transition (most
-   * of them) is one round trip, shared with the other tables' transitions ready at the same time
-   * (group commit); the others one transaction of a statement per kind of row.
+   * Commits the transition; returns the table state's new version. One round trip, shared with
+   * the other tables' transitions ready at the same time (group commit) unless it goes alone
+   * (sentAlone).
    */
   async commit(outcome: MachineOutcome, ctx: CommitContext): Promise<number> {
     const tableId = outcome.state.tableId;
     try {
-      if (!fitsOneCall(outcome, ctx)) return await this.commitStatements(outcome, ctx);
       try {
-        return await this.commitInOneCall(outcome, ctx);
+        return await this.send(outcome, ctx);
       } catch (error) {
         if (!(error instanceof ChainMovedError)) throw error;
         // The remembered head was stale (nothing was written): chain to the stored one.
         this.repos.events.forget(tableId);
-        return await this.commitInOneCall(outcome, ctx);
+        return await this.send(outcome, ctx);
       }
     } catch (error) {
       this.repos.events.forget(tableId);
@@ -145,7 +113,7 @@ export class TransitionWriter {
     }
   }
 
-  private async commitInOneCall(outcome: MachineOutcome, ctx: CommitContext): Promise<number> {
+  private async send(outcome: MachineOutcome, ctx: CommitContext): Promise<number> {
     const { state, writes } = outcome;
     const tableId = state.tableId;
     const r = this.repos;
@@ -164,45 +132,12 @@ export class TransitionWriter {
       reading: ctx.reading ? readingRow(ctx.reading, writes) : undefined,
       prev,
       events: chained.rows,
-      outbox: r.events.outboxRows(writes.events, ctx.newId),
+      outbox: r.events.outboxRecords(writes.events, ctx.occurredAt, ctx.newId),
       answers: withCommands(writes, ctx),
     };
-    // A batch of commands goes alone: its answers must come back with its own error codes.
-    const { version } = call.answers ? await r.call.commit(call) : await this.group.submit(call);
+    const { version } = sentAlone(call) ? await r.call.commit(call) : await this.group.submit(call);
     if (plan.mode === 'snapshot') r.tableState.snapshotCommitted(tableId, version);
     r.events.remember(tableId, chained.head);
-    return version;
-  }
-
-  private async commitStatements(outcome: MachineOutcome, ctx: CommitContext): Promise<number> {
-    const { state, writes } = outcome;
-    const tableId = state.tableId;
-    const at = ctx.occurredAt;
-    const r = this.repos;
-    const answers = placeAnswers(writes, ctx.commands ?? []);
-    let head: ChainHead | undefined;
-    const version = await this.dataSource.transaction(async (manager) => {
-      await r.tableState.assertLease(manager, ctx.lease);
-      const version = await r.tableState.write(
-        manager,
-        state,
-        ctx.expectedVersion,
-        at,
-        ctx.previous,
-      );
-      const readingId = ctx.reading
-        ? await r.readingOutcomes.insert(manager, tableId, ctx.reading, writes)
-        : undefined;
-      await r.shoesRounds.write(manager, tableId, writes, at);
-      await r.cards.write(manager, tableId, writes, at, readingId);
-      await r.wagers.write(manager, tableId, writes, at, answers.inRows);
-      await r.supervisorActions.write(manager, tableId, writes, at);
-      await r.readingOutcomes.write(manager, tableId, writes);
-      head = await r.events.append(manager, tableId, writes.events, at, ctx.newId);
-      await r.commands.insert(manager, tableId, answers.alone, at);
-      return version;
-    });
-    if (head) r.events.remember(tableId, head);
     return version;
   }
 }
@@ -210,21 +145,14 @@ export class TransitionWriter {
 /** The writer and its repositories over one data source. */
 export function createTransitionWriter(
   dataSource: DataSource,
-  tableState: TableStateRepository,
   topicPrefix: string,
   groupCommit?: GroupCommitOptions,
-): { writer: TransitionWriter; supervisorActions: SupervisorActionsRepository } {
-  const supervisorActions = new SupervisorActionsRepository(dataSource);
+): TransitionWriter {
   const repos: HistoryRepositories = {
-    tableState,
-    shoesRounds: new ShoesRoundsRepository(),
-    cards: new RoundCardsRepository(),
-    wagers: new WagersRepository(),
-    supervisorActions,
-    readingOutcomes: new ReadingOutcomeRepository(),
+    tableState: new TableStateRepository(dataSource),
     events: new RoundEventsRepository(topicPrefix),
     commands: new ProcessedCommandsRepository(dataSource),
     call: new TransitionCallRepository(dataSource),
   };
-  return { writer: new TransitionWriter(dataSource, repos, groupCommit), supervisorActions };
+  return new TransitionWriter(dataSource, repos, groupCommit);
 }

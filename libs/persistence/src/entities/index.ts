@@ -1,22 +1,14 @@
-import { OutboxEventEntity } from './outbox-event.entity';
 import { ScannerReadingEntity } from './scanner-reading.entity';
 import { StudioTableEntity } from './studio-table.entity';
 import { UserEntity, UserSessionEntity } from './user.entity';
 
-export {
-  OutboxEventEntity,
-  ScannerReadingEntity,
-  StudioTableEntity,
-  UserEntity,
-  UserSessionEntity,
-};
+export { ScannerReadingEntity, StudioTableEntity, UserEntity, UserSessionEntity };
 export { USER_ROLES } from './user.entity';
 export type { UserRole } from './user.entity';
 
 /** Every entity the studio's DataSource knows. */
 export const STUDIO_ENTITIES = [
   StudioTableEntity,
-  OutboxEventEntity,
   ScannerReadingEntity,
   UserEntity,
   UserSessionEntity,

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../common/canonical-json';
 
-export { canonicalJson };
-
 export const GENESIS_HASH = '0'.repeat(64);
 
 export interface ChainedEventFields {
