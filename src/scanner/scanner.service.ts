@@ -403,7 +403,7 @@ export class ScannerService {
     state.reconnectAttempts = change.reconnectAttempts;
     const message = `Table ${state.tableId} scanner ${change.previousStatus} -> ${change.status}: ${change.reason}`;
     if (change.status === 'disconnected' || change.status === 'stale') this.logger.warn(message);
-    else this.logger.log(message);
+    else this.logger[change.status === 'stopped' ? 'debug' : 'log'](message); // stopped: with its table
     for (const listener of this.statusListeners) {
       try {
         listener({ ...state });
