@@ -115,7 +115,7 @@ function subscribed<L extends { onTransition: TransitionListener }>(
 }
 
 /** Simulated players on the embedded demo (DEMO_PLAYERS), betting with the first platform key. */
-function demoPlayers(config: StudioConfig): Provider[] {
+function demoPlayers(config: StudioConfig, clock: Clock): Provider[] {
   const key = config.orchestrator.platformKeys[0];
   if (!config.demoPlayers || !key) return [];
   return [
@@ -128,6 +128,7 @@ function demoPlayers(config: StudioConfig): Provider[] {
           new DemoPlayers(
             config.tables,
             httpPlatformPost(config.http.host, () => http.httpAdapter.getHttpServer(), key),
+            clock,
           ),
         ),
     },
@@ -239,7 +240,7 @@ export class StudioModule implements NestModule {
           useFactory: (registry: TableRuntimeRegistry, metrics: StudioMetrics) =>
             subscribed(registry, new RoundMetricsListener(config.tables, metrics, clock)),
         },
-        ...demoPlayers(config),
+        ...demoPlayers(config, clock),
         StudioLifecycle,
       ],
     };

@@ -38,7 +38,8 @@ export interface RunningStudio {
   database: DatabaseConnection;
   /** The Kafka command intake's start (running, or waiting for the brokers); none without it. */
   commandIntake?: Pick<CommandIntakeStarter, 'status'>;
-  close(): Promise<void>;
+  /** Stops gracefully; `why` (a signal name) goes into the "stopping" line. */
+  close(why?: string): Promise<void>;
 }
 
 /**
@@ -94,18 +95,24 @@ export async function startStudio(
     await intake?.start();
     const address = app.getHttpServer().address() as AddressInfo;
     const url = `http://${config.http.host}:${address.port}`;
-    app
-      .get(Logger)
-      .log(`Studio service listening on ${url} (${database.description})`, 'Bootstrap');
+    const logger = app.get(Logger);
+    logger.log(`Studio service listening on ${url} (${database.description})`, 'Bootstrap');
     const running = app;
     return {
       app: running,
       url,
       database,
       commandIntake: intake,
-      close: () => {
+      close: async (why) => {
+        const began = performance.now();
+        logger.log(
+          `Studio service stopping${why ? ` on ${why}` : ''}: in-flight work finishes, the tables are released`,
+          'Bootstrap',
+        );
         intake?.stop();
-        return running.close();
+        await running.close();
+        const took = ((performance.now() - began) / 1000).toFixed(1);
+        logger.log(`Studio service stopped (${took} s)`, 'Bootstrap');
       },
     };
   } catch (error) {

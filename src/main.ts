@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs);
     timer.unref();
     running
-      .close()
+      .close(signal)
       .then(() => process.exit(0))
       .catch((error) => {
         process.stderr.write(`Shutdown after ${signal} failed: ${oneLine(error)}\n`);

@@ -1,7 +1,9 @@
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
+import type { Clock } from '../clock/clock';
 import type { TableDefinition } from '../config/tables-config';
 import type { MachineOutcome } from '../table-core/table-machine';
+import { tableRunSettings } from '../tables/table-settings';
 import { DemoCommand, DemoTableStrategy } from './demo-strategy';
 
 /** Sends one command to the platform API; resolves with the HTTP status. */
@@ -13,6 +15,15 @@ export type PlatformPost = (
 
 /** At most this many commands in flight: the demo must not crowd out the consoles. */
 const MAX_IN_FLIGHT = 4;
+
+/**
+ * A command goes out only while its window stays open for at least this long, and for twice the
+ * slowest recent answer when that is longer: a busy machine answers late, and a bet that arrives
+ * after betting closed is only refused.
+ */
+const MIN_ANSWER_MARGIN_MS = 1_000;
+/** Each answer's time counts for less and less: the margin follows the machine's load. */
+const SLOWEST_DECAY = 0.95;
 
 /** Events after which a command still waiting would only be refused: it is dropped instead. */
 const ENDS_BETTING = new Set(['BettingClosed', 'RoundVoided', 'RoundCompleted', 'RoundEnded']);
@@ -31,7 +42,9 @@ type Generation = Record<DemoCommand['path'], number>;
 /**
  * Simulated players for the embedded demo. They read each table's public events (what a platform
  * reads from the events topic) and bet and decide through the platform HTTP API, exactly as a
- * casino platform would; the table applies its rules to them like to anyone else.
+ * casino platform would; the table applies its rules to them like to anyone else. They play
+ * inside the windows: a command whose window closes (or would close before its answer is back)
+ * is not sent, and a decision goes out only for a player whose bet the table accepted.
  */
 export class DemoPlayers implements OnApplicationShutdown {
   private readonly logger = new Logger('DemoPlayers');
@@ -44,17 +57,23 @@ export class DemoPlayers implements OnApplicationShutdown {
   private readonly queue: Array<() => Promise<void>> = [];
   private inFlight = 0;
   private stopped = false;
-  readonly stats = { sent: 0, accepted: 0, refused: 0, failed: 0 };
+  /** The slowest recent answer (decaying), for the margin a command needs before its deadline. */
+  private slowestAnswerMs = 0;
+  /** `late`: not sent, its window would have closed before the answer. */
+  readonly stats = { sent: 0, accepted: 0, refused: 0, failed: 0, late: 0 };
 
   constructor(
     tables: readonly TableDefinition[],
     private readonly post: PlatformPost,
+    private readonly clock: Pick<Clock, 'now'>,
     random: () => number = Math.random,
   ) {
     for (const t of tables) {
+      const { bettingWindowMs, decisionWindowMs } = tableRunSettings(t);
+      const table = { tableId: t.id, game: t.game, currency: t.currency };
       this.strategies.set(
         t.id,
-        new DemoTableStrategy({ tableId: t.id, game: t.game, currency: t.currency }, random),
+        new DemoTableStrategy({ ...table, bettingWindowMs, decisionWindowMs }, random),
       );
     }
   }
@@ -102,10 +121,13 @@ export class DemoPlayers implements OnApplicationShutdown {
   private schedule(tableId: string, command: DemoCommand): void {
     const generation = this.generationOf(tableId);
     const issued = generation[command.path];
+    const closesAt = this.now() + command.windowMs;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.enqueue(() =>
-        generation[command.path] === issued ? this.send(tableId, command) : Promise.resolve(),
+        generation[command.path] === issued
+          ? this.send(tableId, command, closesAt)
+          : Promise.resolve(),
       );
     }, command.delayMs);
     timer.unref();
@@ -129,7 +151,16 @@ export class DemoPlayers implements OnApplicationShutdown {
     }
   }
 
-  private async send(tableId: string, command: DemoCommand): Promise<void> {
+  private now(): number {
+    return this.clock.now().getTime();
+  }
+
+  /** The slowest answer, fading: one slow moment does not hold the players back for long. */
+  private answered(tookMs: number): void {
+    this.slowestAnswerMs = Math.max(tookMs, this.slowestAnswerMs * SLOWEST_DECAY);
+  }
+
+  private async send(tableId: string, command: DemoCommand, closesAt: number): Promise<void> {
     if (this.stopped) return;
     const { roundId, playerId } = command.body;
     const bettors = this.bettors.get(tableId);
@@ -138,9 +169,16 @@ export class DemoPlayers implements OnApplicationShutdown {
     if (command.path === 'decisions' && !hasBet) {
       return; // their bet did not make it in time: a decision would only be refused
     }
+    const margin = Math.max(MIN_ANSWER_MARGIN_MS, 2 * this.slowestAnswerMs);
+    const sentAt = this.now();
+    if (sentAt + margin > closesAt) {
+      this.stats.late += 1;
+      return;
+    }
     this.stats.sent += 1;
     try {
       const status = await this.post(tableId, command.path, command.body);
+      this.answered(this.now() - sentAt);
       if (status < 300) {
         this.stats.accepted += 1;
         if (command.path === 'bets') this.betAccepted(tableId, roundId, playerId);

@@ -122,6 +122,37 @@ describe('DemoTableStrategy', () => {
     expect(decision.body).toMatchObject({ playerId: 'demo-practice-1', seat: '4' });
   });
 
+  it('acts within the first 60% of the windows the table announces or is configured with', () => {
+    const s = new DemoTableStrategy(
+      {
+        tableId: 'lux',
+        game: 'blackjack-lux',
+        currency: 'EUR',
+        bettingWindowMs: 15_000,
+        decisionWindowMs: 4_000,
+      },
+      seeded(5),
+      { ...settings, silentShare: 0 },
+    );
+    const bets = s.onEvent({
+      type: 'BettingOpened',
+      roundId: 'r1',
+      payload: { bettingWindowMs: 5_000 },
+    });
+    expect(bets.length).toBeGreaterThan(4);
+    for (const bet of bets) {
+      expect(bet.windowMs).toBe(5_000);
+      expect(bet.delayMs).toBeLessThanOrEqual(3_000);
+    }
+    const [decision] = s.onEvent({
+      type: 'DecisionRequested',
+      roundId: 'r1',
+      payload: { seat: 1, playerId: 'demo-lux-seat-1', legalActions: ['hit', 'stand'] },
+    });
+    expect(decision.windowMs).toBe(4_000);
+    expect(decision.delayMs).toBeLessThanOrEqual(2_400);
+  });
+
   it('counts blackjack totals with soft aces', () => {
     expect(handTotal(['AS', '6D'])).toBe(17);
     expect(handTotal(['AS', '6D', 'TC'])).toBe(17);

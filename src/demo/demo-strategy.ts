@@ -5,6 +5,8 @@ export interface DemoCommand {
   path: 'bets' | 'decisions';
   body: Record<string, unknown>;
   delayMs: number;
+  /** How long after the event that asked for it its window stays open (betting or decision). */
+  windowMs: number;
 }
 
 /** A public table event as a platform would read it from the events topic. */
@@ -18,6 +20,9 @@ export interface DemoTable {
   tableId: string;
   game: GameKind;
   currency: string;
+  /** The table's windows (games.md defaults 15 s and 10 s); BettingOpened also says its own. */
+  bettingWindowMs?: number;
+  decisionWindowMs?: number;
 }
 
 export interface DemoSettings {
@@ -31,6 +36,10 @@ export const DEFAULT_DEMO_SETTINGS: DemoSettings = { infinitePlayers: 200, silen
 
 const SEATS = [1, 2, 3, 4, 5, 6, 7];
 const PRACTICE_PLAYER = 'demo-practice-1';
+const DEFAULT_BETTING_WINDOW_MS = 15_000;
+const DEFAULT_DECISION_WINDOW_MS = 10_000;
+/** Players act within this share of a window, leaving the rest for their answers to arrive. */
+const ACT_WITHIN = 0.6;
 
 /**
  * What simulated players at one table do on each public event: which bets and decisions they send
@@ -41,16 +50,31 @@ export class DemoTableStrategy {
   private practiceSeat: number | null = null;
   /** The Infinite Blackjack round whose first decision window was answered. */
   private decidedRound: string | null = null;
+  /** The betting window of the round now opening (from its BettingOpened event). */
+  private bettingWindowMs: number;
 
   constructor(
     private readonly table: DemoTable,
     private readonly random: () => number,
     private readonly settings: DemoSettings = DEFAULT_DEMO_SETTINGS,
-  ) {}
+  ) {
+    this.bettingWindowMs = table.bettingWindowMs ?? DEFAULT_BETTING_WINDOW_MS;
+  }
+
+  private get decisionWindowMs(): number {
+    return this.table.decisionWindowMs ?? DEFAULT_DECISION_WINDOW_MS;
+  }
 
   onEvent(event: DemoEvent): DemoCommand[] {
     if (!event.roundId) return [];
-    if (event.type === 'BettingOpened') return this.bets(event.roundId, event.payload);
+    if (event.type === 'BettingOpened') {
+      const announced = event.payload.bettingWindowMs;
+      this.bettingWindowMs =
+        typeof announced === 'number' && announced > 0
+          ? announced
+          : (this.table.bettingWindowMs ?? DEFAULT_BETTING_WINDOW_MS);
+      return this.bets(event.roundId, event.payload);
+    }
     if (event.type === 'DecisionWindowOpened' && this.table.game === 'infinite-blackjack') {
       return this.infiniteDecisions(event.roundId, event.payload);
     }
@@ -108,6 +132,8 @@ export class DemoTableStrategy {
   /** Three to five seated players (some with pairs), then bets behind on their seats. */
   private luxBets(roundId: string): DemoCommand[] {
     const seats = this.shuffled(SEATS).slice(0, 3 + this.int(3));
+    // Seat bets in the first half of the acting time, bets behind in the second.
+    const half = Math.floor(this.actWithin(this.bettingWindowMs) / 2);
     const commands = seats.map((seat) =>
       this.bet(
         roundId,
@@ -119,7 +145,7 @@ export class DemoTableStrategy {
         },
         500,
         10,
-        4_000,
+        half,
       ),
     );
     const behind = 2 + this.int(3);
@@ -130,10 +156,10 @@ export class DemoTableStrategy {
         { playerId: `demo-lux-behind-${i}`, betType: 'bet-behind', spot: String(seat) },
         100,
         10,
-        4_000,
+        half - 200,
       );
-      // Behind a seat only once its player sits there (seat bets go out within 4 s).
-      commands.push({ ...command, delayMs: command.delayMs + 4_500 });
+      // Behind a seat only once its player sits there (seat bets go out in the first half).
+      commands.push({ ...command, delayMs: command.delayMs + half });
     }
     return commands;
   }
@@ -168,11 +194,9 @@ export class DemoTableStrategy {
     const commands: DemoCommand[] = [];
     for (let i = 1; i <= this.settings.infinitePlayers; i += 1) {
       if (this.random() < this.settings.silentShare) continue;
-      commands.push({
-        path: 'decisions',
-        body: { roundId, playerId: `demo-ibj-${i}`, action: this.choose(cards, legal) },
-        delayMs: 300 + this.int(5_000),
-      });
+      commands.push(
+        this.decision({ roundId, playerId: `demo-ibj-${i}`, action: this.choose(cards, legal) }),
+      );
     }
     return commands;
   }
@@ -194,13 +218,7 @@ export class DemoTableStrategy {
     const cards = Array.isArray(p.cards) ? p.cards.map(String) : [];
     const legal = Array.isArray(p.legalActions) ? p.legalActions.map(String) : ['hit', 'stand'];
     const action = this.choose(cards, legal);
-    return [
-      {
-        path: 'decisions',
-        body: { roundId, playerId, seat: String(seat), action },
-        delayMs: 500 + this.int(3_000),
-      },
-    ];
+    return [this.decision({ roundId, playerId, seat: String(seat), action }, 500, 3_500)];
   }
 
   /** Roughly sensible play: hit low totals, stand on high ones, double 10-11 now and then. */
@@ -214,6 +232,7 @@ export class DemoTableStrategy {
     return can('stand') ? 'stand' : (legal[0] ?? 'stand');
   }
 
+  /** A bet after a pause of 200 ms up to `withinMs`, inside the acting part of the window. */
   private bet(
     roundId: string,
     fields: Record<string, unknown>,
@@ -221,6 +240,7 @@ export class DemoTableStrategy {
     maxUnits: number,
     withinMs = 6_000,
   ): DemoCommand {
+    const windowMs = this.bettingWindowMs;
     return {
       path: 'bets',
       body: {
@@ -229,8 +249,25 @@ export class DemoTableStrategy {
         amount: unit * (1 + this.int(maxUnits)),
         ...fields,
       },
-      delayMs: 200 + this.int(withinMs),
+      delayMs: this.pause(200, Math.min(withinMs, this.actWithin(windowMs) - 200)),
+      windowMs,
     };
+  }
+
+  /** A decision after a pause from `fromMs` up to `withinMs`, inside the acting part of the window. */
+  private decision(body: Record<string, unknown>, fromMs = 300, withinMs = 5_300): DemoCommand {
+    const windowMs = this.decisionWindowMs;
+    const until = Math.min(withinMs, this.actWithin(windowMs));
+    const from = Math.min(fromMs, until);
+    return { path: 'decisions', body, delayMs: this.pause(from, until - from), windowMs };
+  }
+
+  private actWithin(windowMs: number): number {
+    return Math.floor(windowMs * ACT_WITHIN);
+  }
+
+  private pause(fromMs: number, spreadMs: number): number {
+    return fromMs + this.int(Math.max(1, spreadMs));
   }
 
   private int(n: number): number {

@@ -40,6 +40,18 @@ function destination(logging: LoggingConfig): pino.DestinationStream {
 
 type PinoHttpOptions = Extract<Params['pinoHttp'], unknown[]>[0];
 
+/**
+ * Successful requests at debug (a demo player's bet is not news), and so are the 409s: a bet after
+ * betting closed or a decision outside its window is the table's rules answering the caller, who
+ * gets the code (counted by status in studio_http_request_duration_seconds). Other refusals (bad
+ * input, credentials, unknown tables) at info, failures at error.
+ */
+export function requestLogLevel(status: number, error?: Error): 'debug' | 'info' | 'error' {
+  if (error || status >= 500) return 'error';
+  if (status === 409 || status < 400) return 'debug';
+  return 'info';
+}
+
 function pinoOptions(logging: LoggingConfig): PinoHttpOptions {
   return {
     level: logging.level,
@@ -66,10 +78,7 @@ function pinoOptions(logging: LoggingConfig): PinoHttpOptions {
       return id;
     },
     customAttributeKeys: { reqId: 'requestId' },
-    // Successful requests at debug (a demo player's bet is not news); refusals at info, failures
-    // at error.
-    customLogLevel: (_req, res, error) =>
-      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug',
+    customLogLevel: (_req, res, error) => requestLogLevel(res.statusCode, error),
     customSuccessMessage: (req, res) => `${req.method} ${req.url} ${res.statusCode}`,
     customErrorMessage: (req, res, error) =>
       `${req.method} ${req.url} ${res.statusCode}: ${error.message}`,

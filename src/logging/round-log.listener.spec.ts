@@ -10,9 +10,9 @@ function outcome(writes: Partial<TableWrites>): MachineOutcome {
   return { state: {} as MachineOutcome['state'], writes: { ...emptyWrites(), ...writes } };
 }
 
-function settlement(playerId: string, stake: number, net: number) {
+function settlement(playerId: string, stake: number, net: number, roundId = 'r-1') {
   return {
-    roundId: 'r-1',
+    roundId,
     betId: `b-${playerId}`,
     playerId,
     betType: 'player',
@@ -76,7 +76,139 @@ describe('RoundLogListener', () => {
       }),
     );
     expect(lines).toEqual([
-      ['info', 'Pok Deng 1 (pokdeng-1): round voided (card dropped): no bets [round r-2]'],
+      [
+        'info',
+        'Pok Deng 1 (pokdeng-1): a round started before this service took the table voided (card dropped): no bets [round r-2]',
+      ],
+    ]);
+  });
+
+  it('numbers a round from its end event, also one started before a restart', () => {
+    const { lines, listener } = listen();
+    listener.onTransition(
+      'pokdeng-1',
+      outcome({
+        events: [
+          {
+            type: 'RoundCompleted',
+            visibility: 'public',
+            payload: { shoeNumber: 2, roundNumber: 7, status: 'completed' },
+            roundId: 'r-9',
+          },
+        ],
+        roundStatus: { id: 'r-9', status: 'completed', phase: 'settled', ended: true },
+        settlements: [settlement('p1', 1_000, -1_000, 'r-9')],
+      }),
+    );
+    expect(lines).toEqual([
+      [
+        'info',
+        'Pok Deng 1 (pokdeng-1): round 7 of shoe 2 completed: 1 bet by 1 player, staked 10.00 THB, players net -10.00 THB [round r-9]',
+      ],
+    ]);
+  });
+
+  it('tells a void in one line: the round, who voided it, why, and the refunds', () => {
+    const { lines, listener } = listen();
+    const voided = (approval?: { requestId: string; approvedBy: string }) =>
+      outcome({
+        events: [
+          {
+            type: 'RoundEnded',
+            visibility: 'public',
+            payload: { shoeNumber: 1, roundNumber: 5, status: 'voided' },
+            roundId: 'r-5',
+          },
+        ],
+        supervisorAction: {
+          action: 'void',
+          reason: 'Card dropped on the floor',
+          actor: 'supervisor',
+          roundId: 'r-5',
+          details: {},
+          ...(approval ? { approval } : {}),
+        },
+        roundStatus: {
+          id: 'r-5',
+          status: 'voided',
+          phase: 'voided',
+          ended: true,
+          voidReason: 'Card dropped on the floor',
+        },
+        settlements: [settlement('p1', 5_000, 0, 'r-5'), settlement('p2', 2_500, 0, 'r-5')],
+      });
+    listener.onTransition('pokdeng-1', voided());
+    listener.onTransition(
+      'pokdeng-1',
+      outcome({
+        supervisorAction: {
+          action: 'void',
+          reason: 'Wrong shoe',
+          actor: 'alice',
+          roundId: 'r-5',
+          details: {},
+          pendingRequestId: 'q-1',
+        },
+      }),
+    );
+    listener.onTransition('pokdeng-1', voided({ requestId: 'q-1', approvedBy: 'bob' }));
+    expect(lines).toEqual([
+      [
+        'info',
+        'Pok Deng 1 (pokdeng-1): round 5 of shoe 1 voided by supervisor "supervisor" (Card dropped on the floor): 2 bets by 2 players refunded, 75.00 THB [round r-5]',
+      ],
+      [
+        'info',
+        'Pok Deng 1 (pokdeng-1): supervisor "alice" asked to void the round: Wrong shoe (a second supervisor must approve it) [round r-5]',
+      ],
+      [
+        'info',
+        'Pok Deng 1 (pokdeng-1): round 5 of shoe 1 voided by supervisor "supervisor", approved by supervisor "bob" (Card dropped on the floor): 2 bets by 2 players refunded, 75.00 THB [round r-5]',
+      ],
+    ]);
+  });
+
+  it('warns on a supervisor alert that pauses nothing, never naming a card', () => {
+    const { lines, listener } = listen();
+    listener.onTransition(
+      'pokdeng-1',
+      outcome({
+        events: [
+          {
+            type: 'SupervisorAlert',
+            visibility: 'public',
+            payload: {
+              kind: 'scanner-sequence',
+              reason: 'repeated-with-other-content',
+              sequence: 12,
+              previousSequence: 12,
+            },
+            roundId: 'r-4',
+          },
+          {
+            type: 'SupervisorAlert',
+            visibility: 'public',
+            payload: { kind: 'composition', message: 'A 9th copy of a card in a 8-deck shoe' },
+            roundId: 'r-4',
+          },
+          {
+            type: 'SupervisorAlert',
+            visibility: 'public',
+            payload: { kind: 'rescan-limit', slot: 'player/1', failedAttempts: 5 },
+            roundId: 'r-4',
+          },
+        ],
+      }),
+    );
+    expect(lines).toEqual([
+      [
+        'warn',
+        'Pok Deng 1 (pokdeng-1): supervisor alert: scanner frame 12 repeated with other content (previous 12): not applied, kept for review [round r-4]',
+      ],
+      [
+        'warn',
+        'Pok Deng 1 (pokdeng-1): supervisor alert: card composition: A 9th copy of a card in a 8-deck shoe [round r-4]',
+      ],
     ]);
   });
 
@@ -115,12 +247,25 @@ describe('RoundLogListener', () => {
         },
       }),
     );
+    listener.onTransition(
+      'pokdeng-1',
+      outcome({
+        supervisorAction: {
+          action: 'pause',
+          reason: 'Dealer change',
+          actor: 'supervisor',
+          roundId: null,
+          details: {},
+        },
+      }),
+    );
     expect(lines).toEqual([
       [
         'warn',
         'Pok Deng 1 (pokdeng-1): paused automatically after a restart: The service restarted [round r-3]',
       ],
-      ['info', 'Pok Deng 1 (pokdeng-1): supervisor alice resume [round r-3]'],
+      ['info', 'Pok Deng 1 (pokdeng-1): supervisor "alice" resumed the round [round r-3]'],
+      ['info', 'Pok Deng 1 (pokdeng-1): supervisor "supervisor" paused the table: Dealer change'],
     ]);
   });
 

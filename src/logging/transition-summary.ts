@@ -6,6 +6,9 @@ export type TransitionNote =
   | {
       kind: 'round-ended';
       roundId: string;
+      /** From the round's RoundCompleted / RoundEnded event (known after a restart too). */
+      roundNumber?: number;
+      shoeNumber?: number;
       status: 'completed' | 'voided';
       voidReason?: string;
       bets: number;
@@ -15,12 +18,18 @@ export type TransitionNote =
       playersNet: number;
     }
   | { kind: 'automatic-pause'; roundId: string | null; reason: string; cause: string }
+  /** A supervisor alert that pauses nothing (a rescan limit is told as its automatic pause). */
+  | { kind: 'alert'; roundId: string | null; message: string }
   | {
       kind: 'supervisor-action';
       action: string;
       actor: string;
       roundId: string | null;
       reason: string | null;
+      /** A void that waits for a second supervisor's approval. */
+      pending?: boolean;
+      /** The second supervisor who approved this void. */
+      approvedBy?: string;
     };
 
 /** The system pauses a table by itself after a restart mid-round or an escalated rescan. */
@@ -42,6 +51,11 @@ export function summariseTransition(outcome: MachineOutcome): TransitionNote[] {
     });
   }
   for (const event of w.events) {
+    if (event.type === 'SupervisorAlert') {
+      const message = alertMessage(event.payload);
+      if (message) notes.push({ kind: 'alert', roundId: event.roundId, message });
+      continue;
+    }
     if (event.type !== 'RoundPaused') continue;
     const kind = String(event.payload.kind ?? '');
     if (kind === 'escalation' || event.actor === SYSTEM_ACTOR) {
@@ -61,14 +75,20 @@ export function summariseTransition(outcome: MachineOutcome): TransitionNote[] {
       actor: action.actor,
       roundId: action.roundId,
       reason: action.reason,
+      ...(action.pendingRequestId ? { pending: true } : {}),
+      ...(action.approval ? { approvedBy: action.approval.approvedBy } : {}),
     });
   }
   const status = w.roundStatus;
   if (status?.ended && (status.status === 'completed' || status.status === 'voided')) {
     const settlements = w.settlements.filter((s) => s.roundId === status.id);
+    const ended = w.events.find(
+      (e) => e.roundId === status.id && (e.type === 'RoundCompleted' || e.type === 'RoundEnded'),
+    )?.payload;
     notes.push({
       kind: 'round-ended',
       roundId: status.id,
+      ...numbers(ended),
       status: status.status,
       ...(status.voidReason ? { voidReason: status.voidReason } : {}),
       bets: settlements.length,
@@ -78,4 +98,27 @@ export function summariseTransition(outcome: MachineOutcome): TransitionNote[] {
     });
   }
   return notes;
+}
+
+function numbers(payload: Record<string, unknown> | undefined) {
+  const { roundNumber, shoeNumber } = payload ?? {};
+  return typeof roundNumber === 'number' && typeof shoeNumber === 'number'
+    ? { roundNumber, shoeNumber }
+    : {};
+}
+
+/** The alert in words; a rescan limit pauses the table and is told by that pause. */
+function alertMessage(payload: Record<string, unknown>): string | undefined {
+  switch (payload.kind) {
+    case 'composition':
+      return `card composition: ${String(payload.message ?? 'more copies of a card than the shoe holds')}`;
+    case 'scanner-sequence':
+      return (
+        `scanner frame ${String(payload.sequence)} ` +
+        `${payload.reason === 'backwards' ? 'went backwards' : 'repeated with other content'}` +
+        ` (previous ${String(payload.previousSequence ?? 'none')}): not applied, kept for review`
+      );
+    default:
+      return undefined;
+  }
 }

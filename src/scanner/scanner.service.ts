@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ScannerConnectionStatus, ScannerStatusChangedPayload } from '@studio/contracts';
 import { cardCode, cardFromIndex } from '@studio/cards';
-import { printable, ScannerReading, wireFormat } from '@studio/scanner-protocol';
+import { ScannerReading, wireFormat } from '@studio/scanner-protocol';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -373,7 +373,7 @@ export class ScannerService {
     };
     if (reading.kind !== 'heartbeat') {
       this.logger.debug(
-        `Table ${tableId}: ${reading.kind}${reading.kind === 'card' ? ` ${reading.code}` : ''} ${printable(reading.raw)}`,
+        `Table ${tableId}: ${reading.kind} reading, ${reading.raw.length} bytes (no card in a log: it may be face down)`,
       );
     }
     if (this.claim && reading.kind !== 'heartbeat' && reading.kind !== 'status') {
@@ -403,7 +403,7 @@ export class ScannerService {
     state.reconnectAttempts = change.reconnectAttempts;
     const message = `Table ${state.tableId} scanner ${change.previousStatus} -> ${change.status}: ${change.reason}`;
     if (change.status === 'disconnected' || change.status === 'stale') this.logger.warn(message);
-    else this.logger.log(message);
+    else this.logger[change.status === 'stopped' ? 'debug' : 'log'](message); // stopped: with its table
     for (const listener of this.statusListeners) {
       try {
         listener({ ...state });

@@ -195,7 +195,7 @@ export class TableOwnership {
         const acquired = await this.leases.tryAcquire(tableId, this.instanceId);
         if (acquired) {
           this.held.set(tableId, acquired);
-          this.logger.log(`Driving table ${tableId} (epoch ${acquired.epoch})`);
+          this.logger.debug(`Driving table ${tableId} (epoch ${acquired.epoch})`);
           await this.listener.acquired(acquired);
         }
       } catch (error) {

@@ -115,8 +115,7 @@ export class TableRuntimeRegistry implements OwnershipListener {
     await runtime.start();
     this.runtimes.set(lease.tableId, runtime);
     this.logger.log(
-      `Table ${lease.tableId} is running (lease epoch ${lease.epoch}` +
-        `${lease.handedOver ? ', handed over gracefully' : ''})`,
+      `Table ${lease.tableId} is running: ${lease.epoch === 1 ? 'taken fresh (its first lease)' : `${lease.handedOver ? 'handed over by its previous holder' : 'taken without a handover (the previous holder did not release it)'}, lease epoch ${lease.epoch}`}`,
     );
     await this.tell((l) => l.running(lease.tableId));
   }

@@ -425,7 +425,7 @@ export class TableRuntime {
     }
   }
 
-  /** One line per batch, counted by code (a window of 100,000 refusals is not 100,000 lines). */
+  /** One debug line per batch, counted by code (each command's platform has its answer). */
   private logBatchRejections(results: readonly ItemResult[]): void {
     const byCode = new Map<string, number>();
     let refused = 0;
@@ -436,16 +436,17 @@ export class TableRuntime {
     }
     if (refused === 0) return;
     const counts = [...byCode].map(([code, n]) => `${code} x${n}`).join(', ');
-    this.logger.warn(`${refused} of ${results.length} commands refused: ${counts}`);
+    this.logger.debug(`${refused} of ${results.length} commands refused: ${counts}`);
   }
 
   /**
    * Refusals are logged with their code; the message only where it cannot name a card (a reading
-   * or a correction may concern a face-down card, which must never reach a log line).
+   * or a correction may concern a face-down card, which must never reach a log line). A platform's
+   * bet or decision refused is its caller's answer (HTTP 409, the answers topic): debug.
    */
   private logRejection(input: TableInput, rejection: { code: string; message: string }): void {
     const mayNameACard = input.type === 'reading' || input.type === 'correct-card';
-    this.logger.warn(
+    this.logger[input.type === 'bet' || input.type === 'decide' ? 'debug' : 'warn'](
       `${input.type} refused: ${rejection.code}${mayNameACard ? '' : `: ${rejection.message}`}`,
     );
   }

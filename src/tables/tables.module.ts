@@ -34,7 +34,9 @@ export class TablesLifecycle {
   }
 
   async stop(): Promise<void> {
+    const driven = this.ownership.ownedTables.join(', ');
     await this.ownership.stop();
+    if (driven) this.logger.log(`Released tables ${driven}: the next owner takes them at once`);
   }
 }
 

@@ -23,6 +23,8 @@ export class VirtualDealer {
   /** Tables where a scanned card has not been read yet, with the give-up timer. */
   private readonly pending = new Map<string, NodeJS.Timeout>();
   private readonly shoes = new Map<string, string>();
+  /** Per table: the shoe whose cut card was drawn (once; a second one would only be refused). */
+  private readonly cutCards = new Map<string, string>();
   private stopped = false;
 
   constructor(
@@ -58,10 +60,17 @@ export class VirtualDealer {
       shoe &&
       runningPhase(state).kind === 'in-round' &&
       shoe.state.lastRoundNumber === null &&
-      shoe.state.cardsDrawn >= shoe.state.rules.deckCount * 52 * this.cutCardAt
+      shoe.state.cardsDrawn >= shoe.state.rules.deckCount * 52 * this.cutCardAt &&
+      this.cutCards.get(tableId) !== shoe.id
     ) {
-      // Not committed (the database is away): tried again after the next transition.
-      runtime.submit({ type: 'cut-card', by: 'virtual-dealer' }).catch(() => undefined);
+      this.cutCards.set(tableId, shoe.id);
+      // Not committed (the database is away) or refused (paused): tried again after the next
+      // transition.
+      const again = () => this.cutCards.delete(tableId);
+      runtime
+        .submit({ type: 'cut-card', by: 'virtual-dealer' })
+        .then((r) => r.accepted || r.code === 'cut-card-already-drawn' || again())
+        .catch(again);
     }
     // The card we scanned has been read by the table (applied or refused): the next may follow.
     const cardRead = outcome?.writes.events.some(
@@ -89,6 +98,12 @@ export class VirtualDealer {
     );
     setTimeout(() => {
       if (this.stopped) return;
+      // The round may have ended meanwhile (a void): a dealer then keeps the card in the shoe.
+      if (!runtime.machine.expected(runtime.snapshot)) {
+        clearTimeout(this.pending.get(tableId));
+        this.pending.delete(tableId);
+        return;
+      }
       this.shoes$
         .dealVirtualCard(tableId)
         .catch((error) => this.logger.warn(`Table ${tableId}: ${oneLine(error)}`));

@@ -330,7 +330,7 @@ describe('a studio of three instances rolled and crashed under load', () => {
           // Why a lease lapsed instead of being handed over: the instances' own words about it.
           everyService
             .flatMap((s) => s.stdout().split('\n'))
-            .filter((l) => /Lost table|Lease renewal failed|Driving table|Handed table/.test(l))
+            .filter((l) => /Lost table|Lease renewal failed|is running|Handed table/.test(l))
             .join('\n'),
         );
       }
