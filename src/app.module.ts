@@ -17,6 +17,7 @@ import type { StudioConfig } from './config/studio-config';
 import { ConsolesModule } from './consoles/consoles.module';
 import { CommandInboxRepository } from './database/command-inbox.repository';
 import { DatabaseConnection } from './database/database-connection';
+import { SharedSecretsRepository } from './database/shared-secrets.repository';
 import { databaseCheck, migrationsCheck } from './database/database-readiness';
 import { DemoPlayers, httpPlatformPost } from './demo/demo-players';
 import { HealthController } from './health/health.controller';
@@ -178,7 +179,11 @@ export class StudioModule implements NestModule {
         platformKafka,
         SupervisorModule.forRoot({ tables }),
         PlatformHttpModule.forRoot({ config, commands }),
-        AuditModule.forRoot({ history }),
+        AuditModule.forRoot({
+          history,
+          settings: config.audit,
+          secrets: new SharedSecretsRepository(dataSource),
+        }),
         ChainCheckpointModule.forRoot({ config, clock, ids, history, tables }),
         ConsolesModule.forRoot({ config, clock, history, tables, scanners, outbox }),
       ],

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { AuditSettings, readAuditSettings } from '../audit/cursor-signing-key';
 import { AuthSettings, readAuthSettings } from '../auth/auth-settings';
 import { resolve } from 'node:path';
 import { ConfigError } from '../common/config-error';
@@ -81,6 +82,7 @@ export interface StudioConfig {
   tablesFile: string;
   tables: TableDefinition[];
   auth: AuthSettings;
+  audit: AuditSettings;
   orchestrator: {
     leaseTtlMs: number;
     /** How long a command waits in its table's inbox for an instance to drive the table. */
@@ -179,6 +181,7 @@ export function loadStudioConfig(
         .filter(Boolean),
     },
     auth: readAuthSettings(read),
+    audit: readAuditSettings(read),
   };
 }
 
