@@ -22,6 +22,7 @@ import { StatementRoundChecks1764846000000 } from './1764846000000-StatementRoun
 import { GroupCommitTransitions1764857000000 } from './1764857000000-GroupCommitTransitions';
 import { LeaseFenceKeyShare1764870000000 } from './1764870000000-LeaseFenceKeyShare';
 import { SharedSecrets1765100000000 } from './1765100000000-SharedSecrets';
+import { SignInAttemptsPerAddress1765100100000 } from './1765100100000-SignInAttemptsPerAddress';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -49,4 +50,5 @@ export const STUDIO_MIGRATIONS = [
   GroupCommitTransitions1764857000000,
   LeaseFenceKeyShare1764870000000,
   SharedSecrets1765100000000,
+  SignInAttemptsPerAddress1765100100000,
 ];

@@ -12,6 +12,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
+import { SecurityLog } from './auth/security-log';
 import { Clock, IdGenerator, RandomUuidGenerator, SystemClock } from './clock/clock';
 import type { StudioConfig } from './config/studio-config';
 import { ConsolesModule } from './consoles/consoles.module';
@@ -216,16 +217,23 @@ export class StudioModule implements NestModule {
         },
         {
           provide: StudioMetrics,
-          inject: [OutboxRelay, EventPublisher, { token: CommandIntakeHandler, optional: true }],
+          inject: [
+            OutboxRelay,
+            EventPublisher,
+            SecurityLog,
+            { token: CommandIntakeHandler, optional: true },
+          ],
           useFactory: (
             relay: OutboxRelay,
             publisher: EventPublisher,
+            security: SecurityLog,
             intake: CommandIntakeHandler | undefined,
           ) =>
             new StudioMetrics({
               lag: () => relay.lag(),
               relayCounters: () => relay.counters,
               publisher,
+              signInEvents: () => security.counts,
               ...(intake ? { intakeCounters: () => intake.intake.counters } : {}),
             }),
         },
