@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { AuditSettings, readAuditSettings } from '../audit/cursor-signing-key';
 import { AuthSettings, readAuthSettings } from '../auth/auth-settings';
+import { HttpLimits, readHttpLimits } from '../http/http-settings';
 import { resolve } from 'node:path';
 import { ConfigError } from '../common/config-error';
 import { EnvReader, readConfiguredFile } from './env-reader';
@@ -67,6 +68,8 @@ export interface OutboxConfig {
 
 export interface StudioConfig {
   http: { host: string; port: number };
+  /** Timeouts, connection cap, body sizes and trusted proxies of the HTTP server. */
+  httpLimits: HttpLimits;
   instanceId: string;
   logLevel: LogLevel;
   logging: LoggingConfig;
@@ -116,6 +119,7 @@ export function loadStudioConfig(
       host: read.string('HOST', '127.0.0.1'),
       port: read.integer('PORT', 3000, 0, 65535),
     },
+    httpLimits: readHttpLimits(read),
     instanceId: read.string('STUDIO_INSTANCE_ID', `${hostname()}-${process.pid}`),
     logLevel,
     logging: {
