@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Sign-in protection an attacker cannot turn against the staff: failures are counted per
  * (account, address) pair, whose delays and lockout keep out that address only, and per account
- * within a window, which slows attempts from new addresses past a ceiling but never locks. The
+ * in a draining bucket, which slows attempts from new addresses once full but never locks. The
  * per-username lockout (`sign_in_failures`), which locked the owner out too, goes; a pair's
  * `last_success_at` marks the addresses the account was signed in from.
  */
@@ -27,9 +27,8 @@ export class SignInAttemptsPerAddress1765100100000 implements MigrationInterface
     await queryRunner.query(
       `CREATE TABLE sign_in_accounts (
          username text PRIMARY KEY,
-         window_started_at timestamptz NOT NULL,
-         failures integer NOT NULL,
-         next_slow_attempt_at timestamptz
+         failures double precision NOT NULL,
+         updated_at timestamptz NOT NULL
        )`,
     );
   }

@@ -63,8 +63,9 @@ function readSignInProtection(read: EnvReader): SignInProtectionSettings {
     maxDelayMs,
     lockoutFailures,
     lockoutMs: seconds('SIGNIN_LOCKOUT_SECONDS', 15 * 60, 1, 7 * 86_400),
-    accountCeiling: read.integer('SIGNIN_ACCOUNT_CEILING', 100, 1, 1_000_000),
+    // 50 at once and 50 more as the bucket drains: at most 100 failed attempts an hour from
+    // addresses new to the account (OWASP ASVS 2.2.1).
+    accountCeiling: read.integer('SIGNIN_ACCOUNT_CEILING', 50, 1, 1_000_000),
     accountWindowMs: seconds('SIGNIN_ACCOUNT_WINDOW_SECONDS', 3600, 1, 7 * 86_400),
-    accountSlowMs: seconds('SIGNIN_ACCOUNT_SLOW_SECONDS', 5, 1, 3600),
   };
 }

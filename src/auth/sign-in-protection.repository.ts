@@ -87,9 +87,8 @@ interface PairRow {
 }
 
 interface AccountRow {
-  window_started_at: Date;
   failures: number;
-  next_slow_attempt_at: Date | null;
+  updated_at: Date;
 }
 
 /** What a decision over the stored states returns: its answer and the states to store, if any. */
@@ -113,7 +112,7 @@ export class SignInAttemptsRepository {
 
   constructor(
     private readonly dataSource: DataSource,
-    /** How long an account's failure window lasts (rows past it may go). */
+    /** How long an account's full bucket takes to drain (rows untouched longer may go). */
     private readonly accountWindowMs: number,
   ) {}
 
@@ -126,10 +125,10 @@ export class SignInAttemptsRepository {
     if (++this.calls % PRUNE_EVERY === 0) await this.prune(now);
     return this.dataSource.transaction(async (manager) => {
       const [account]: AccountRow[] = await manager.query(
-        `INSERT INTO sign_in_accounts AS a (username, window_started_at, failures)
-         VALUES ($1, $2, 0)
+        `INSERT INTO sign_in_accounts AS a (username, failures, updated_at)
+         VALUES ($1, 0, $2)
          ON CONFLICT (username) DO UPDATE SET username = a.username
-         RETURNING window_started_at, failures, next_slow_attempt_at`,
+         RETURNING failures, updated_at`,
         [username, now],
       );
       const [pair]: PairRow[] = await manager.query(
@@ -147,18 +146,13 @@ export class SignInAttemptsRepository {
           lastAttemptAt: ms(pair.last_attempt_at),
           lastSuccessAt: ms(pair.last_success_at),
         },
-        {
-          windowStartedAt: ms(account.window_started_at)!,
-          failures: account.failures,
-          nextSlowAttemptAt: ms(account.next_slow_attempt_at),
-        },
+        { failures: Number(account.failures), updatedAt: ms(account.updated_at)! },
       );
       if (store) {
         const { pair: p, account: a } = store;
         await manager.query(
-          `UPDATE sign_in_accounts SET window_started_at = $2, failures = $3, next_slow_attempt_at = $4
-            WHERE username = $1`,
-          [username, at(a.windowStartedAt), a.failures, at(a.nextSlowAttemptAt)],
+          `UPDATE sign_in_accounts SET failures = $2, updated_at = $3 WHERE username = $1`,
+          [username, a.failures, at(a.updatedAt)],
         );
         await manager.query(
           `UPDATE sign_in_pairs
@@ -179,7 +173,7 @@ export class SignInAttemptsRepository {
     });
   }
 
-  /** Pairs whose failures are forgiven and that are no known address; accounts past their window. */
+  /** Pairs whose failures are forgiven and that are no known address; accounts drained empty. */
   private async prune(now: Date): Promise<void> {
     await this.dataSource.query(
       `DELETE FROM sign_in_pairs
@@ -192,10 +186,9 @@ export class SignInAttemptsRepository {
         now,
       ],
     );
-    await this.dataSource.query(
-      `DELETE FROM sign_in_accounts
-        WHERE window_started_at < $1 AND (next_slow_attempt_at IS NULL OR next_slow_attempt_at <= $2)`,
-      [new Date(now.getTime() - this.accountWindowMs), now],
-    );
+    // A full bucket drains in one window: untouched that long, it is empty.
+    await this.dataSource.query(`DELETE FROM sign_in_accounts WHERE updated_at < $1`, [
+      new Date(now.getTime() - this.accountWindowMs),
+    ]);
   }
 }

@@ -16,15 +16,12 @@ const POLICY: SignInPolicy = {
   lockoutFailures: 8,
   lockoutMs: 900_000,
   accountCeiling: 20,
+  /** The full bucket of 20 drains in an hour: one failure every 180 s. */
   accountWindowMs: 3_600_000,
-  accountSlowMs: 5_000,
 };
+const DRAIN_MS = 180_000;
 const T0 = Date.UTC(2026, 11, 1, 12);
-const newAccount = (at = T0): AccountState => ({
-  windowStartedAt: at,
-  failures: 0,
-  nextSlowAttemptAt: null,
-});
+const newAccount = (at = T0): AccountState => ({ failures: 0, updatedAt: at });
 
 /** Attempts from one address, each failing as soon as it is admitted: what each one was told. */
 function failFrom(pair: PairState, account: AccountState, times: number[]) {
@@ -113,41 +110,61 @@ describe('sign-in policy', () => {
   it('clears the pair on success and remembers its address; undoes the account count', () => {
     const a = admit({ ...NEW_PAIR, failures: 2 }, { ...newAccount(), failures: 5 }, T0, POLICY);
     if (!a.admitted) throw new Error('admitted expected');
-    expect(succeeded(a.pair, a.account, T0)).toEqual({
-      pair: { ...NEW_PAIR, lastAttemptAt: T0, lastSuccessAt: T0 },
-      account: { windowStartedAt: T0, failures: 5, nextSlowAttemptAt: null },
+    expect(succeeded(a.pair, a.account, T0 + DRAIN_MS, POLICY)).toEqual({
+      pair: { ...NEW_PAIR, lastAttemptAt: T0 + DRAIN_MS, lastSuccessAt: T0 + DRAIN_MS },
+      account: { failures: 4, updatedAt: T0 + DRAIN_MS },
     });
   });
 
-  it('slows an account past its ceiling for new addresses, one attempt per accountSlowMs, never locks it', () => {
-    const over: AccountState = { windowStartedAt: T0, failures: 20, nextSlowAttemptAt: null };
-    const first = admit(NEW_PAIR, over, T0 + 1, POLICY);
-    expect(first).toMatchObject({
-      admitted: true,
-      account: { nextSlowAttemptAt: T0 + 5_001, failures: 21 },
+  it('slows an account with a full bucket for new addresses until it drains by one, never locks it', () => {
+    const full: AccountState = { failures: 20, updatedAt: T0 };
+    const slowed = admit(NEW_PAIR, full, T0 + 1_000, POLICY);
+    expect(slowed).toEqual({
+      admitted: false,
+      reason: 'account-slowed',
+      retryAt: T0 + 1_000 + (DRAIN_MS - 1_000),
     });
-    if (!first.admitted) return;
-    const second = admit(NEW_PAIR, first.account, T0 + 2, POLICY);
-    expect(second).toEqual({ admitted: false, reason: 'account-slowed', retryAt: T0 + 5_001 });
-    expect(admit(NEW_PAIR, first.account, T0 + 5_001, POLICY).admitted).toBe(true);
-    // The address the owner signed in from is not slowed.
-    const known = { ...NEW_PAIR, lastSuccessAt: T0 - 86_400_000 };
-    expect(admit(known, first.account, T0 + 2, POLICY).admitted).toBe(true);
-    const forgotten = { ...NEW_PAIR, lastSuccessAt: T0 - KNOWN_ADDRESS_MS };
-    expect(admit(forgotten, first.account, T0 + 2, POLICY).admitted).toBe(false);
-  });
-
-  it('says when a failure brings the account to its ceiling, and starts a new window after accountWindowMs', () => {
-    const near: AccountState = { windowStartedAt: T0, failures: 19, nextSlowAttemptAt: null };
-    expect(admit(NEW_PAIR, near, T0 + 1, POLICY)).toMatchObject({
+    const drainedByOne = admit(NEW_PAIR, full, T0 + DRAIN_MS, POLICY);
+    expect(drainedByOne).toMatchObject({
       admitted: true,
+      account: { failures: 20, updatedAt: T0 + DRAIN_MS },
       slowsOnFailure: true,
     });
-    const over: AccountState = { windowStartedAt: T0, failures: 50, nextSlowAttemptAt: T0 + 9_000 };
-    expect(admit(NEW_PAIR, over, T0 + 3_600_000, POLICY)).toMatchObject({
+    // The address the owner signed in from is not slowed...
+    const known = { ...NEW_PAIR, lastSuccessAt: T0 - 86_400_000 };
+    expect(admit(known, full, T0 + 1_000, POLICY).admitted).toBe(true);
+    // ...for KNOWN_ADDRESS_MS after that sign-in.
+    const forgotten = { ...NEW_PAIR, lastSuccessAt: T0 + 1_000 - KNOWN_ADDRESS_MS };
+    expect(admit(forgotten, full, T0 + 1_000, POLICY).admitted).toBe(false);
+  });
+
+  it('lets the ceiling fail at once and then as many again as the bucket drains in a window: never more', () => {
+    // 1,000 addresses new to the account, each trying once a second for two hours.
+    let account = newAccount();
+    const failuresAt: number[] = [];
+    for (let t = T0; t < T0 + 2 * 3_600_000; t += 1_000) {
+      const a = admit(NEW_PAIR, account, t, POLICY);
+      if (a.admitted) {
+        account = a.account;
+        failuresAt.push(t);
+      }
+    }
+    const inHour = (from: number) =>
+      failuresAt.filter((t) => t >= from && t < from + 3_600_000).length;
+    expect(inHour(T0)).toBeLessThanOrEqual(2 * POLICY.accountCeiling);
+    expect(inHour(T0)).toBeGreaterThanOrEqual(2 * POLICY.accountCeiling - 1);
+    expect(Math.max(...failuresAt.map(inHour))).toBeLessThanOrEqual(2 * POLICY.accountCeiling);
+    expect(inHour(T0 + 3_600_000)).toBeLessThanOrEqual(POLICY.accountCeiling + 1);
+  });
+
+  it('says when a failure fills the bucket', () => {
+    expect(admit(NEW_PAIR, { failures: 18, updatedAt: T0 }, T0, POLICY)).toMatchObject({
       admitted: true,
-      account: { windowStartedAt: T0 + 3_600_000, failures: 1 },
       slowsOnFailure: false,
+    });
+    expect(admit(NEW_PAIR, { failures: 19, updatedAt: T0 }, T0, POLICY)).toMatchObject({
+      admitted: true,
+      slowsOnFailure: true,
     });
   });
 });

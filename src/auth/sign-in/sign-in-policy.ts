@@ -6,10 +6,12 @@
  *   delay that doubles from `delayMs` up to `maxDelayMs`; at `lockoutFailures` the pair is locked
  *   for `lockoutMs`. Only that address is kept out: the owner signing in from another address, which
  *   has no failures, is not affected;
- * - per account, against guessing spread over many addresses: past `accountCeiling` failures in an
- *   `accountWindowMs` window the account is slowed, never locked: addresses that have not signed in
- *   to it before get one attempt per `accountSlowMs` between them, addresses it was signed in from
- *   are exempt.
+ * - per account, against guessing spread over many addresses: a leaky bucket of `accountCeiling`
+ *   failures that drains in `accountWindowMs`. Once it is full the account is slowed, never
+ *   locked: an attempt from an address that has not signed in to it before waits until the bucket
+ *   has drained by one (`accountWindowMs / accountCeiling`); addresses it was signed in from are
+ *   exempt. So in any window at most about twice the ceiling fail: the ceiling at once, as much
+ *   again as it drains.
  *
  * An attempt is counted as a failure when it is admitted, before the password is checked, so a
  * burst of parallel attempts cannot all pass before the first failure is stored; a success undoes
@@ -23,7 +25,6 @@ export interface SignInPolicy {
   lockoutMs: number;
   accountCeiling: number;
   accountWindowMs: number;
-  accountSlowMs: number;
 }
 
 /** One account from one client address. */
@@ -35,11 +36,10 @@ export interface PairState {
   lastSuccessAt: number | null;
 }
 
-/** One account from everywhere. */
+/** One account from everywhere: its failures in the bucket (draining) as of `updatedAt`. */
 export interface AccountState {
-  windowStartedAt: number;
   failures: number;
-  nextSlowAttemptAt: number | null;
+  updatedAt: number;
 }
 
 export type Admission =
@@ -49,7 +49,7 @@ export type Admission =
       account: AccountState;
       /** A failure of this attempt locks the pair out. */
       locksOnFailure: boolean;
-      /** A failure of this attempt brings the account over its ceiling. */
+      /** A failure of this attempt fills the account's bucket: the next attempt is slowed. */
       slowsOnFailure: boolean;
     }
   | { admitted: false; reason: 'locked-out' | 'delayed' | 'account-slowed'; retryAt: number };
@@ -72,10 +72,11 @@ export function delayAfter(failures: number, policy: SignInPolicy): number {
   return Math.min(policy.maxDelayMs, policy.delayMs * 2 ** doublings);
 }
 
-function currentWindow(account: AccountState, now: number, policy: SignInPolicy): AccountState {
-  return now - account.windowStartedAt >= policy.accountWindowMs
-    ? { windowStartedAt: now, failures: 0, nextSlowAttemptAt: account.nextSlowAttemptAt }
-    : account;
+/** The bucket at `now`: drained by one failure every accountWindowMs / accountCeiling. */
+function drained(account: AccountState, now: number, policy: SignInPolicy): AccountState {
+  const drainMs = policy.accountWindowMs / policy.accountCeiling;
+  const elapsed = Math.max(0, now - account.updatedAt);
+  return { failures: Math.max(0, account.failures - elapsed / drainMs), updatedAt: now };
 }
 
 function knownAddress(pair: PairState, now: number): boolean {
@@ -95,13 +96,11 @@ export function admit(
   if (pair.retryAt !== null && pair.retryAt > now) {
     return { admitted: false, reason: 'delayed', retryAt: pair.retryAt };
   }
-  let account = currentWindow(storedAccount, now, policy);
-  const slowed = account.failures >= policy.accountCeiling && !knownAddress(pair, now);
-  if (slowed) {
-    if (account.nextSlowAttemptAt !== null && account.nextSlowAttemptAt > now) {
-      return { admitted: false, reason: 'account-slowed', retryAt: account.nextSlowAttemptAt };
-    }
-    account = { ...account, nextSlowAttemptAt: now + policy.accountSlowMs };
+  const account = drained(storedAccount, now, policy);
+  if (account.failures + 1 > policy.accountCeiling && !knownAddress(pair, now)) {
+    const drainMs = policy.accountWindowMs / policy.accountCeiling;
+    const retryAt = now + Math.ceil((account.failures + 1 - policy.accountCeiling) * drainMs);
+    return { admitted: false, reason: 'account-slowed', retryAt };
   }
   // A lockout starts the count again (its failures are set to 0 when it begins).
   const failures = pair.failures + 1;
@@ -118,16 +117,19 @@ export function admit(
     },
     account: { ...account, failures: account.failures + 1 },
     locksOnFailure: locks,
-    slowsOnFailure: account.failures + 1 === policy.accountCeiling,
+    slowsOnFailure:
+      account.failures + 1 <= policy.accountCeiling && account.failures + 2 > policy.accountCeiling,
   };
 }
 
 /** The right password: the pair's count is cleared and its address known; the account's undone. */
 export function succeeded(
   pair: PairState,
-  account: AccountState,
+  storedAccount: AccountState,
   now: number,
+  policy: SignInPolicy,
 ): { pair: PairState; account: AccountState } {
+  const account = drained(storedAccount, now, policy);
   return {
     pair: { ...NEW_PAIR, lastAttemptAt: now, lastSuccessAt: now },
     account: { ...account, failures: Math.max(0, account.failures - 1) },

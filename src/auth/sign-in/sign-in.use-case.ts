@@ -61,7 +61,7 @@ export class SignIn {
     }
     await this.attempts.update(username, address, now, (pair, account) => ({
       result: undefined,
-      store: succeeded(pair, account, now.getTime()),
+      store: succeeded(pair, account, now.getTime(), this.policy),
     }));
     const token = newSessionToken();
     const expiresAt = new Date(now.getTime() + this.sessionTtlMs);
