@@ -25,7 +25,9 @@ describe('sign-in protection', () => {
       env: {
         DEMO_USERS: 'true',
         // Short delays and lockouts so that they fit in a test.
-        SIGNIN_ADDRESS_LIMIT: '1000',
+        // 20 attempts per address per minute, whatever the accounts (each test's addresses make fewer).
+        SIGNIN_ADDRESS_LIMIT: '20',
+        SIGNIN_WINDOW_SECONDS: '60',
         SIGNIN_FREE_FAILURES: '2',
         SIGNIN_DELAY_SECONDS: '1',
         SIGNIN_MAX_DELAY_SECONDS: '2',
@@ -183,5 +185,29 @@ describe('sign-in protection', () => {
     // ...and the owner at a new address gets in once the bucket allows: slowed, not locked.
     await sleep(retryAfter * 1000 + 100);
     expect((await signInFrom('127.0.1.9', studio.url, 'floor', STRONG)).status).toBe(200);
+  });
+
+  it('throttles one address spraying many accounts, and only that address', async () => {
+    const before = await signInEvents();
+    const seen: string[] = [];
+    const lines = await securityLines(async () => {
+      for (let i = 0; i < 21; i += 1) {
+        const answer = await signInFrom('127.0.0.40', studio.url, `sprayed-${i}`, 'Password1');
+        seen.push(`${answer.status}:${String(answer.body.error)}`);
+        if (i === 20) {
+          expect(Number(answer.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+          expect(String(answer.body.message)).toMatch(/from this address/);
+        }
+      }
+    });
+    expect(seen.slice(0, 20)).toEqual(Array(20).fill('401:invalid-credentials'));
+    expect(seen[20]).toBe('429:too-many-attempts');
+    expect(lines.filter((l) => l.reason === 'throttled-per-address')).toEqual([
+      expect.objectContaining({ username: 'sprayed-20', address: '127.0.0.40' }),
+    ]);
+    // Another address is not throttled.
+    expect((await signInFrom('127.0.0.41', studio.url, 'croupier', STRONG)).status).toBe(200);
+    const after = await signInEvents();
+    expect((after['throttled-per-address'] ?? 0) - (before['throttled-per-address'] ?? 0)).toBe(1);
   });
 });
