@@ -12,10 +12,17 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client, Pool } from 'pg';
-import { ExportRounds } from '../src/audit/export-rounds.use-case';
-import { PlayerBetHistory } from '../src/audit/player-bet-history.use-case';
-import { RoundTimeline } from '../src/audit/round-timeline.use-case';
-import { SearchRounds } from '../src/audit/search-rounds.use-case';
+import { AuditRequestError } from '../src/audit/audit-query';
+import { ExportRoundsQuery } from '../src/audit/export-rounds/export-rounds.query';
+import { ExportRounds } from '../src/audit/export-rounds/export-rounds.use-case';
+import { KeysetCursors } from '../src/audit/keyset-cursor';
+import { PlayerBetHistoryQuery } from '../src/audit/player-bet-history/player-bet-history.query';
+import { PlayerBetHistory } from '../src/audit/player-bet-history/player-bet-history.use-case';
+import type { RoundSearchParams } from '../src/audit/round-filter';
+import { RoundIdQuery } from '../src/audit/round-id';
+import { RoundTimeline } from '../src/audit/round-timeline/round-timeline.use-case';
+import { SearchRoundsQuery } from '../src/audit/search-rounds/search-rounds.query';
+import { SearchRounds } from '../src/audit/search-rounds/search-rounds.use-case';
 import { HistoryReader } from '../src/history/reader/history-reader';
 import type { HistoryQuery } from '../src/history/reader/history-query';
 import { createStudioDataSource } from '../src/database/data-source.factory';
@@ -176,9 +183,26 @@ async function main(): Promise<void> {
     const q: HistoryQuery = async (sql, params) =>
       (await pool.query(sql, params as unknown[])).rows;
     const reader = new HistoryReader(q);
-    const search = new SearchRounds(reader);
-    const timeline = new RoundTimeline(reader);
-    const history = new PlayerBetHistory(reader);
+    // The controller's path: the query object validates the parameters, then the use case runs.
+    const signer = new KeysetCursors(randomBytes(32));
+    const valid = <Q>(query: Q | AuditRequestError): Q => {
+      if (query instanceof AuditRequestError) throw query;
+      return query;
+    };
+    const searchRounds = new SearchRounds(reader, signer);
+    const search = {
+      execute: (params: RoundSearchParams) =>
+        searchRounds.execute(valid(SearchRoundsQuery.create(params, signer))),
+    };
+    const roundTimeline = new RoundTimeline(reader);
+    const timeline = {
+      execute: (id: string) => roundTimeline.execute(valid(RoundIdQuery.create(id))),
+    };
+    const playerBets = new PlayerBetHistory(reader, signer);
+    const history = {
+      execute: (player: string, params: Record<string, string>) =>
+        playerBets.execute(valid(PlayerBetHistoryQuery.create(player, params, signer))),
+    };
     const exporter = new ExportRounds(reader);
     const random = rng(42);
     const perTable = Math.ceil(ROUNDS / TABLES);
@@ -238,7 +262,8 @@ async function main(): Promise<void> {
       const started = performance.now();
       let bytes = 0;
       let lines = 0;
-      for await (const chunk of exporter.chunks({ from: iso(from), to: iso(to) }, format)) {
+      const query = valid(ExportRoundsQuery.create({ from: iso(from), to: iso(to), format }));
+      for await (const chunk of exporter.chunks(query)) {
         bytes += Buffer.byteLength(chunk);
         for (let i = chunk.indexOf('\n'); i !== -1; i = chunk.indexOf('\n', i + 1)) lines += 1;
       }

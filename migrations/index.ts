@@ -21,6 +21,8 @@ import { CommandBatchTransition1764830000000 } from './1764830000000-CommandBatc
 import { StatementRoundChecks1764846000000 } from './1764846000000-StatementRoundChecks';
 import { GroupCommitTransitions1764857000000 } from './1764857000000-GroupCommitTransitions';
 import { LeaseFenceKeyShare1764870000000 } from './1764870000000-LeaseFenceKeyShare';
+import { SharedSecrets1765100000000 } from './1765100000000-SharedSecrets';
+import { SignInAttemptsPerAddress1765100100000 } from './1765100100000-SignInAttemptsPerAddress';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -47,4 +49,6 @@ export const STUDIO_MIGRATIONS = [
   StatementRoundChecks1764846000000,
   GroupCommitTransitions1764857000000,
   LeaseFenceKeyShare1764870000000,
+  SharedSecrets1765100000000,
+  SignInAttemptsPerAddress1765100100000,
 ];

@@ -12,11 +12,13 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
+import { SecurityLog } from './auth/security-log';
 import { Clock, IdGenerator, RandomUuidGenerator, SystemClock } from './clock/clock';
 import type { StudioConfig } from './config/studio-config';
 import { ConsolesModule } from './consoles/consoles.module';
 import { CommandInboxRepository } from './database/command-inbox.repository';
 import { DatabaseConnection } from './database/database-connection';
+import { SharedSecretsRepository } from './database/shared-secrets.repository';
 import { databaseCheck, migrationsCheck } from './database/database-readiness';
 import { DemoPlayers, httpPlatformPost } from './demo/demo-players';
 import { HealthController } from './health/health.controller';
@@ -179,7 +181,11 @@ export class StudioModule implements NestModule {
         platformKafka,
         SupervisorModule.forRoot({ tables }),
         PlatformHttpModule.forRoot({ config, commands }),
-        AuditModule.forRoot({ history }),
+        AuditModule.forRoot({
+          history,
+          settings: config.audit,
+          secrets: new SharedSecretsRepository(dataSource),
+        }),
         ChainCheckpointModule.forRoot({ config, clock, ids, history, tables }),
         ConsolesModule.forRoot({ config, clock, history, tables, scanners, outbox }),
       ],
@@ -212,16 +218,23 @@ export class StudioModule implements NestModule {
         },
         {
           provide: StudioMetrics,
-          inject: [OutboxRelay, EventPublisher, { token: CommandIntakeHandler, optional: true }],
+          inject: [
+            OutboxRelay,
+            EventPublisher,
+            SecurityLog,
+            { token: CommandIntakeHandler, optional: true },
+          ],
           useFactory: (
             relay: OutboxRelay,
             publisher: EventPublisher,
+            security: SecurityLog,
             intake: CommandIntakeHandler | undefined,
           ) =>
             new StudioMetrics({
               lag: () => relay.lag(),
               relayCounters: () => relay.counters,
               publisher,
+              signInEvents: () => security.counts,
               ...(intake ? { intakeCounters: () => intake.intake.counters } : {}),
             }),
         },

@@ -7,6 +7,10 @@ import { StudioModule, StudioModuleOptions } from './app.module';
 import { oneLine } from './common/one-line';
 import { StartupError } from './common/config-error';
 import { HttpErrorsFilter } from './http/http-errors.filter';
+import { useBodyLimits } from './http/body-limits';
+import { ConnectionCap } from './http/connection-cap';
+import type { HttpLimits } from './http/http-settings';
+import { LimitedExpressAdapter } from './http/limited-express-adapter';
 import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
 import { setupOpenApi } from './http/openapi';
@@ -32,12 +36,50 @@ function secureHeaders(app: INestApplication): void {
   );
 }
 
+interface ExpressSettings {
+  set(setting: string, value: unknown): void;
+  get(setting: 'trust proxy fn'): (address: string, hop: number) => boolean;
+}
+
+/**
+ * `trust proxy` (so `request.ip`, hence the sign-in throttles and the security log, sees the
+ * client behind the configured proxies) and at most `maxConnectionsPerAddress` open connections
+ * per client address. The timeouts are the server's own (LimitedExpressAdapter), the body limits
+ * per route (useBodyLimits).
+ */
+function connectionLimits(app: INestApplication, limits: HttpLimits): ConnectionCap {
+  const express = app.getHttpAdapter().getInstance() as ExpressSettings;
+  express.set('trust proxy', limits.trustProxy);
+  const trusted = express.get('trust proxy fn');
+  const logger = app.get(Logger);
+  if (typeof limits.trustProxy === 'number') {
+    logger.warn(
+      `TRUST_PROXY=${limits.trustProxy} trusts every peer as a proxy, so the cap of ${limits.maxConnectionsPerAddress} connections per address is left to the proxy; give the proxies' addresses (CIDRs) to keep it`,
+      'Bootstrap',
+    );
+  }
+  // A trusted proxy's connections carry many clients: not counted (the proxy caps its own).
+  const cap = new ConnectionCap(
+    limits.maxConnectionsPerAddress,
+    (address) => limits.trustProxy !== false && trusted(address, 0),
+    (address, open) =>
+      logger.warn(
+        { msg: 'connection refused', event: 'too-many-connections', address, open },
+        'Security',
+      ),
+  );
+  cap.attach(app.getHttpServer());
+  return cap;
+}
+
 export interface RunningStudio {
   app: INestApplication;
   url: string;
   database: DatabaseConnection;
   /** The Kafka command intake's start (running, or waiting for the brokers); none without it. */
   commandIntake?: Pick<CommandIntakeStarter, 'status'>;
+  /** The per-address cap on open HTTP connections. */
+  connections: Pick<ConnectionCap, 'refused' | 'openFrom'>;
   /** Stops gracefully; `why` (a signal name) goes into the "stopping" line. */
   close(why?: string): Promise<void>;
 }
@@ -60,13 +102,17 @@ export async function startStudio(
         throw new StartupError(`Database migrations failed: ${oneLine(error)}`, { cause: error });
       }
     }
-    app = await NestFactory.create(StudioModule.forRoot({ config, database, ...overrides }), {
-      bufferLogs: true,
-      abortOnError: false,
-    });
+    app = await NestFactory.create(
+      StudioModule.forRoot({ config, database, ...overrides }),
+      new LimitedExpressAdapter(config.httpLimits),
+      // Body parsers with a limit per route instead (httpLimits).
+      { bufferLogs: true, abortOnError: false, bodyParser: false },
+    );
     app.useLogger(app.get(Logger));
     app.flushLogs();
+    const connections = connectionLimits(app, config.httpLimits);
     secureHeaders(app);
+    useBodyLimits(app, config.httpLimits.bodyLimits);
     app.useGlobalFilters(new HttpErrorsFilter(app.getHttpAdapter()));
     const commands = config.kafka?.commands.enabled ? config.kafka : undefined;
     let intake: CommandIntakeStarter | undefined;
@@ -103,6 +149,7 @@ export async function startStudio(
       url,
       database,
       commandIntake: intake,
+      connections,
       close: async (why) => {
         const began = performance.now();
         logger.log(

@@ -1,7 +1,13 @@
 import { topicName } from '@studio/contracts';
 import { AnchorVerdict, anchorFailed, ChainCheckpoint } from '../../src/audit/event-chain-walk';
-import { TableChainVerdict, VerifyEventChain } from '../../src/audit/verify-event-chain.use-case';
-import { RoundVerdict, VerifyRoundReplay } from '../../src/audit/verify-round-replay.use-case';
+import {
+  TableChainVerdict,
+  VerifyEventChain,
+} from '../../src/audit/verify-event-chain/verify-event-chain.use-case';
+import {
+  RoundVerdict,
+  VerifyRoundReplay,
+} from '../../src/audit/verify-round-replay/verify-round-replay.use-case';
 import { historyReader } from '../../src/history/reader/history-reader';
 import type { HistoryQuery } from '../../src/history/reader/history-query';
 

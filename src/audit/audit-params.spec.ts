@@ -1,7 +1,8 @@
+import { createHmac } from 'node:crypto';
 import { MAX_REPLAY_DAYS, replayRange, textParam, timeParam, timeRange } from './audit-params';
 import { AuditRequestError } from './audit-query';
-import { decodeCursor, encodeCursor, pageSize } from './keyset-cursor';
-import { parseRoundFilter } from './search-rounds.use-case';
+import { KeysetCursors, pageSize } from './keyset-cursor';
+import { parseRoundFilter } from './round-filter';
 
 /** The error code and message an auditor gets back for this call, or 'ok'. */
 function refusal(call: () => unknown): { code: string; message: string } | 'ok' {
@@ -103,36 +104,46 @@ describe('auditor times', () => {
 });
 
 describe('auditor cursors and page sizes', () => {
+  const cursors = new KeysetCursors(Buffer.alloc(32, 7));
   const key = { at: '2026-11-29 12:00:00.123456+00', id: '6f1c0b7e-1111-4222-8333-944445555666' };
-  const crafted = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  /** A payload signed with the service's key: what only a leaked key would let someone make. */
+  const signed = (value: unknown) => {
+    const payload = Buffer.from(JSON.stringify(value)).toString('base64url');
+    const mac = createHmac('sha256', Buffer.alloc(32, 7)).update(`rounds\n${payload}`).digest();
+    return `${payload}.${mac.subarray(0, 16).toString('base64url')}`;
+  };
+
+  it('signs the way the crafted cursors below are signed (they test the checks after the mac)', () => {
+    expect(signed([key.at, key.id])).toBe(cursors.encode('rounds', key));
+  });
 
   it('round-trips a cursor it issued, for rounds (uuid ids) and bets (text ids)', () => {
-    expect(decodeCursor(encodeCursor(key), 'uuid')).toEqual(key);
-    expect(decodeCursor(encodeCursor({ ...key, id: 'audit-pd-1' }), 'text')).toEqual({
-      ...key,
-      id: 'audit-pd-1',
-    });
+    expect(cursors.decode('rounds', cursors.encode('rounds', key))).toEqual(key);
+    const bet = { ...key, id: 'audit-pd-1' };
+    expect(cursors.decode('player-bets', cursors.encode('player-bets', bet))).toEqual(bet);
   });
 
   it.each([
     ['garbled base64', '%%%not base64%%%'],
     ['base64 of no JSON', Buffer.from('\u0000\u0001').toString('base64url')],
-    ['an impossible time', crafted(['2026-13-45 99:99:99+00', key.id])],
-    ['a time out of range', crafted(['0000-01-01 00:00:00+00', key.id])],
-    ['a NUL in the id', crafted([key.at, 'a\u0000b'])],
-    ['a lone surrogate in the id', crafted([key.at, '\uD800'])],
-    ['an id that is no uuid', crafted([key.at, 'round-7'])],
-    ['a number for the id', crafted([key.at, 7])],
-    ['three elements', crafted([key.at, key.id, 'x'])],
+    ['an impossible time', signed(['2026-13-45 99:99:99+00', key.id])],
+    ['a time out of range', signed(['0000-01-01 00:00:00+00', key.id])],
+    ['a NUL in the id', signed([key.at, 'a\u0000b'])],
+    ['a lone surrogate in the id', signed([key.at, '\uD800'])],
+    ['an id that is no uuid', signed([key.at, 'round-7'])],
+    ['a number for the id', signed([key.at, 7])],
+    ['three elements', signed([key.at, key.id, 'x'])],
   ])('refuses %s as invalid-cursor', (_what, cursor) => {
-    expect(refusal(() => decodeCursor(cursor, 'uuid'))).toEqual({
+    expect(refusal(() => cursors.decode('rounds', cursor))).toEqual({
       code: 'invalid-cursor',
       message: 'cursor is not one this API returned',
     });
   });
 
   it('refuses a repeated cursor or limit key as text', () => {
-    expect(refusal(() => decodeCursor(['a', 'b']))).toMatchObject({ code: 'invalid-text' });
+    expect(refusal(() => cursors.decode('rounds', ['a', 'b']))).toMatchObject({
+      code: 'invalid-text',
+    });
     expect(refusal(() => pageSize(['1', '2']))).toMatchObject({ code: 'invalid-text' });
   });
 });

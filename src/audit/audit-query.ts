@@ -26,3 +26,17 @@ export class AuditRequestError extends Error {
     this.name = 'AuditRequestError';
   }
 }
+
+/**
+ * What a query object's `create` answers: the validated query, or the refusal of its input (the
+ * parameter parsers throw AuditRequestError; `create` hands it back instead, as the table commands
+ * of src/use-cases do with their rejections).
+ */
+export function validated<T>(parse: () => T): T | AuditRequestError {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof AuditRequestError) return error;
+    throw error;
+  }
+}

@@ -23,29 +23,46 @@ import {
 import * as Answers from '../http/audit-api-schemas';
 import { ERROR_BODY } from '../http/http-schemas';
 import { openApiSchema } from '../http/openapi-schema';
-import { MAX_REPLAY_DAYS, MAX_REPLAY_ROUNDS, replayRange, textParam } from './audit-params';
+import { MAX_REPLAY_DAYS, MAX_REPLAY_ROUNDS } from './audit-params';
 import { AuditRequestError } from './audit-query';
-import { ExportRounds } from './export-rounds.use-case';
-import { PlayerBetHistory } from './player-bet-history.use-case';
-import { RoundTimeline } from './round-timeline.use-case';
-import { RoundSearchQuery, SearchRounds } from './search-rounds.use-case';
-import { VerifyEventChain } from './verify-event-chain.use-case';
-import { VerifyRoundReplay } from './verify-round-replay.use-case';
+import { ExportRoundsQuery } from './export-rounds/export-rounds.query';
+import { ExportRounds } from './export-rounds/export-rounds.use-case';
+import { KeysetCursors } from './keyset-cursor';
+import {
+  PlayerBetHistoryQuery,
+  PlayerBetParams,
+} from './player-bet-history/player-bet-history.query';
+import { PlayerBetHistory } from './player-bet-history/player-bet-history.use-case';
+import { RoundSearchParams } from './round-filter';
+import { RoundIdQuery } from './round-id';
+import { RoundTimeline } from './round-timeline/round-timeline.use-case';
+import { SearchRoundsQuery } from './search-rounds/search-rounds.query';
+import { SearchRounds } from './search-rounds/search-rounds.use-case';
+import { VerifyEventChain } from './verify-event-chain/verify-event-chain.use-case';
+import { ReplayRangeQuery } from './verify-round-replay/replay-range.query';
+import { VerifyRoundReplay } from './verify-round-replay/verify-round-replay.use-case';
 
 const ID = def('id');
 
 /** 400 / 404 with the project's `{ error, message }` body. */
-async function answer<T>(work: () => Promise<T>): Promise<T> {
+function httpError(error: AuditRequestError): Error {
+  const body = { error: error.code, message: error.message };
+  return error.code === 'not-found' ? new NotFoundException(body) : new BadRequestException(body);
+}
+
+/**
+ * A query that refused itself is answered at once; a valid one goes to its use case, whose own
+ * refusals (no such round, a range holding too many rounds) are answered the same way.
+ */
+async function answer<Q, T>(
+  query: Q | AuditRequestError,
+  execute: (query: Q) => Promise<T>,
+): Promise<T> {
+  if (query instanceof AuditRequestError) throw httpError(query);
   try {
-    return await work();
+    return await execute(query);
   } catch (error) {
-    if (error instanceof AuditRequestError) {
-      const body = { error: error.code, message: error.message };
-      throw error.code === 'not-found'
-        ? new NotFoundException(body)
-        : new BadRequestException(body);
-    }
-    throw error;
+    throw error instanceof AuditRequestError ? httpError(error) : error;
   }
 }
 
@@ -61,6 +78,7 @@ export class AuditController {
     private readonly exporter: ExportRounds,
     private readonly replay: VerifyRoundReplay,
     private readonly chain: VerifyEventChain,
+    private readonly cursors: KeysetCursors,
   ) {}
 
   @ApiOperation({ summary: 'Search rounds, newest first' })
@@ -69,8 +87,8 @@ export class AuditController {
   @ApiOk(Answers.RoundPage, 'A page of rounds')
   @Get('rounds')
   @Roles('auditor')
-  rounds(@Query() query: RoundSearchQuery) {
-    return answer(() => this.search.execute(query));
+  rounds(@Query() params: RoundSearchParams) {
+    return answer(SearchRoundsQuery.create(params, this.cursors), (q) => this.search.execute(q));
   }
 
   @ApiOperation({ summary: "A round's full record in time order" })
@@ -80,7 +98,7 @@ export class AuditController {
   @Get('rounds/:roundId/timeline')
   @Roles('auditor')
   roundTimeline(@Param('roundId') roundId: string) {
-    return answer(() => this.timeline.execute(roundId));
+    return answer(RoundIdQuery.create(roundId), (q) => this.timeline.execute(q));
   }
 
   @ApiOperation({
@@ -92,15 +110,7 @@ export class AuditController {
   @Get('rounds/:roundId/replay')
   @Roles('auditor')
   verifyRound(@Param('roundId') roundId: string) {
-    return answer(async () => {
-      if (
-        typeof roundId !== 'string' ||
-        !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(roundId)
-      ) {
-        throw new AuditRequestError('bad-request', 'roundId must be a uuid');
-      }
-      return this.replay.round(roundId);
-    });
+    return answer(RoundIdQuery.create(roundId), (q) => this.replay.round(q.roundId));
   }
 
   @ApiOperation({
@@ -112,12 +122,10 @@ export class AuditController {
   @ApiOk(Answers.RangeVerdict, 'Counts and every round that failed')
   @Get('replay')
   @Roles('auditor')
-  verifyRange(@Query() query: { from?: string; to?: string; tableId?: string }) {
-    return answer(async () => {
-      const { from, to } = replayRange(query);
-      const tableId = textParam('tableId', query.tableId);
-      return this.replay.range(from, to, tableId, MAX_REPLAY_ROUNDS);
-    });
+  verifyRange(@Query() params: { from?: string; to?: string; tableId?: string }) {
+    return answer(ReplayRangeQuery.create(params), (q) =>
+      this.replay.range(q.from, q.to, q.tableId, q.maxRounds),
+    );
   }
 
   @ApiOperation({ summary: "A player's bets with their settlements, newest first" })
@@ -138,11 +146,10 @@ export class AuditController {
   @ApiOk(Answers.PlayerBetPage, 'A page of bets')
   @Get('players/:playerId/bets')
   @Roles('auditor')
-  playerBets(
-    @Param('playerId') playerId: string,
-    @Query() query: { from?: string; to?: string; limit?: string; cursor?: string },
-  ) {
-    return answer(() => this.history.execute(playerId, query));
+  playerBets(@Param('playerId') playerId: string, @Query() params: PlayerBetParams) {
+    return answer(PlayerBetHistoryQuery.create(playerId, params, this.cursors), (q) =>
+      this.history.execute(q),
+    );
   }
 
   @ApiOperation({
@@ -157,10 +164,8 @@ export class AuditController {
   @Get('chain')
   @Roles('auditor')
   verifyChain(@Query('tableId') tableId?: string) {
-    return answer(async () =>
-      tableId === undefined || tableId === ''
-        ? this.chain.all()
-        : [await this.chain.table(tableId)],
+    return answer(tableId, async (id) =>
+      id === undefined || id === '' ? this.chain.all() : [await this.chain.table(id)],
     );
   }
 
@@ -182,10 +187,11 @@ export class AuditController {
   @Get('export')
   @Roles('auditor')
   async export(
-    @Query() query: RoundSearchQuery & { format?: string },
+    @Query() params: RoundSearchParams & { format?: string },
     @Res() response: Response,
   ): Promise<void> {
-    const format = await answer(async () => this.exporter.validate(query));
+    const query = await answer(ExportRoundsQuery.create(params), async (q) => q);
+    const format = query.format;
     response.status(200);
     response.setHeader(
       'content-type',
@@ -196,7 +202,7 @@ export class AuditController {
       `attachment; filename="rounds.${format === 'csv' ? 'csv' : 'ndjson'}"`,
     );
     try {
-      for await (const chunk of this.exporter.chunks(query, format)) {
+      for await (const chunk of this.exporter.chunks(query)) {
         if (!response.write(chunk)) {
           await new Promise<void>((resolve) => response.once('drain', () => resolve()));
         }

@@ -4,7 +4,7 @@ import { RandomUuidGenerator, SystemClock } from '../clock/clock';
 import { oneLine } from '../common/one-line';
 import { loadStudioConfig } from '../config/studio-config';
 import { DatabaseConnection } from '../database/database-connection';
-import { CreateUser } from './auth.use-cases';
+import { CreateUser } from './create-user/create-user.use-case';
 import { UsersRepository } from './users.repository';
 import { PasswordHasher } from './password-hasher';
 import { describePasswordProblem, PasswordPolicy } from './password-policy';

@@ -13,16 +13,17 @@ import {
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { USER_ROLES } from '@studio/persistence';
 import { ApiJsonBody, ApiStaff } from '../http/api-docs';
 import { LOGIN_BODY } from '../http/http-schemas';
-import { UserEntity, USER_ROLES } from '@studio/persistence';
-import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
-import { SignIn, SignOut } from './auth.use-cases';
-import { isTypedText, MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH } from './password-policy';
-import { SignInThrottlerGuard } from './sign-in-throttler.guard';
+import type { AuthenticatedUser } from './authenticated-user';
+import { ListUsers } from './list-users/list-users.use-case';
 import { AuthenticatedRequest, CurrentUser, Roles } from './roles.guard';
-import type { AuthenticatedUser } from './auth.use-cases';
+import { SignInCommand } from './sign-in/sign-in.command';
+import { SignIn, SignInResult } from './sign-in/sign-in.use-case';
+import { SignInThrottlerGuard } from './sign-in-throttler.guard';
+import { SignOut } from './sign-out/sign-out.use-case';
 
 @Controller('auth')
 @ApiTags('auth')
@@ -30,41 +31,42 @@ export class AuthController {
   constructor(
     private readonly signIn: SignIn,
     private readonly signOut: SignOut,
-    private readonly dataSource: DataSource,
+    private readonly listUsers: ListUsers,
     private readonly clock: Clock,
   ) {}
 
-  /** Throttled per account and per address (429 + Retry-After); locked accounts get 429 too. */
+  /**
+   * Throttled per client address, delayed and locked out per (account, address), slowed per
+   * account past its ceiling: each a 429 with Retry-After (docs/security.md).
+   */
   @Post('login')
   @ApiJsonBody(LOGIN_BODY)
   @HttpCode(200)
   @UseGuards(SignInThrottlerGuard)
   async login(@Body() body: unknown, @Req() request: Request) {
-    const { username, password } = signInInput(body);
-    const address = request.ip ?? 'unknown';
-    const result = await this.signIn.execute(username, password, address);
+    const command = SignInCommand.create(body, request.ip);
+    if (!(command instanceof SignInCommand)) {
+      throw new BadRequestException({ error: command.reason, message: command.message });
+    }
+    const result = await this.signIn.execute(command);
     if (result.ok) {
       return { token: result.token, expiresAt: result.expiresAt.toISOString(), user: result.user };
     }
-    if (result.reason === 'account-locked') {
-      const seconds = Math.max(
-        1,
-        Math.ceil((result.lockedUntil.getTime() - this.clock.now().getTime()) / 1000),
-      );
-      request.res?.setHeader('Retry-After', String(seconds));
-      throw new HttpException(
-        {
-          error: 'account-locked',
-          message: `Too many failed sign-ins: this account is locked; try again in ${seconds} s`,
-          retryAfterSeconds: seconds,
-        },
-        HttpStatus.TOO_MANY_REQUESTS,
-      );
+    if (result.reason === 'invalid-credentials') {
+      throw new UnauthorizedException({
+        error: result.reason,
+        message: 'Unknown username or wrong password',
+      });
     }
-    throw new UnauthorizedException({
-      error: result.reason,
-      message: 'Unknown username or wrong password',
-    });
+    const seconds = Math.max(
+      1,
+      Math.ceil((result.retryAt.getTime() - this.clock.now().getTime()) / 1000),
+    );
+    request.res?.setHeader('Retry-After', String(seconds));
+    throw new HttpException(
+      { error: result.reason, message: refusal(result, seconds), retryAfterSeconds: seconds },
+      HttpStatus.TOO_MANY_REQUESTS,
+    );
   }
 
   @Post('logout')
@@ -79,17 +81,8 @@ export class AuthController {
   @Get('users')
   @ApiStaff('auth', 'supervisor')
   @Roles('supervisor')
-  async users() {
-    const users = await this.dataSource
-      .getRepository(UserEntity)
-      .find({ order: { username: 'ASC' } });
-    return users.map((u) => ({
-      id: u.id,
-      username: u.username,
-      displayName: u.displayName,
-      role: u.role,
-      disabled: u.disabledAt !== null,
-    }));
+  users() {
+    return this.listUsers.execute();
   }
 
   @Get('me')
@@ -100,19 +93,11 @@ export class AuthController {
   }
 }
 
-/** Two strings a person could type, of sane length; anything else is a 400, never a 500. */
-function signInInput(body: unknown): { username: string; password: string } {
-  const { username, password } = (body !== null && typeof body === 'object' ? body : {}) as Record<
-    string,
-    unknown
-  >;
-  const valid = (value: unknown, max: number): value is string =>
-    typeof value === 'string' && value.length > 0 && value.length <= max && isTypedText(value);
-  if (!valid(username, MAX_USERNAME_LENGTH) || !valid(password, MAX_PASSWORD_LENGTH)) {
-    throw new BadRequestException({
-      error: 'invalid-request',
-      message: `Send JSON {"username": "...", "password": "..."}: strings without control characters, at most ${MAX_USERNAME_LENGTH} and ${MAX_PASSWORD_LENGTH} characters`,
-    });
+function refusal(result: Exclude<SignInResult, { ok: true }>, seconds: number): string {
+  if (result.reason === 'account-locked') {
+    return `Too many failed sign-ins to this account from your address: it is locked here; try again in ${seconds} s`;
   }
-  return { username, password };
+  return result.reason === 'too-many-attempts' && result.scope === 'account'
+    ? `This account has had many failed sign-ins; attempts are slowed; try again in ${seconds} s`
+    : `Too many failed sign-ins from your address; try again in ${seconds} s`;
 }

@@ -1,19 +1,24 @@
 import { DynamicModule, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
 import { Clock, IdGenerator } from '../clock/clock';
 import { AuthController } from './auth.controller';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { AuthSettings } from './auth-settings';
-import { AuthenticateToken, CreateUser, SecurityLog, SignIn, SignOut } from './auth.use-cases';
+import { AuthenticateToken } from './authenticate-token/authenticate-token.use-case';
+import { CreateUser } from './create-user/create-user.use-case';
+import { ListUsers } from './list-users/list-users.use-case';
+import { PasswordHasher } from './password-hasher';
 import { PasswordPolicy } from './password-policy';
+import { RolesGuard } from './roles.guard';
+import { SecurityLog } from './security-log';
+import { SignIn } from './sign-in/sign-in.use-case';
 import {
   PostgresThrottlerStorage,
-  SignInFailuresRepository,
+  SignInAttemptsRepository,
 } from './sign-in-protection.repository';
-import { accountTracker, addressTracker, SignInThrottlerGuard } from './sign-in-throttler.guard';
-import { PasswordHasher } from './password-hasher';
-import { RolesGuard } from './roles.guard';
+import { addressTracker, SignInThrottlerGuard } from './sign-in-throttler.guard';
+import { SignOut } from './sign-out/sign-out.use-case';
 import { UsersRepository } from './users.repository';
 
 export type { AuthSettings } from './auth-settings';
@@ -45,7 +50,10 @@ class DemoUserSeeder implements OnApplicationBootstrap {
   }
 }
 
-/** Users, sign-in tokens and the role guard that protects every @Roles route. */
+/**
+ * Users, sign-in tokens and the role guard that protects every @Roles route. Exports the security
+ * log, whose counts the metrics read.
+ */
 @Module({})
 export class AuthModule {
   static forRoot(deps: {
@@ -57,6 +65,7 @@ export class AuthModule {
     const { dataSource, clock, ids, settings } = deps;
     const hasher = new PasswordHasher();
     const users = new UsersRepository(dataSource);
+    const security = new SecurityLog();
     const authenticate = new AuthenticateToken(users, clock);
     const createUser = new CreateUser(users, hasher, clock, ids, new PasswordPolicy());
     const signIn = new SignIn(
@@ -64,18 +73,17 @@ export class AuthModule {
       hasher,
       clock,
       settings.sessionTtlMs,
-      new SignInFailuresRepository(dataSource),
+      new SignInAttemptsRepository(dataSource, settings.signIn.accountWindowMs),
       settings.signIn,
-      new SecurityLog(),
+      security,
     );
-    const { accountLimit, addressLimit, windowMs } = settings.signIn;
+    const { addressLimit, windowMs } = settings.signIn;
     return {
       module: AuthModule,
       imports: [
         ThrottlerModule.forRoot({
           storage: new PostgresThrottlerStorage(dataSource, clock),
           throttlers: [
-            { name: 'account', limit: accountLimit, ttl: windowMs, getTracker: accountTracker },
             { name: 'address', limit: addressLimit, ttl: windowMs, getTracker: addressTracker },
           ],
         }),
@@ -85,14 +93,15 @@ export class AuthModule {
         { provide: SignIn, useValue: signIn },
         { provide: Clock, useValue: clock },
         { provide: SignOut, useValue: new SignOut(users, clock) },
+        { provide: ListUsers, useValue: new ListUsers(users) },
         { provide: AuthenticateToken, useValue: authenticate },
         { provide: CreateUser, useValue: createUser },
-        { provide: DataSource, useValue: dataSource },
+        { provide: SecurityLog, useValue: security },
         { provide: APP_GUARD, useClass: RolesGuard },
         SignInThrottlerGuard,
         { provide: DemoUserSeeder, useValue: new DemoUserSeeder(createUser, settings.demoUsers) },
       ],
-      exports: [AuthenticateToken, CreateUser],
+      exports: [AuthenticateToken, CreateUser, SecurityLog],
     };
   }
 }

@@ -10,7 +10,8 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { UserRole } from '@studio/persistence';
 import type { Request } from 'express';
-import { AuthenticatedUser, AuthenticateToken } from './auth.use-cases';
+import type { AuthenticatedUser } from './authenticated-user';
+import { AuthenticateToken } from './authenticate-token/authenticate-token.use-case';
 
 const ROLES_KEY = 'studio:roles';
 

@@ -1,26 +1,21 @@
-import { ExecutionContext, HttpException, HttpStatus, Injectable } from '@nestjs/common';
+import { ExecutionContext, HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { SecurityLog } from './auth.use-cases';
-
-/** The throttled counter's key for the account: the username as sign-in compares it. */
-export function accountTracker(request: Record<string, unknown>): string {
-  const body = (request.body ?? {}) as Record<string, unknown>;
-  const username = typeof body.username === 'string' ? body.username : '';
-  return `account:${username.trim().toLowerCase().slice(0, 200)}`;
-}
+import { SecurityLog } from './security-log';
 
 export function addressTracker(request: Record<string, unknown>): string {
   return `address:${(request as unknown as Request).ip ?? 'unknown'}`;
 }
 
 /**
- * @nestjs/throttler on POST /auth/login with two throttlers (per account and per address): an
- * exceeded one answers 429 with a plain `Retry-After` (seconds) and a JSON body, and is logged.
+ * @nestjs/throttler on POST /auth/login per client address (`request.ip`: the client's own behind
+ * a trusted proxy), whatever the account: past the limit in a window the address answers 429 with
+ * a plain `Retry-After` (seconds) and a JSON body, and is logged. There is no throttler per account
+ * here: one would keep the owner out with the attacker (see sign-in-policy.ts).
  */
 @Injectable()
 export class SignInThrottlerGuard extends ThrottlerGuard {
-  private readonly security = new SecurityLog();
+  @Inject(SecurityLog) private readonly security!: SecurityLog;
 
   protected override async throwThrottlingException(
     context: ExecutionContext,
@@ -30,13 +25,17 @@ export class SignInThrottlerGuard extends ThrottlerGuard {
     const response = context.switchToHttp().getResponse<Response>();
     const retryAfter = Math.max(1, detail.timeToBlockExpire);
     response.setHeader('Retry-After', String(retryAfter));
-    const account = accountTracker(request as unknown as Record<string, unknown>).slice(8);
-    const by = detail.tracker.startsWith('account:') ? 'account' : 'address';
-    this.security.signInRefused(account, request.ip ?? 'unknown', `throttled-per-${by}`);
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const username = typeof body.username === 'string' ? body.username : '';
+    this.security.signInRefused(
+      username.trim().toLowerCase().slice(0, 200),
+      request.ip ?? 'unknown',
+      'throttled-per-address',
+    );
     throw new HttpException(
       {
         error: 'too-many-attempts',
-        message: `Too many sign-in attempts for this ${by}; try again in ${retryAfter} s`,
+        message: `Too many sign-in attempts from this address; try again in ${retryAfter} s`,
         retryAfterSeconds: retryAfter,
       },
       HttpStatus.TOO_MANY_REQUESTS,

@@ -9,6 +9,11 @@ export class UsersRepository {
     return this.dataSource.getRepository(UserEntity).findOne({ where: { username } });
   }
 
+  /** Every user, by username. */
+  all(): Promise<UserEntity[]> {
+    return this.dataSource.getRepository(UserEntity).find({ order: { username: 'ASC' } });
+  }
+
   usernameTaken(username: string): Promise<boolean> {
     return this.dataSource.getRepository(UserEntity).exists({ where: { username } });
   }

@@ -1,5 +1,7 @@
 import { hostname } from 'node:os';
+import { AuditSettings, readAuditSettings } from '../audit/cursor-signing-key';
 import { AuthSettings, readAuthSettings } from '../auth/auth-settings';
+import { HttpLimits, readHttpLimits } from '../http/http-settings';
 import { resolve } from 'node:path';
 import { ConfigError } from '../common/config-error';
 import { EnvReader, readConfiguredFile } from './env-reader';
@@ -66,6 +68,8 @@ export interface OutboxConfig {
 
 export interface StudioConfig {
   http: { host: string; port: number };
+  /** Timeouts, connection cap, body sizes and trusted proxies of the HTTP server. */
+  httpLimits: HttpLimits;
   instanceId: string;
   logLevel: LogLevel;
   logging: LoggingConfig;
@@ -81,6 +85,7 @@ export interface StudioConfig {
   tablesFile: string;
   tables: TableDefinition[];
   auth: AuthSettings;
+  audit: AuditSettings;
   orchestrator: {
     leaseTtlMs: number;
     /** How long a command waits in its table's inbox for an instance to drive the table. */
@@ -114,6 +119,7 @@ export function loadStudioConfig(
       host: read.string('HOST', '127.0.0.1'),
       port: read.integer('PORT', 3000, 0, 65535),
     },
+    httpLimits: readHttpLimits(read),
     instanceId: read.string('STUDIO_INSTANCE_ID', `${hostname()}-${process.pid}`),
     logLevel,
     logging: {
@@ -179,6 +185,7 @@ export function loadStudioConfig(
         .filter(Boolean),
     },
     auth: readAuthSettings(read),
+    audit: readAuditSettings(read),
   };
 }
 

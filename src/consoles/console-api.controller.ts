@@ -11,7 +11,7 @@ import {
 } from '@nestjs/common';
 import { ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type { AuthenticatedUser } from '../auth/auth.use-cases';
+import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser, Roles } from '../auth/roles.guard';
 import type { StudioConfig } from '../config/studio-config';
 import { ApiIdParams, ApiOk, ApiOptionalQuery, ApiStaff } from '../http/api-docs';

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { USER_ROLES } from '@studio/persistence';
 import type { NextFunction, Request, Response } from 'express';
-import { AuthenticateToken } from '../auth/auth.use-cases';
+import { AuthenticateToken } from '../auth/authenticate-token/authenticate-token.use-case';
 import { bearerToken } from '../auth/roles.guard';
 import { BEARER, PLATFORM_KEY } from './api-docs';
 

@@ -1,5 +1,5 @@
 import { ExecutionContext, ForbiddenException, UnauthorizedException } from '@nestjs/common';
-import type { AuthenticateToken } from '../auth/auth.use-cases';
+import type { AuthenticateToken } from '../auth/authenticate-token/authenticate-token.use-case';
 import type { StudioConfig } from '../config/studio-config';
 import { MetricsAccessGuard } from './metrics-access.guard';
 

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import type { Request } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { AuthenticateToken } from '../auth/auth.use-cases';
+import { AuthenticateToken } from '../auth/authenticate-token/authenticate-token.use-case';
 import { bearerToken } from '../auth/roles.guard';
 import type { StudioConfig } from '../config/studio-config';
 import { STUDIO_CONFIG } from '../tokens';

@@ -1,3 +1,5 @@
+import { Logger } from '@nestjs/common';
+import { SecurityLog } from '../auth/security-log';
 import { StudioMetrics } from './studio-metrics';
 
 function metricsWith(
@@ -58,5 +60,31 @@ describe('StudioMetrics', () => {
     expect(lines).toContain('studio_kafka_commands_total{outcome="rejected"} 2');
     expect(lines).toContain('studio_kafka_commands_total{outcome="dead-lettered"} 1');
     expect(lines).toContain('studio_kafka_duplicate_commands_total 4');
+  });
+
+  it("counts the security log's sign-in refusals, throttles and lockouts by event", async () => {
+    const security = new SecurityLog();
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const metrics = new StudioMetrics({
+      lag: async () => ({ pending: 0, oldestPendingAt: null, oldestPendingAgeMs: null }),
+      relayCounters: () => ({
+        publishedEvents: 0,
+        publishedBatches: 0,
+        failedBatches: 0,
+        publishMillis: 0,
+      }),
+      publisher: { status: () => ({ enabled: false, connected: false }) },
+      signInEvents: () => security.counts,
+    });
+    security.signInRefused('floor', '10.0.0.7', 'delayed');
+    security.signInRefused('floor', '10.0.0.7', 'delayed');
+    security.signInRefused('floor', '10.0.0.7', 'locked-out-now');
+    security.signInRefused('floor', '10.0.0.8', 'account-slowed');
+    const lines = (await metrics.exposition()).text.split('\n');
+    expect(lines).toContain('studio_sign_in_events_total{event="delayed"} 2');
+    expect(lines).toContain('studio_sign_in_events_total{event="locked-out-now"} 1');
+    expect(lines).toContain('studio_sign_in_events_total{event="account-slowed"} 1');
+    expect(lines).toContain('studio_sign_in_events_total{event="locked-out"} 0');
+    expect(lines).toContain('studio_sign_in_events_total{event="throttled-per-address"} 0');
   });
 });

@@ -9,6 +9,8 @@ export interface MetricSources {
   publisher: Pick<EventPublisher, 'status'>;
   /** Absent when Kafka or its command intake is switched off. */
   intakeCounters?: () => IntakeCounts;
+  /** Refused sign-ins and the throttles and lockouts they set off, by event (the security log's). */
+  signInEvents?: () => Readonly<Record<string, number>>;
 }
 
 export interface IntakeCounts {
@@ -81,6 +83,7 @@ export class StudioMetrics {
       (c) => c.publishMillis / 1000,
     );
     this.intakeMetrics(sources, registers);
+    this.signInMetrics(sources, registers);
 
     this.httpDuration = new Histogram({
       name: 'studio_http_request_duration_seconds',
@@ -119,6 +122,21 @@ export class StudioMetrics {
   /** The exposition text and its content type, for GET /metrics. */
   async exposition(): Promise<{ contentType: string; text: string }> {
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+
+  private signInMetrics(sources: MetricSources, registers: Registry[]): void {
+    const events = sources.signInEvents;
+    if (!events) return;
+    new Counter({
+      name: 'studio_sign_in_events_total',
+      help: 'Refused sign-ins by event, as the security log writes them: unknown-user, wrong-password, user-disabled; the throttles throttled-per-address, delayed, account-slowed; the lockouts locked-out, locked-out-now; account-ceiling-reached.',
+      labelNames: ['event'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [event, n] of Object.entries(events())) this.inc({ event }, n);
+      },
+    });
   }
 
   private intakeMetrics(sources: MetricSources, registers: Registry[]): void {

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import type { AuthenticatedUser } from '../auth/auth.use-cases';
+import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser, Roles } from '../auth/roles.guard';
 import { ApproveVoidCommand } from '../use-cases/approve-void/approve-void.command';
 import { ApproveVoid } from '../use-cases/approve-void/approve-void.use-case';

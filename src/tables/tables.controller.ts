@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, NotFoundException, Param } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
-import type { AuthenticatedUser } from '../auth/auth.use-cases';
+import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser, Roles } from '../auth/roles.guard';
 import type { StudioConfig } from '../config/studio-config';
 import { ApiIdParams, ApiOk, ApiStaff } from '../http/api-docs';

@@ -269,17 +269,24 @@ describe('auditor history: hidden information and bad input', () => {
       );
     });
 
-    it('answers 400 invalid-cursor to a garbled or crafted cursor', async () => {
+    it('answers 400 invalid-cursor to a garbled, crafted, edited or borrowed cursor', async () => {
       const crafted = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
       const issued = (await search({ limit: '1' })).body.nextCursor!;
-      const [at] = JSON.parse(Buffer.from(issued, 'base64url').toString()) as [string, string];
+      const [payload, mac] = issued.split('.');
+      const [at, id] = JSON.parse(Buffer.from(payload, 'base64url').toString()) as [string, string];
+      // The same keyset in another form, or a neighbouring one, under the issued mac.
+      const edited = (value: unknown) => `${crafted(value)}.${mac}`;
       const garbled = [
         '%%%',
         issued.slice(0, -3),
-        crafted(['2026-13-45 99:99:99+00', randomUUID()]),
-        crafted([at, 'a\u0000b']),
-        crafted([at, 7]),
-        crafted(['0000-01-01 00:00:00+00', randomUUID()]),
+        payload,
+        crafted([at, id]),
+        edited([at.replace(/\d(?=\+)/, (d) => String((Number(d) + 1) % 10)), id]),
+        edited([at, randomUUID()]),
+        edited(['2026-13-45 99:99:99+00', randomUUID()]),
+        edited([at, 'a\u0000b']),
+        edited([at, 7]),
+        edited(['0000-01-01 00:00:00+00', randomUUID()]),
       ];
       for (const cursor of garbled) {
         await refused(`/audit/rounds?${new URLSearchParams({ cursor })}`, 'invalid-cursor');
@@ -288,10 +295,17 @@ describe('auditor history: hidden information and bad input', () => {
           'invalid-cursor',
         );
       }
-      // Round cursors name rounds by uuid; a bet id is any text.
-      const betCursor = crafted([at, 'not-a-uuid']);
+      expect((await search({ cursor: issued })).status).toBe(200);
+      // A cursor is good for the listing that issued it only.
+      const bets = await get<{ nextCursor: string | null }>('/audit/players/alice/bets?limit=1');
+      const betCursor = bets.body.nextCursor!;
+      expect(betCursor).toEqual(expect.any(String));
       await refused(
         `/audit/rounds?${new URLSearchParams({ cursor: betCursor })}`,
+        'invalid-cursor',
+      );
+      await refused(
+        `/audit/players/alice/bets?${new URLSearchParams({ cursor: issued })}`,
         'invalid-cursor',
       );
       expect((await get(`/audit/players/alice/bets?cursor=${betCursor}`)).status).toBe(200);

@@ -1,5 +1,8 @@
 import { runAuditCli } from '../../apps/audit-cli/audit-cli';
-import type { RangeVerdict, RoundVerdict } from '../../src/audit/verify-round-replay.use-case';
+import type {
+  RangeVerdict,
+  RoundVerdict,
+} from '../../src/audit/verify-round-replay/verify-round-replay.use-case';
 import { useAuditStudio } from '../support/audit-studio';
 
 jest.setTimeout(180_000);

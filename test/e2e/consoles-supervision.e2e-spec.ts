@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { CreateUser } from '../../src/auth/auth.use-cases';
+import { CreateUser } from '../../src/auth/create-user/create-user.use-case';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
 import { ConsoleStreamHub } from '../../src/consoles/console-stream.hub';

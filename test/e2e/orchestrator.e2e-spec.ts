@@ -2,7 +2,7 @@ import { CardCode } from '@studio/cards';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
 import type { SettlementRecord } from '../../src/games/game-adapter';
-import { VerifyRoundReplay } from '../../src/audit/verify-round-replay.use-case';
+import { VerifyRoundReplay } from '../../src/audit/verify-round-replay/verify-round-replay.use-case';
 import { postJson, signIn, startTestStudio, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 

@@ -1,5 +1,5 @@
 import type { RunningStudio } from '../../src/bootstrap';
-import { CreateUser } from '../../src/auth/auth.use-cases';
+import { CreateUser } from '../../src/auth/create-user/create-user.use-case';
 import type { TableDefinition } from '../../src/config/tables-config';
 import { postJson, shoeDealtByTheTest, startTestStudio, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';

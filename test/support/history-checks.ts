@@ -1,4 +1,4 @@
-import { VerifyRoundReplay } from '../../src/audit/verify-round-replay.use-case';
+import { VerifyRoundReplay } from '../../src/audit/verify-round-replay/verify-round-replay.use-case';
 import { ChainWalker } from '../../src/audit/event-chain-walk';
 import { RoundEventsReader } from '../../src/history/reader/round-events.reader';
 

@@ -1,10 +1,9 @@
-import type { HandRecord } from '../history/reader/round-cards.reader';
-import { historyReader, HistorySource } from '../history/reader/history-reader';
-import { roundSummary, RoundSummary } from '../history/reader/rounds.reader';
-import { AuditRequestError } from './audit-query';
-import { hiddenUntilRoundEnd, ShownRecords } from './hidden-until-round-end';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import type { HandRecord } from '../../history/reader/round-cards.reader';
+import { historyReader, HistorySource } from '../../history/reader/history-reader';
+import { roundSummary, RoundSummary } from '../../history/reader/rounds.reader';
+import { AuditRequestError } from '../audit-query';
+import { hiddenUntilRoundEnd, ShownRecords } from '../hidden-until-round-end';
+import type { RoundIdQuery } from '../round-id';
 
 export type TimelineEntry = { at: string; kind: string } & Record<string, unknown>;
 
@@ -29,10 +28,7 @@ export interface RoundTimelineView {
 export class RoundTimeline {
   constructor(private readonly source: HistorySource) {}
 
-  async execute(roundId: string): Promise<RoundTimelineView> {
-    if (typeof roundId !== 'string' || !UUID.test(roundId)) {
-      throw new AuditRequestError('bad-request', 'roundId must be a uuid');
-    }
+  async execute({ roundId }: RoundIdQuery): Promise<RoundTimelineView> {
     const h = historyReader(this.source);
     const round = await h.rounds.byId(roundId);
     if (!round) throw new AuditRequestError('not-found', `No round ${roundId}`);

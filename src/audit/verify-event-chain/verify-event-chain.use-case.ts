@@ -1,6 +1,6 @@
-import { historyReader, HistorySource } from '../history/reader/history-reader';
-import { textParam } from './audit-params';
-import { AuditRequestError } from './audit-query';
+import { historyReader, HistorySource } from '../../history/reader/history-reader';
+import { textParam } from '../audit-params';
+import { AuditRequestError } from '../audit-query';
 import {
   AnchorVerdict,
   BrokenLink,
@@ -8,7 +8,7 @@ import {
   ChainWalker,
   checkAgainstCheckpoint,
   latestCheckpoints,
-} from './event-chain-walk';
+} from '../event-chain-walk';
 
 /** A table's chain walk and its comparison with the latest published checkpoint. */
 export interface AnchoredChainVerdict {

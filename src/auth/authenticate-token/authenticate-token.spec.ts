@@ -1,7 +1,8 @@
 import type { UserEntity } from '@studio/persistence';
-import { Clock } from '../clock/clock';
-import { AuthenticateToken, hashToken, OUTAGE_GRACE_MS } from './auth.use-cases';
-import type { UsersRepository } from './users.repository';
+import { Clock } from '../../clock/clock';
+import { hashToken } from '../session-token';
+import { AuthenticateToken, OUTAGE_GRACE_MS } from './authenticate-token.use-case';
+import type { UsersRepository } from '../users.repository';
 
 class TestClock extends Clock {
   at = Date.UTC(2026, 11, 1, 12);

@@ -1,11 +1,11 @@
 import type { CardCode } from '@studio/cards';
 import { isGameKind } from '@studio/contracts';
-import { createGameAdapter } from '../games/game-registry';
-import { historyReader, HistoryReader, HistorySource } from '../history/reader/history-reader';
-import type { Keyset, ReplayRound } from '../history/reader/rounds.reader';
-import { tableRunSettings } from '../tables/table-settings';
-import { AuditRequestError } from './audit-query';
-import { compareReplay, ReplayMismatch, replayStoredRound, StoredRound } from '../games/replay';
+import { createGameAdapter } from '../../games/game-registry';
+import { historyReader, HistoryReader, HistorySource } from '../../history/reader/history-reader';
+import type { Keyset, ReplayRound } from '../../history/reader/rounds.reader';
+import { tableRunSettings } from '../../tables/table-settings';
+import { AuditRequestError } from '../audit-query';
+import { compareReplay, ReplayMismatch, replayStoredRound, StoredRound } from '../../games/replay';
 
 export type RoundVerdict =
   | { roundId: string; tableId: string; game: string; verdict: 'match'; settlements: number }

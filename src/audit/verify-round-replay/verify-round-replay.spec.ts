@@ -1,5 +1,5 @@
-import type { HistoryQuery } from '../history/reader/history-query';
-import { AuditRequestError } from './audit-query';
+import type { HistoryQuery } from '../../history/reader/history-query';
+import { AuditRequestError } from '../audit-query';
 import { VerifyRoundReplay } from './verify-round-replay.use-case';
 
 /** A database with `rounds` rounds in any range and no round rows to replay. */

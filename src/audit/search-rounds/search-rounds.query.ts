@@ -1,0 +1,27 @@
+import type { Keyset, RoundFilter } from '../../history/reader/rounds.reader';
+import { AuditRequestError, validated } from '../audit-query';
+import { KeysetCursors, pageSize } from '../keyset-cursor';
+import { parseRoundFilter, RoundSearchParams } from '../round-filter';
+
+/** A round search: its filter, page size and the signed cursor it continues after. */
+export class SearchRoundsQuery {
+  private constructor(
+    readonly filter: RoundFilter,
+    readonly limit: number,
+    readonly after: Keyset | undefined,
+  ) {}
+
+  static create(
+    params: RoundSearchParams,
+    cursors: KeysetCursors,
+  ): SearchRoundsQuery | AuditRequestError {
+    return validated(
+      () =>
+        new SearchRoundsQuery(
+          parseRoundFilter(params),
+          pageSize(params.limit),
+          cursors.decode('rounds', params.cursor),
+        ),
+    );
+  }
+}
