@@ -7,15 +7,19 @@ import {
 import { CONFORMANCE_DIR } from './conformance-recorder';
 import { REPO_ROOT, TEST_KAFKA_HOME, TEST_KAFKA_PORT } from './environment';
 import { KafkaBroker } from './kafka-broker';
+import { dropTemplateDatabase } from './template-database';
 import type { ChildProcess } from 'node:child_process';
 import { Server, Socket } from 'node:net';
 import { join } from 'node:path';
 
 export default async function globalTeardown(): Promise<void> {
   try {
-    if (!process.env.TEST_KAFKA_BROKERS) {
-      await new KafkaBroker(TEST_KAFKA_PORT, TEST_KAFKA_HOME).stop();
-    }
+    await Promise.all([
+      dropTemplateDatabase(),
+      process.env.TEST_KAFKA_BROKERS
+        ? undefined
+        : new KafkaBroker(TEST_KAFKA_PORT, TEST_KAFKA_HOME).stop(),
+    ]);
   } finally {
     try {
       checkRecordedTraffic();
