@@ -35,6 +35,8 @@ module.exports = {
       ...common,
       displayName: 'unit',
       testMatch: ['<rootDir>/{src,libs,apps,scripts}/**/*.spec.ts'],
+      // What the code under test logs goes to test-artifacts/logs/unit/, not into jest's output.
+      setupFilesAfterEnv: ['<rootDir>/test/support/jest-unit-logs.ts'],
     },
     {
       ...common,
