@@ -30,6 +30,7 @@ const common = {
 };
 
 module.exports = {
+  testSequencer: '<rootDir>/test/support/long-files-first.js',
   projects: [
     {
       ...common,
