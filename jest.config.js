@@ -43,6 +43,8 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // Names a file that leaves a socket, server, child or timer open when it ends.
+      testEnvironment: '<rootDir>/test/support/integration-environment.js',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       // In-process services log to test-artifacts/logs/, not into jest's output.
       setupFilesAfterEnv: ['<rootDir>/test/support/jest-service-logs.ts'],
