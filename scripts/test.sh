@@ -3,11 +3,12 @@
 # builds, then runs every unit, integration and end-to-end test against the real PostgreSQL, a real
 # Kafka broker (started here from Maven Central jars, stopped afterwards) and real pseudo-terminals.
 #
-# Most of a run is waiting, so the steps overlap: the broker starts first (a JVM that mostly
-# waits), the quality gates and the build run beside it and beside the unit tests, and the
-# integration tests start once the build and the broker are ready. A background step writes its
-# output to test-artifacts/ci/<step>.log, shown only when the step fails. A failed step fails the
-# run; the others still run, so one run reports every failure.
+# Most of a run is waiting, so the steps overlap: the broker (a JVM that mostly waits), the build,
+# the unit tests and the quality gates start together in the background, and the integration tests
+# start as soon as the build and the broker are ready. A background step writes its output to
+# test-artifacts/ci/<step>.log: the unit tests' report is shown after the integration tests', a
+# gate's output only when it fails. A failed step fails the run; the others still run, so one run
+# reports every failure.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -50,14 +51,16 @@ background() {
   PIDS[$name]=$!
 }
 
-# Waits for background step $1; prints its duration, and its output if it failed.
+# Waits for background step $1; prints its duration, and its output if it failed (or always, with
+# "show" as $2).
 await() {
-  local name=$1 rc=0
+  local name=$1 show=${2:-} rc=0
   wait "${PIDS[$name]}" || rc=$?
   unset "PIDS[$name]"
   local seconds
   seconds=$(cat "$CI_LOGS/$name.seconds" 2>/dev/null || echo '?')
   if [ "$rc" -eq 0 ]; then
+    [ "$show" = show ] && cat "$CI_LOGS/$name.log"
     printf '    %-13s ok (%ss)\n' "$name" "$seconds"
   else
     printf '    %-13s FAILED (%ss), output:\n' "$name" "$seconds"
@@ -73,7 +76,8 @@ fresh_broker=(env KAFKA_PORT="$TEST_KAFKA_PORT" KAFKA_HOME_DIR="$PWD/.tmp/kafka-
   KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-240}"
   bash -c 'bash scripts/kafka.sh stop && rm -rf "$KAFKA_HOME_DIR" && bash scripts/kafka.sh start')
 
-step "started beside the unit tests: Kafka broker, build, typecheck, lint, format, dependency rules"
+step "started in the background: unit tests, Kafka broker, build, typecheck, lint, format, dependency rules"
+background unit npx jest --selectProjects unit --ci
 background broker "${fresh_broker[@]}"
 background build npm run --silent build
 background typecheck npm run --silent typecheck
@@ -81,32 +85,35 @@ background lint npm run --silent lint
 background format npm run --silent format:check
 background dependencies npm run --silent depcheck
 
-step "unit tests"
-unit_started=$SECONDS
-if npx jest --selectProjects unit --ci; then
-  printf '    unit tests ok (%ds)\n' "$((SECONDS - unit_started))"
-else
-  FAILED+=(unit)
-fi
-
-step "quality gates and build"
-for name in typecheck lint format dependencies build broker; do await "$name" || true; done
+step "build and broker"
+await build || true
+await broker || true
 
 if [[ " ${FAILED[*]} " == *" build "* || " ${FAILED[*]} " == *" broker "* ]]; then
-  echo "Integration tests not run: the build or the broker failed." >&2
-  exit 1
+  echo "    integration tests not run: the build or the broker failed" >&2
+  FAILED+=(integration)
+else
+  step "integration and end-to-end tests (real PostgreSQL, real Kafka, real pseudo-terminals)"
+  # The services these tests start log to test-artifacts/logs/<test file>.log, not to this output.
+  integration_started=$SECONDS
+  if [ "$INTEGRATION_WORKERS" -gt 1 ]; then
+    workers=(--maxWorkers="$INTEGRATION_WORKERS")
+  else
+    workers=(--runInBand)
+  fi
+  if TEST_KAFKA_BROKERS="127.0.0.1:$TEST_KAFKA_PORT" \
+    npx jest --selectProjects integration --ci "${workers[@]}"; then
+    printf '    integration   ok (%ss)\n' "$((SECONDS - integration_started))"
+  else
+    FAILED+=(integration)
+  fi
 fi
 
-step "integration and end-to-end tests (real PostgreSQL, real Kafka, real pseudo-terminals)"
-# The services these tests start log to test-artifacts/logs/<test file>.log, not to this output.
-integration_started=$SECONDS
-if [ "$INTEGRATION_WORKERS" -gt 1 ]; then workers=(--maxWorkers="$INTEGRATION_WORKERS"); else workers=(--runInBand); fi
-if TEST_KAFKA_BROKERS="127.0.0.1:$TEST_KAFKA_PORT" \
-  npx jest --selectProjects integration --ci "${workers[@]}"; then
-  printf '    integration tests ok (%ds)\n' "$((SECONDS - integration_started))"
-else
-  FAILED+=(integration)
-fi
+step "unit tests"
+await unit show || true
+
+step "quality gates"
+for name in typecheck lint format dependencies; do await "$name" || true; done
 
 if [ ${#FAILED[@]} -gt 0 ]; then
   printf '\nnpm test failed (%ds): %s\n' "$SECONDS" "${FAILED[*]}" >&2

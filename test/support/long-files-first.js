@@ -4,15 +4,17 @@ const Sequencer = require('@jest/test-sequencer').default;
  * Integration files that wait for minutes on purpose (database and broker outages, crashes, a
  * rolling restart). Jest orders files by their last durations, but a clean clone has none and it
  * falls back to file size, which could start these last and leave one worker waiting alone at the
- * end; so, without durations, they start first and the other files fill the other worker.
+ * end; so, without durations, they start first and the other files fill the other worker. The
+ * outage files lead: they mostly wait, while `npm test` still runs the unit tests and the gates;
+ * the ones that need the CPU on time (a rolling restart's leases, a process start) come after.
  */
 const LONG_WAITS = [
   'test/e2e/database-outage.e2e-spec.ts',
-  'test/e2e/crash-recovery.e2e-spec.ts',
-  'test/e2e/service-process.e2e-spec.ts',
-  'test/e2e/studio-roll.e2e-spec.ts',
   'test/e2e/kafka-outage.e2e-spec.ts',
+  'test/e2e/crash-recovery.e2e-spec.ts',
   'test/e2e/kafka-broker-restart.e2e-spec.ts',
+  'test/e2e/studio-roll.e2e-spec.ts',
+  'test/e2e/service-process.e2e-spec.ts',
 ];
 
 class LongFilesFirst extends Sequencer {
