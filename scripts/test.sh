@@ -105,6 +105,7 @@ else
     npx jest --selectProjects integration --ci "${workers[@]}"; then
     printf '    integration   ok (%ss)\n' "$((SECONDS - integration_started))"
   else
+    printf '    integration   FAILED (%ss)\n' "$((SECONDS - integration_started))"
     FAILED+=(integration)
   fi
 fi

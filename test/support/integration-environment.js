@@ -8,8 +8,9 @@ const ROOT = resolve(__dirname, '..', '..');
 /**
  * The integration files' environment: jest's node environment, plus a check when a file ends that
  * it closed what it opened (sockets, servers, child processes, timers). A file that leaves
- * something open is named with what it left, which is then unref'd so the jest worker (or the
- * in-band run) can still end: no --forceExit, and a clean run prints nothing here.
+ * something open is named with what it left; a child process it left is killed, the rest unref'd,
+ * so the jest worker (or the in-band run) can still end: no --forceExit, and a clean run prints
+ * nothing here.
  */
 class IntegrationEnvironment extends TestEnvironment {
   constructor(config, context) {
@@ -36,7 +37,11 @@ class IntegrationEnvironment extends TestEnvironment {
       const what = left.map(describe);
       if (timers > 0) what.push(`${timers} timer(s)`);
       process.stdout.write(`\nleft open by ${this.testPath}: ${what.join('; ')}\n`);
-      for (const handle of left) handle.unref?.();
+      for (const handle of left) {
+        // A service left running would hold its ports and data folder against the next file.
+        if ('spawnargs' in handle) killChild(handle);
+        handle.unref?.();
+      }
     }
     await super.teardown();
   }
@@ -50,6 +55,14 @@ function activeHandles() {
     // A pipe: the worker's own stdio and channel to jest.
     return !(handle instanceof Socket && handle.remotePort === undefined);
   });
+}
+
+function killChild(child) {
+  try {
+    process.kill(-child.pid, 'SIGKILL'); // its process group, when it has one of its own
+  } catch {
+    child.kill('SIGKILL');
+  }
 }
 
 function timerCount() {
