@@ -22,6 +22,28 @@ const DATABASE_PACKAGES = '(^|/)node_modules/(typeorm|pg|pg-[^/]+|@types/pg)/';
 const DATABASE_ALLOWED =
   '^src/(history|database|outbox|auth)/|\\.spec\\.ts$|^(migrations|test|apps|bench|scripts|libs)/';
 
+/**
+ * The middle ring: the use cases and the table runtimes (queue, timers, leases, registry). It
+ * states what a command does and drives the pure core; it reaches storage and brokers only
+ * through ports it declares itself (interfaces or abstract classes in the file or folder that uses
+ * them), which the edges meet and the modules bind. So it imports the core, the shared kernel
+ * (`src/common`, `src/clock`, `src/config`, `src/tokens.ts`), the pure libraries, `@nestjs/common`
+ * for injection and itself; nothing else of the service, no controller, and no package that does I/O.
+ */
+const MIDDLE_RING = '^src/(use-cases|tables)/';
+const MIDDLE_RING_MAY_IMPORT =
+  '^src/(use-cases|tables|table-core|games|common|clock|config)/|^src/tokens\\.ts$|^libs/(cards|contracts|games|scanner-protocol)/';
+/** Packages of the edges: HTTP, Kafka, serial lines, SQL, the embedded database, logs, metrics. */
+const EDGE_PACKAGES =
+  '(^|/)node_modules/(@nestjs/(microservices|platform-express|swagger|core)|express|kafkajs|serialport|@serialport|typeorm|pg|pg-[^/]+|@types/pg|@electric-sql|nestjs-pino|pino|pino-http|prom-client)/';
+/** The stores and the broker plumbing: the middle ring writes and publishes through them. */
+const DRIVEN_EDGES = '^src/(history|database|outbox|kafka)/';
+/** The edges that drive the middle ring: commands and readings come in through them. */
+const DRIVING_EDGES =
+  '^src/(platform|scanner|supervisor|consoles|audit|hold-monitoring|demo|metrics|logging)/';
+/** Nest module files bind an edge's classes to the ports of the ring it serves. */
+const MODULE_FILE = '\\.module\\.ts$';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -95,12 +117,63 @@ module.exports = {
       to: { couldNotResolve: true },
     },
     {
-      name: 'use-cases-import-no-database',
+      name: 'middle-ring-imports-no-edge',
       comment:
-        'Use cases (src/use-cases) state what a command does; the SQL lives in repositories (src/history), so no typeorm or pg here.',
+        'The use cases and the table runtimes (src/use-cases, src/tables) import only the core, src/common, src/clock, src/config, src/tokens.ts, the pure libraries and each other: no edge (history, database, outbox, kafka, platform, scanner, health, consoles, supervisor, audit, auth, http, metrics, logging), no impure library; they declare the ports they need.',
       severity: 'error',
-      from: { path: '^src/use-cases/' },
-      to: { path: DATABASE_PACKAGES },
+      from: { path: MIDDLE_RING, pathNot: '\\.spec\\.ts$' },
+      to: { path: '^(src|apps|libs)/', pathNot: MIDDLE_RING_MAY_IMPORT },
+    },
+    {
+      name: 'middle-ring-has-no-controller',
+      comment:
+        'A controller is an HTTP edge: it lives in an edge folder and calls the use cases, never in src/use-cases or src/tables.',
+      severity: 'error',
+      from: { path: MIDDLE_RING, pathNot: '\\.spec\\.ts$' },
+      to: { path: '\\.controller\\.ts$' },
+    },
+    {
+      name: 'middle-ring-imports-no-edge-package',
+      comment:
+        'The middle ring imports no package of the edges: no typeorm or pg (SQL lives in repositories), no @nestjs/microservices or kafkajs, no serialport, no express, swagger, pino or prom-client.',
+      severity: 'error',
+      from: { path: MIDDLE_RING, pathNot: '\\.spec\\.ts$' },
+      to: { path: EDGE_PACKAGES },
+    },
+    {
+      name: 'middle-ring-does-no-io',
+      comment:
+        'The middle ring does no I/O of its own (no fs, net, http, child_process, worker_threads): the edges do it behind its ports.',
+      severity: 'error',
+      from: { path: MIDDLE_RING, pathNot: '\\.spec\\.ts$' },
+      to: { dependencyTypes: ['core'], path: NODE_IO },
+    },
+    {
+      name: 'stores-and-brokers-import-no-middle-ring',
+      comment:
+        "The history, the database plumbing, the outbox and the Kafka plumbing are driven by the middle ring and know only the core (what a transition writes): they import nothing of src/tables or src/use-cases (the hash chain lives with the history). Their module files may bind their classes to the middle ring's ports.",
+      severity: 'error',
+      from: { path: DRIVEN_EDGES, pathNot: `${MODULE_FILE}|\\.spec\\.ts$` },
+      to: { path: MIDDLE_RING },
+    },
+    {
+      name: 'stores-and-brokers-import-no-driving-edge',
+      comment:
+        "The history, database, outbox and Kafka plumbing import no edge that drives the tables (platform, scanner, supervisor, consoles, audit, hold monitoring, demo, metrics, logging): kafka does not know the platform's messages; each side declares its own types.",
+      severity: 'error',
+      from: { path: DRIVEN_EDGES, pathNot: '\\.spec\\.ts$' },
+      to: { path: DRIVING_EDGES },
+    },
+    {
+      name: 'health-imports-no-other-edge',
+      comment:
+        'src/health declares the ReadinessCheck port and serves /health: each part (database, outbox, platform intake, scanners) provides its own check, so health imports only src/http, src/auth, the shared kernel and itself.',
+      severity: 'error',
+      from: { path: '^src/health/', pathNot: '\\.spec\\.ts$' },
+      to: {
+        path: '^(src|apps|libs)/',
+        pathNot: '^src/(health|http|auth|common|clock|config)/|^src/tokens\\.ts$',
+      },
     },
     {
       name: 'database-only-in-history-database-outbox-auth',

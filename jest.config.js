@@ -30,16 +30,21 @@ const common = {
 };
 
 module.exports = {
+  testSequencer: '<rootDir>/test/support/long-files-first.js',
   projects: [
     {
       ...common,
       displayName: 'unit',
       testMatch: ['<rootDir>/{src,libs,apps,scripts}/**/*.spec.ts'],
+      // What the code under test logs goes to test-artifacts/logs/unit/, not into jest's output.
+      setupFilesAfterEnv: ['<rootDir>/test/support/jest-unit-logs.ts'],
     },
     {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // Names a file that leaves a socket, server, child or timer open when it ends.
+      testEnvironment: '<rootDir>/test/support/integration-environment.js',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       // In-process services log to test-artifacts/logs/, not into jest's output.
       setupFilesAfterEnv: ['<rootDir>/test/support/jest-service-logs.ts'],

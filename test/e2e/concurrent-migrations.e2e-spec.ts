@@ -15,7 +15,7 @@ describe('migrations run by several instances at once', () => {
   const connections: DatabaseConnection[] = [];
 
   beforeAll(async () => {
-    db = await createTestDatabase('concurrent_migrations');
+    db = await createTestDatabase('concurrent_migrations', { empty: true });
   });
 
   afterAll(async () => {

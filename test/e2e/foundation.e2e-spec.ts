@@ -34,7 +34,8 @@ describe('studio service on real PostgreSQL and real Kafka', () => {
   const topic = topicName('tableEvents', prefix);
 
   beforeAll(async () => {
-    db = await createTestDatabase('foundation');
+    // Empty: the studio itself migrates it at start-up.
+    db = await createTestDatabase('foundation', { empty: true });
   });
 
   afterAll(async () => {

@@ -87,6 +87,8 @@ describe('OpenAPI document', () => {
           headers: { authorization: `Bearer ${token}` },
         });
         expect(ok.status).toBe(200);
+        // Read to the end: an unread document holds its socket open after the file ends.
+        await ok.arrayBuffer();
       }
     }
     const ui = await fetch(`${studio.url}/docs`, {

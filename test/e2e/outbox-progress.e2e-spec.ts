@@ -4,6 +4,9 @@ import { lastSeqs } from '../../src/outbox/outbox-relay';
 import { PgOutboxRelayStore } from '../../src/outbox/outbox-relay-store';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
+// Migrating down and up again takes longer than jest's 5 s default on a busy machine.
+jest.setTimeout(60_000);
+
 /**
  * Per-table progress on the real PostgreSQL: taken over from the rows' old marks by the migration,
  * given back to them by its down, and read past without skipping a row that commits late with an

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunningStudio } from '../../src/bootstrap';
+import { Client } from 'pg';
 import { REPO_ROOT } from './environment';
 
 /**
@@ -49,14 +49,22 @@ interface OutboxRow {
 
 /**
  * Every event the studio wrote to its outbox, as the relay publishes it (the contract's
- * envelope), recorded before the studio stops. Published or not: what is in the outbox is what
- * the service committed to announce.
+ * envelope), recorded when the studio stops. Published or not: what is in the outbox is what
+ * the service committed to announce. Read on a connection of its own: a test may have closed the
+ * studio's (an outage it caused on purpose).
  */
-export async function recordStudioOutbox(studio: RunningStudio, source: string): Promise<void> {
-  const rows: OutboxRow[] = await studio.database.dataSource.query(
-    `SELECT event_id, type, schema_version, table_id, round_id, seq, occurred_at, payload
-       FROM outbox ORDER BY id`,
-  );
+export async function recordStudioOutbox(databaseUrl: string, source: string): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  let rows: OutboxRow[];
+  try {
+    ({ rows } = await client.query<OutboxRow>(
+      `SELECT event_id, type, schema_version, table_id, round_id, seq, occurred_at, payload
+         FROM outbox ORDER BY id`,
+    ));
+  } finally {
+    await client.end();
+  }
   recordForConformance(
     'event',
     source,

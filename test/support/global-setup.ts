@@ -2,10 +2,13 @@ import { Client } from 'pg';
 import { TEST_ADMIN_DATABASE_URL, TEST_KAFKA_HOME, TEST_KAFKA_PORT } from './environment';
 import { resetConformanceRecords } from './conformance-recorder';
 import { KafkaBroker } from './kafka-broker';
+import { nameTemplateDatabase } from './template-database';
 
 /**
- * Starts the real Kafka broker shared by the integration tests (fresh storage every run) and checks
- * that the real PostgreSQL answers, failing early with a message that says what to do.
+ * Starts the real Kafka broker shared by the integration tests (fresh storage every run) unless
+ * one is given (TEST_KAFKA_BROKERS: `npm test` starts it beside the gates), checks that the real
+ * PostgreSQL answers, failing early with a message that says what to do, and names the run's
+ * template database (the test files' databases are copies of it).
  */
 export default async function globalSetup(): Promise<void> {
   resetConformanceRecords();
@@ -24,7 +27,10 @@ export default async function globalSetup(): Promise<void> {
   } finally {
     await admin.end().catch(() => undefined);
   }
-  if (!process.env.TEST_KAFKA_BROKERS) {
-    await new KafkaBroker(TEST_KAFKA_PORT, TEST_KAFKA_HOME).startFresh();
-  }
+  await Promise.all([
+    nameTemplateDatabase(),
+    process.env.TEST_KAFKA_BROKERS
+      ? undefined
+      : new KafkaBroker(TEST_KAFKA_PORT, TEST_KAFKA_HOME).startFresh(),
+  ]);
 }

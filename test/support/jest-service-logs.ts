@@ -1,12 +1,15 @@
 /**
  * Integration tests' setup (jest `setupFilesAfterEnv`): services started in-process write their
  * logs to test-artifacts/logs/<test file>.log instead of the runner's stdout, so `npm test` shows
- * jest's own lines only. A test that sets LOG_FILE itself keeps its own choice. Services spawned
- * as child processes keep logging to their piped stdout, which the tests read and never echo.
+ * jest's own lines only. A test that sets LOG_FILE itself keeps its own choice. Parts a test
+ * drives without a studio (a table runtime, a publisher) log through Nest's logger into the same
+ * file. Services spawned as child processes keep logging to their piped stdout, which the tests
+ * read and never echo.
  */
 import { rmSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type * as StudioConfigModule from '../../src/config/studio-config';
+import { logNestTo } from './nest-file-logger';
 
 const LOG_DIR = resolve(__dirname, '..', '..', 'test-artifacts', 'logs');
 
@@ -16,6 +19,7 @@ export function serviceLogFile(testPath: string): string {
 
 // Each run of a test file starts its log afresh.
 rmSync(serviceLogFile(expect.getState().testPath ?? 'unknown'), { force: true });
+logNestTo(serviceLogFile(expect.getState().testPath ?? 'unknown'));
 
 jest.mock('../../src/config/studio-config', () => {
   const actual = jest.requireActual<typeof StudioConfigModule>('../../src/config/studio-config');

@@ -38,15 +38,16 @@ export function spawnService(env: Record<string, string>, cwd = REPO_ROOT): Serv
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) =>
     child.once('exit', (code, signal) => resolveExit({ code, signal })),
   );
+  const killGroup = (signal: NodeJS.Signals): void => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      child.kill(signal);
+    }
+  };
   return {
     child,
-    killGroup(signal) {
-      try {
-        process.kill(-child.pid!, signal);
-      } catch {
-        child.kill(signal);
-      }
-    },
+    killGroup,
     stdout: () => out,
     stderr: () => err,
     async listening(timeoutMs = 60_000) {
@@ -59,6 +60,8 @@ export function spawnService(env: Record<string, string>, cwd = REPO_ROOT): Serv
         }
         await new Promise((r) => setTimeout(r, 50));
       }
+      // Not left running: it would hold its ports and data folder against the next start.
+      killGroup('SIGKILL');
       throw new Error(`service did not start in ${timeoutMs} ms: ${err || out}`);
     },
     async exited(timeoutMs = 30_000) {

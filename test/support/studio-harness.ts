@@ -51,17 +51,27 @@ export async function startTestStudio(options: TestStudioOptions): Promise<Runni
     OUTBOX_MAX_BACKOFF_MS: '1000',
     TABLES_FILE: writeTablesFile(options.tables ?? DEMO_TABLES),
     ...(options.kafkaBrokers ? { KAFKA_BROKERS: options.kafkaBrokers } : {}),
-    ...(options.topicPrefix ? { KAFKA_TOPIC_PREFIX: options.topicPrefix } : {}),
+    // The file's own consumer group too, so test files running side by side never share one.
+    ...(options.topicPrefix
+      ? {
+          KAFKA_TOPIC_PREFIX: options.topicPrefix,
+          KAFKA_COMMAND_GROUP_ID: `${options.topicPrefix}commands`,
+        }
+      : {}),
     ...options.env,
   };
   const studio = await startStudio(loadStudioConfig(env));
   const close = studio.close.bind(studio);
   // The conformance check at the end of the suite validates every event this studio committed.
   studio.close = async () => {
-    await recordStudioOutbox(studio, `studio:${options.databaseUrl.split('/').pop()}`).catch(
-      (error: unknown) => console.warn(`conformance: outbox not recorded (${String(error)})`),
-    );
-    await close();
+    try {
+      await recordStudioOutbox(
+        options.databaseUrl,
+        `studio:${options.databaseUrl.split('/').pop()}`,
+      );
+    } finally {
+      await close();
+    }
   };
   return studio;
 }

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { createStudioDataSource } from '../../src/database/data-source.factory';
 import { migrateSchema } from '../../src/database/schema-migrations';
 import { TEST_ADMIN_DATABASE_URL } from './environment';
+import { templateDatabaseName } from './template-database';
 
 export interface TestDatabase {
   name: string;
@@ -18,28 +19,85 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+export interface TestDatabaseOptions {
+  /**
+   * A database with no schema at all, for the tests that watch the migrations themselves run
+   * (at a studio's start-up, by instances at once). Any other test file starts from a copy of
+   * the run's migrated template: running every migration per file cost seconds each.
+   */
+  empty?: boolean;
+}
+
+let templateReady: Promise<void> | undefined;
+
 /**
- * A database of its own for one test file on the real PostgreSQL server, dropped afterwards, so
- * test files (and concurrent runs) never see each other's rows.
+ * Creates and migrates the template once per run: the first test file (of any worker) to ask
+ * does it under an advisory lock, the others find it there. No connections are allowed to it
+ * afterwards: a clone fails while anyone is connected to its template.
  */
-export async function createTestDatabase(label: string): Promise<TestDatabase> {
-  const name = `studio_test_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
+function ensureTemplate(name: string): Promise<void> {
+  templateReady ??= (async () => {
+    const admin = new Client({ connectionString: TEST_ADMIN_DATABASE_URL });
+    await admin.connect();
+    try {
+      await admin.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+      const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [
+        name,
+      ]);
+      if (rowCount) return;
+      await admin.query(`CREATE DATABASE ${name}`);
+      const dataSource = createStudioDataSource({
+        url: databaseUrl(name),
+        poolSize: 1,
+        connectTimeoutMs: 5_000,
+      });
+      try {
+        await dataSource.initialize();
+        await migrateSchema(dataSource);
+      } finally {
+        if (dataSource.isInitialized) await dataSource.destroy();
+      }
+      await admin.query(`ALTER DATABASE ${name} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`);
+    } finally {
+      await admin.end();
+    }
+  })();
+  return templateReady;
+}
+
+function databaseUrl(name: string): string {
   const url = new URL(TEST_ADMIN_DATABASE_URL);
   url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * A database of its own for one test file on the real PostgreSQL server, dropped afterwards, so
+ * test files (and concurrent runs) never see each other's rows: a copy of the run's migrated
+ * template, or empty when asked (or when no global setup made a template).
+ */
+export async function createTestDatabase(
+  label: string,
+  options: TestDatabaseOptions = {},
+): Promise<TestDatabase> {
+  const name = `studio_test_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
+  const template = options.empty ? undefined : templateDatabaseName();
+  if (template) await ensureTemplate(template);
+  await adminQuery(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+  const url = databaseUrl(name);
   const pools: Pool[] = [];
   const dataSources: DataSource[] = [];
   return {
     name,
-    url: url.toString(),
+    url,
     pool: (max = 4) => {
-      const pool = new Pool({ connectionString: url.toString(), max });
+      const pool = new Pool({ connectionString: url, max });
       pools.push(pool);
       return pool;
     },
     migrated: async () => {
       const dataSource = createStudioDataSource({
-        url: url.toString(),
+        url,
         poolSize: 4,
         connectTimeoutMs: 5_000,
       });

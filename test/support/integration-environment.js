@@ -1,0 +1,81 @@
+const { TestEnvironment } = require('jest-environment-node');
+const { Server, Socket } = require('node:net');
+const { relative, resolve } = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
+
+const ROOT = resolve(__dirname, '..', '..');
+
+/**
+ * The integration files' environment: jest's node environment, plus a check when a file ends that
+ * it closed what it opened (sockets, servers, child processes, timers). A file that leaves
+ * something open is named with what it left; a child process it left is killed, the rest unref'd,
+ * so the jest worker (or the in-band run) can still end: no --forceExit, and a clean run prints
+ * nothing here.
+ */
+class IntegrationEnvironment extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    this.testPath = relative(ROOT, context.testPath);
+  }
+
+  async setup() {
+    await super.setup();
+    this.handlesBefore = new Set(activeHandles());
+    this.timersBefore = timerCount();
+  }
+
+  async teardown() {
+    let left = [];
+    let timers = 0;
+    for (let waited = 0; waited <= 3_000; waited += 250) {
+      left = activeHandles().filter((h) => !this.handlesBefore.has(h));
+      timers = timerCount() - this.timersBefore;
+      if (left.length === 0 && timers <= 0) break;
+      await sleep(250);
+    }
+    if (left.length > 0 || timers > 0) {
+      const what = left.map(describe);
+      if (timers > 0) what.push(`${timers} timer(s)`);
+      process.stdout.write(`\nleft open by ${this.testPath}: ${what.join('; ')}\n`);
+      for (const handle of left) {
+        // A service left running would hold its ports and data folder against the next file.
+        if ('spawnargs' in handle) killChild(handle);
+        handle.unref?.();
+      }
+    }
+    await super.teardown();
+  }
+}
+
+function activeHandles() {
+  return process._getActiveHandles().filter((handle) => {
+    if (handle === process.stdout || handle === process.stderr || handle === process.stdin) {
+      return false;
+    }
+    // A pipe: the worker's own stdio and channel to jest.
+    return !(handle instanceof Socket && handle.remotePort === undefined);
+  });
+}
+
+function killChild(child) {
+  try {
+    process.kill(-child.pid, 'SIGKILL'); // its process group, when it has one of its own
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
+
+function timerCount() {
+  return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+}
+
+function describe(handle) {
+  if (handle instanceof Socket) return `socket to ${handle.remoteAddress}:${handle.remotePort}`;
+  if (handle instanceof Server) return `server on ${JSON.stringify(handle.address())}`;
+  if ('spawnargs' in handle) {
+    return `child process ${handle.pid} (${handle.spawnargs.join(' ').slice(0, 120)})`;
+  }
+  return handle.constructor?.name ?? typeof handle;
+}
+
+module.exports = IntegrationEnvironment;
