@@ -38,9 +38,11 @@ import { OutboxRelay } from './outbox/outbox-relay';
 import { CommandInbox } from './platform/inbox/command-inbox';
 import { PlatformCommandsModule } from './platform/platform-commands.module';
 import { PlatformHttpModule } from './platform/platform-http.module';
-import { CommandIntakeHandler, PlatformKafkaModule } from './platform/platform-kafka.module';
+import { CommandIntakeHandler } from './platform/command-intake.handler';
+import { PlatformKafkaModule } from './platform/platform-kafka.module';
 import { scannersCheck } from './scanner/scanner-readiness';
-import { ScannerModule, ScannersLifecycle } from './scanner/scanner.module';
+import { ScannerModule } from './scanner/scanner.module';
+import { ScannersLifecycle } from './scanner/scanners-lifecycle';
 import { ScannerService } from './scanner/scanner.service';
 import { SupervisorModule } from './supervisor/supervisor.module';
 import { RegisterConfiguredTables } from './tables/register-configured-tables.use-case';
@@ -159,6 +161,7 @@ export class StudioModule implements NestModule {
     const commands = PlatformCommandsModule.forRoot({
       config,
       clock,
+      ids,
       inboxRepository: new CommandInboxRepository(dataSource),
       tables,
       kafka,
