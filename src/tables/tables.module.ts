@@ -1,4 +1,4 @@
-import { DynamicModule, Logger, Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { Clock, IdGenerator } from '../clock/clock';
 import type { StudioConfig } from '../config/studio-config';
 import { TableLeaseRepository } from '../database/table-lease.repository';
@@ -21,21 +21,7 @@ import { RegisterConfiguredTables } from './register-configured-tables.use-case'
 import { TableOwnership } from './table-ownership';
 import { TableRuntimeRegistry } from './table-runtime.registry';
 import { TablesController } from './tables.controller';
-
-/** Starts and stops table ownership; the lifecycle of the studio calls these in order. */
-export class TablesLifecycle {
-  private readonly logger = new Logger('TablesLifecycle');
-  constructor(private readonly ownership: TableOwnership) {}
-
-  async start(): Promise<void> {
-    await this.ownership.start();
-    this.logger.log(`Driving tables: ${this.ownership.ownedTables.join(', ') || 'none yet'}`);
-  }
-
-  async stop(): Promise<void> {
-    await this.ownership.stop();
-  }
-}
+import { TablesLifecycle } from './tables-lifecycle';
 
 /** Use cases that need nothing but the tables. */
 const TABLE_USE_CASES = [
