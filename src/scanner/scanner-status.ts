@@ -3,7 +3,18 @@ import type { ScannerStatusChangedPayload } from '@studio/contracts';
 import type { IdGenerator } from '../clock/clock';
 import { oneLine } from '../common/one-line';
 import type { ScannerStatusChange } from './serial-scanner-adapter';
-import type { TableScannerState } from './scanner.service';
+
+/** What a reader's status change updates and publishes of its state. */
+export interface ReaderStatus {
+  tableId: string;
+  port: string;
+  wireFormat: string;
+  virtual: boolean;
+  status: ScannerStatusChange['status'];
+  since: string;
+  reason: string;
+  reconnectAttempts: number;
+}
 
 /** Where the newsworthy status changes go: a ScannerStatusChanged event in the outbox. */
 export interface ScannerStatusEvents {
@@ -26,17 +37,17 @@ export function isNewsworthy(
  * A reader's status changes: kept in its state, logged, told to the status listeners (consoles),
  * and the newsworthy ones recorded, one after the other per reader (`chain`).
  */
-export class ScannerStatusReporter {
+export class ScannerStatusReporter<S extends ReaderStatus> {
   constructor(
     private readonly events: ScannerStatusEvents,
     private readonly ids: IdGenerator,
-    private readonly listeners: ReadonlySet<(state: TableScannerState) => void>,
+    private readonly listeners: ReadonlySet<(state: S) => void>,
     private readonly logger: Logger,
   ) {}
 
   /** Applies the change to `state`; resolves the chain with the event recorded (or logged). */
   changed(
-    state: TableScannerState,
+    state: S,
     change: ScannerStatusChange,
     chain: Promise<void>,
   ): Promise<void> {

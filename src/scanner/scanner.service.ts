@@ -90,7 +90,7 @@ export class ScannerService {
   private readonly logger = new Logger('Scanners');
   private readonly scanners = new Map<string, RunningScanner>();
   private readonly statusListeners = new Set<(state: TableScannerState) => void>();
-  private readonly status: ScannerStatusReporter;
+  private readonly status: ScannerStatusReporter<TableScannerState>;
   private readonly ptys = new PtyFolder();
   private readonly socatPath: string | null;
 
