@@ -1,13 +1,4 @@
-import {
-  DynamicModule,
-  Inject,
-  MiddlewareConsumer,
-  Module,
-  NestModule,
-  Provider,
-  OnApplicationBootstrap,
-  OnApplicationShutdown,
-} from '@nestjs/common';
+import { DynamicModule, MiddlewareConsumer, Module, NestModule, Provider } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { AuditModule } from './audit/audit.module';
@@ -37,18 +28,18 @@ import { EventPublisher } from './outbox/event-publisher';
 import { MetricsController } from './metrics/metrics.controller';
 import { OutboxModule } from './outbox/outbox.module';
 import { OutboxRelay } from './outbox/outbox-relay';
-import { CommandInbox } from './platform/inbox/command-inbox';
 import { PlatformCommandsModule } from './platform/platform-commands.module';
 import { PlatformHttpModule } from './platform/platform-http.module';
-import { CommandIntakeHandler, PlatformKafkaModule } from './platform/platform-kafka.module';
+import { CommandIntakeHandler } from './platform/command-intake.handler';
+import { PlatformKafkaModule } from './platform/platform-kafka.module';
 import { scannersCheck } from './scanner/scanner-readiness';
-import { ScannerModule, ScannersLifecycle } from './scanner/scanner.module';
+import { ScannerModule } from './scanner/scanner.module';
 import { ScannerService } from './scanner/scanner.service';
 import { SupervisorModule } from './supervisor/supervisor.module';
-import { RegisterConfiguredTables } from './tables/register-configured-tables.use-case';
 import type { TransitionListener } from './tables/table-runtime';
 import { TableRuntimeRegistry } from './tables/table-runtime.registry';
-import { TablesLifecycle, TablesModule } from './tables/tables.module';
+import { TablesModule } from './tables/tables.module';
+import { StudioLifecycle } from './studio-lifecycle';
 import { STUDIO_CONFIG } from './tokens';
 
 export interface StudioModuleOptions {
@@ -56,56 +47,6 @@ export interface StudioModuleOptions {
   database: DatabaseConnection;
   clock?: Clock;
   ids?: IdGenerator;
-}
-
-/** Start-up and shutdown order of the service's own moving parts. */
-class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
-  constructor(
-    @Inject(STUDIO_CONFIG) private readonly config: StudioConfig,
-    private readonly register: RegisterConfiguredTables,
-    private readonly relay: OutboxRelay,
-    private readonly publisher: EventPublisher,
-    private readonly database: DatabaseConnection,
-    private readonly scanners: ScannersLifecycle,
-    private readonly tables: TablesLifecycle,
-    private readonly registry: TableRuntimeRegistry,
-    private readonly inbox: CommandInbox,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.register.execute(this.config.tables);
-    this.relay.start();
-    // Committed transitions put events in the outbox: publish them without waiting for the poll.
-    this.registry.onTransition(() => this.relay.notify());
-    // Instances whose table files disagree are found when one of them takes a table over.
-    this.registry.onDriven({
-      running: async (tableId) => {
-        const table = this.config.tables.find((t) => t.id === tableId);
-        if (table) await this.register.confirmDriven(table);
-      },
-      stopping: () => undefined,
-    });
-    // Tables start before the scanners so that no reading arrives at a table that is not running.
-    await this.tables.start();
-    // After registration: readings and scanner events refer to registered tables.
-    await this.scanners.start();
-    // Commands other instances read for the tables driven here (and their HTTP answers).
-    await this.inbox.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    // The command consumer has left the group (beforeApplicationShutdown); the inbox stops next,
-    // its in-flight drains answered, and the commands still waiting stay for the next owners.
-    await this.inbox.stop();
-    // Close the serial ports first and store their last readings while the database is open.
-    await this.scanners.stop();
-    // Stop the tables (their in-flight transitions finish) and release their leases at once.
-    await this.tables.stop();
-    // Stop taking work, let the in-flight batch finish, flush the producer, then close the pool.
-    await this.relay.stop();
-    await this.publisher.disconnect().catch(() => undefined);
-    await this.database.close();
-  }
 }
 
 function subscribed<L extends { onTransition: TransitionListener }>(
@@ -162,6 +103,7 @@ export class StudioModule implements NestModule {
     const commands = PlatformCommandsModule.forRoot({
       config,
       clock,
+      ids,
       inboxRepository: new CommandInboxRepository(dataSource),
       tables,
       kafka,

@@ -16,7 +16,8 @@ import { DatabaseConnection } from './database/database-connection';
 import { setupOpenApi } from './http/openapi';
 import { CommandAnswersPublisher } from './kafka/command-answers.publisher';
 import { CommandIntakeStarter, CommandIntakeStatus } from './platform/command-intake-starter';
-import { commandIntakeServer, CommandIntakeHandler } from './platform/platform-kafka.module';
+import { CommandIntakeHandler } from './platform/command-intake.handler';
+import { commandIntakeServer } from './platform/command-intake.server';
 
 /**
  * Helmet's headers on every answer (nosniff, frame and referrer rules, a strict CSP for API

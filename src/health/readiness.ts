@@ -1,6 +1,5 @@
 import type { EventPublisher } from '../outbox/event-publisher';
 import type { OutboxRelay } from '../outbox/outbox-relay';
-import type { IntakeStartState } from '../platform/command-intake-starter';
 
 export type CheckStatus = 'ok' | 'error' | 'disabled';
 
@@ -15,7 +14,7 @@ export interface ReadinessReport {
   checks: Record<string, CheckResult>;
 }
 
-/** A named readiness check; later stages (scanners, table leases) add their own. */
+/** A named readiness check (database, migrations, Kafka, the command intake, the scanners). */
 export interface ReadinessCheck {
   name: string;
   check(): Promise<CheckResult>;
@@ -53,15 +52,18 @@ export function kafkaCheck(publisher: EventPublisher, relay: OutboxRelay): Readi
   };
 }
 
+/** Where the Kafka command intake stands in its start-up (the platform's starter reports it). */
+export interface CommandIntakeState {
+  readonly state: 'starting' | 'waiting-for-kafka' | 'running' | 'stopped';
+  readonly lastError?: string;
+}
+
 /**
  * The Kafka command intake (when enabled): ready once it reads commands. While it waits for the
  * brokers at start-up the relay may already be connected again, so the kafka check alone could
  * say ready while no platform command is read.
  */
-export function commandIntakeCheck(intake: {
-  readonly state: IntakeStartState;
-  readonly lastError?: string;
-}): ReadinessCheck {
+export function commandIntakeCheck(intake: CommandIntakeState): ReadinessCheck {
   return {
     name: 'commandIntake',
     async check() {

@@ -5,6 +5,7 @@ import { ChainCheckpointRepository } from './chain-checkpoint.repository';
 import { HoldStatisticsReader } from './hold-statistics.reader';
 import { HistoryReader } from './reader/history-reader';
 import { historyQueryOf } from './reader/history-query';
+import { ScannerReadingRecorder } from './reading-recorder';
 import { ScannerHistoryRepository } from './scanner-history.repository';
 import { TableRegistryRepository } from './table-registry.repository';
 import { TableStateReader } from './table-state.reader';
@@ -32,6 +33,7 @@ export class HistoryModule {
     const leases = new TableLeaseRepository(dataSource, leaseTtlMs);
     const writer = createTransitionWriter(dataSource, topicPrefix);
     const query = historyQueryOf(dataSource);
+    const scannerHistory = new ScannerHistoryRepository(dataSource, topicPrefix);
     const providers = [
       { provide: HistoryReader, useValue: new HistoryReader(query) },
       { provide: HoldStatisticsReader, useValue: new HoldStatisticsReader(query) },
@@ -50,10 +52,9 @@ export class HistoryModule {
         provide: ChainCheckpointRepository,
         useValue: new ChainCheckpointRepository(dataSource, topicPrefix),
       },
-      {
-        provide: ScannerHistoryRepository,
-        useValue: new ScannerHistoryRepository(dataSource, topicPrefix),
-      },
+      { provide: ScannerHistoryRepository, useValue: scannerHistory },
+      // The one queue of readings stored on their own (scanners and tables share it).
+      { provide: ScannerReadingRecorder, useValue: new ScannerReadingRecorder(scannerHistory) },
     ];
     return { module: HistoryModule, providers, exports: providers.map((p) => p.provide) };
   }

@@ -6,7 +6,7 @@ import {
   topicName,
 } from '@studio/contracts';
 import type { KafkaConfig } from '../config/studio-config';
-import type { RawCommandMessage } from '../platform/raw-command-message';
+import type { RawCommandMessage } from './raw-command-message';
 import { AnswersWorker } from './answers-worker';
 import { ensureKafkaTopics } from './kafka-topics';
 import { ResultsProducer } from './results-producer';

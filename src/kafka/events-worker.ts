@@ -4,7 +4,7 @@ import type { KafkaConfig } from '../config/studio-config';
 import { EventPublisher, OutgoingMessage, PublisherStatus } from '../outbox/event-publisher';
 import { KafkaEventPublisher } from './kafka-event-publisher';
 import type { KafkaLogSink } from './kafka-log';
-import { WorkerLink, WorkerReply } from './worker-link';
+import { startWorker, StartWorker, WorkerLink, WorkerReply } from './worker-link';
 
 type Request =
   | { id: number; op: 'connect'; topics: string[] }
@@ -38,19 +38,25 @@ export class WorkerEventPublisher extends EventPublisher {
     return WorkerLink.canRun(__filename);
   }
 
-  constructor(config: KafkaConfig) {
+  constructor(config: KafkaConfig, start: StartWorker = startWorker) {
     super();
-    this.link = new WorkerLink(__filename, { eventsWorker: config }, 'events worker', {
-      reply: (reply) => (this.last = reply.status),
-      other: (message) => {
-        const { level, line } = message as LogLine;
-        this.logger[level](line);
+    this.link = new WorkerLink(
+      __filename,
+      { eventsWorker: config },
+      'events worker',
+      {
+        reply: (reply) => (this.last = reply.status),
+        other: (message) => {
+          const { level, line } = message as LogLine;
+          this.logger[level](line);
+        },
+        died: (error) => {
+          this.failed = error.message;
+          this.last = { enabled: true, connected: false, lastError: error.message };
+        },
       },
-      died: (error) => {
-        this.failed = error.message;
-        this.last = { enabled: true, connected: false, lastError: error.message };
-      },
-    });
+      start,
+    );
   }
 
   async connect(topics: string[]): Promise<void> {
@@ -71,11 +77,6 @@ export class WorkerEventPublisher extends EventPublisher {
   /** Disconnects the worker's producer, then ends the worker. */
   disconnect(): Promise<void> {
     return this.link.close((id) => ({ id, op: 'disconnect' }));
-  }
-
-  /** Ends the worker as if it had died (tests). */
-  kill(): Promise<void> {
-    return this.link.kill();
   }
 }
 

@@ -7,6 +7,11 @@ export interface WorkerReply {
   error?: string;
 }
 
+/** Starts the worker thread running `file` (the default: a plain node Worker). */
+export type StartWorker = (file: string, workerData: Record<string, unknown>) => Worker;
+
+export const startWorker: StartWorker = (file, workerData) => new Worker(file, { workerData });
+
 export interface WorkerLinkHooks<R extends WorkerReply> {
   /** Every reply, before its request settles (a worker's status travels with its replies). */
   reply?(reply: R): void;
@@ -37,6 +42,7 @@ export class WorkerLink<Q extends { id: number }, R extends WorkerReply> {
     private readonly workerData: Record<string, unknown>,
     private readonly name: string,
     private readonly hooks: WorkerLinkHooks<R> = {},
+    private readonly start: StartWorker = startWorker,
   ) {}
 
   request(make: (id: number) => Q): Promise<R> {
@@ -57,14 +63,9 @@ export class WorkerLink<Q extends { id: number }, R extends WorkerReply> {
     await worker.terminate();
   }
 
-  /** Ends the worker as if it had died (tests). */
-  async kill(): Promise<void> {
-    await this.worker?.terminate();
-  }
-
   private spawn(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(this.file, { workerData: this.workerData });
+    const worker = this.start(this.file, this.workerData);
     worker.unref();
     worker.on('message', (message: R | unknown) => {
       if (typeof (message as R)?.id !== 'number') return this.hooks.other?.(message);

@@ -1,6 +1,7 @@
 import type { EachBatchPayload } from 'kafkajs';
 import { BatchingKafkaServer, chunkSizeFor, CommandBatchHandler } from './batching-kafka-server';
-import type { IntakeOutcome, RawCommandMessage } from './command-intake';
+import type { RawCommandMessage } from '../kafka/raw-command-message';
+import type { IntakeOutcome } from './command-intake';
 
 /** A partition's batch of `n` messages, recording what the server does with its offsets. */
 function batchOf(n: number, log: string[]): EachBatchPayload {

@@ -1,6 +1,7 @@
 import { KafkaOptions, ServerKafka } from '@nestjs/microservices';
 import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
-import type { IntakeOutcome, RawCommandMessage } from './command-intake';
+import type { RawCommandMessage } from '../kafka/raw-command-message';
+import type { IntakeOutcome } from './command-intake';
 
 export interface CommandBatchHandler {
   /** Applies and commits a chunk; throws only on infrastructure failure (read again). */

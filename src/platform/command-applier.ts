@@ -1,10 +1,13 @@
 import type { CommandMessage, CommandResultMessage } from '@studio/contracts';
 import { oneLine } from '../common/one-line';
-import type { BatchItem } from '../tables/table-runtime';
-import type { ApplyCommands } from '../use-cases/apply-commands.use-case';
-import type { Decide } from '../use-cases/decide.use-case';
-import type { PlaceBet } from '../use-cases/place-bet.use-case';
-import type { CommandResult } from '../use-cases/table-command';
+import { isCommandSpecificFailure } from '../tables/command-queue';
+import { ApplyCommandsCommand } from '../use-cases/apply-commands/apply-commands.command';
+import type { ApplyCommands } from '../use-cases/apply-commands/apply-commands.use-case';
+import type { PlatformCommand } from '../use-cases/common/platform-command';
+import { isRejection } from '../use-cases/common/table-command';
+import type { CommandRejection, CommandResult } from '../use-cases/common/tables.port';
+import { DecideCommand } from '../use-cases/decide/decide.command';
+import { PlaceBetCommand } from '../use-cases/place-bet/place-bet.command';
 
 export interface IntakeCounters {
   accepted: number;
@@ -16,18 +19,6 @@ export interface IntakeCounters {
 /** A command's answer, or why it could not be applied at all (dead-lettered `command-failed`). */
 export type AppliedCommand = CommandResult | { failed: string };
 
-/**
- * True for a failure caused by the commands themselves: PostgreSQL data exceptions (class 22, e.g.
- * a NUL in a text value) and integrity violations (class 23), or a programming error their input
- * triggered. Connection errors, timeouts, lost leases and version conflicts are not: retrying the
- * batch later is right for those.
- */
-export function isCommandSpecificFailure(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code)) return true;
-  return error instanceof TypeError || error instanceof RangeError;
-}
-
 /** The codes of a table this instance does not (or no longer) drive: the inbox takes those. */
 export function isNotDrivenHere(result: AppliedCommand): boolean {
   return (
@@ -37,19 +28,56 @@ export function isNotDrivenHere(result: AppliedCommand): boolean {
   );
 }
 
+/** A Kafka command as the use case's command object (validated), or its refusal. */
+export function platformCommandOf(message: CommandMessage): PlatformCommand | CommandRejection {
+  const common = {
+    tableId: message.tableId,
+    commandId: message.commandId,
+    roundId: message.roundId,
+    playerId: message.playerId,
+  };
+  switch (message.type) {
+    case 'PlaceBet':
+      return PlaceBetCommand.create({
+        ...common,
+        betType: message.betType,
+        spot: message.spot,
+        amount: message.amount,
+        sideBets: message.sideBets,
+        currency: message.currency,
+      });
+    case 'TakeSeat':
+      // A Lux seat is taken by its seat bet (games.md), so the seat request carries the bet.
+      return PlaceBetCommand.create({
+        ...common,
+        betType: 'main',
+        spot: String(message.seat),
+        amount: message.amount,
+        sideBets: message.pairs ? { pairs: message.pairs } : undefined,
+        currency: message.currency,
+      });
+    case 'LeaveSeat':
+      return DecideCommand.create({ ...common, action: 'leave-seat', seat: String(message.seat) });
+    case 'Decide':
+      return DecideCommand.create({ ...common, action: message.action, seat: message.seat });
+    case 'BetBehindChoice':
+      return DecideCommand.create({
+        ...common,
+        action: message.choice,
+        seat: String(message.seat),
+      });
+  }
+}
+
 /**
- * Applies validated platform commands to the tables this instance drives, through the same use
- * cases as the HTTP API, and words their answers for the results topic. Shared by the Kafka
- * intake (commands read here) and the inbox drainer (commands other instances read).
+ * Applies validated platform commands of a table driven here through ApplyCommands (the table's
+ * one intake), and words their answers for the results topic. Shared by the Kafka intake
+ * (commands read here) and the inbox drainer (commands other instances read).
  */
 export class CommandApplier {
   readonly counters: IntakeCounters = { accepted: 0, rejected: 0, duplicates: 0, deadLettered: 0 };
 
-  constructor(
-    readonly placeBet: PlaceBet,
-    readonly decide: Decide,
-    private readonly applyCommands: ApplyCommands,
-  ) {}
+  constructor(private readonly applyCommands: ApplyCommands) {}
 
   /**
    * Applies a table's commands; when that fails because of what one command carries (a value the
@@ -58,27 +86,27 @@ export class CommandApplier {
    * are applied in order, so the answers stay those of applying the commands one by one. An outage
    * still throws: the batch is read again once the database is back.
    */
-  async applyTable(tableId: string, items: readonly BatchItem[]): Promise<AppliedCommand[]> {
+  async applyTable(
+    tableId: string,
+    commands: readonly PlatformCommand[],
+  ): Promise<AppliedCommand[]> {
     try {
-      return await this.applyCommands.execute(tableId, items);
+      return await this.applyCommands.execute(this.command(tableId, commands));
     } catch (error) {
       if (!isCommandSpecificFailure(error)) throw error;
-      if (items.length === 1) {
+      if (commands.length === 1) {
         return [{ failed: `The command could not be applied: ${oneLine(error)}`.slice(0, 500) }];
       }
-      const half = Math.ceil(items.length / 2);
-      const first = await this.applyTable(tableId, items.slice(0, half));
-      const second = await this.applyTable(tableId, items.slice(half));
+      const half = Math.ceil(commands.length / 2);
+      const first = await this.applyTable(tableId, commands.slice(0, half));
+      const second = await this.applyTable(tableId, commands.slice(half));
       return [...first, ...second];
     }
   }
 
-  /**
-   * Starts looking up the stored answers of a table's next commands, and stepping the items their
-   * applyTable will get (ApplyCommands.prefetch).
-   */
-  prefetch(tableId: string, commandIds: readonly string[], items?: readonly BatchItem[]): void {
-    this.applyCommands.prefetch(tableId, commandIds, items);
+  /** A table's next commands: stored answers looked up and stepped ahead (ApplyCommands). */
+  prepareAhead(tableId: string, commands: readonly PlatformCommand[]): void {
+    this.applyCommands.prepareAhead(this.command(tableId, commands));
   }
 
   answer(command: CommandMessage, result: CommandResult, answeredAt: string): CommandResultMessage {
@@ -99,44 +127,10 @@ export class CommandApplier {
     };
   }
 
-  /** The platform command as the table input of its use case. */
-  prepare(command: CommandMessage): { item: BatchItem } | { rejected: CommandResult } {
-    const common = {
-      tableId: command.tableId,
-      commandId: command.commandId,
-      roundId: command.roundId,
-      playerId: command.playerId,
-    };
-    switch (command.type) {
-      case 'PlaceBet':
-        return this.placeBet.prepare({
-          ...common,
-          betType: command.betType,
-          spot: command.spot,
-          amount: command.amount,
-          sideBets: command.sideBets,
-          currency: command.currency,
-        });
-      case 'TakeSeat':
-        // A Lux seat is taken by its seat bet (games.md), so the seat request carries the bet.
-        return this.placeBet.prepare({
-          ...common,
-          betType: 'main',
-          spot: String(command.seat),
-          amount: command.amount,
-          sideBets: command.pairs ? { pairs: command.pairs } : undefined,
-          currency: command.currency,
-        });
-      case 'LeaveSeat':
-        return this.decide.prepare({ ...common, action: 'leave-seat', seat: String(command.seat) });
-      case 'Decide':
-        return this.decide.prepare({ ...common, action: command.action, seat: command.seat });
-      case 'BetBehindChoice':
-        return this.decide.prepare({
-          ...common,
-          action: command.choice,
-          seat: String(command.seat),
-        });
-    }
+  /** Grouped by table by the caller, so the command never refuses them. */
+  private command(tableId: string, commands: readonly PlatformCommand[]): ApplyCommandsCommand {
+    const command = ApplyCommandsCommand.create(tableId, commands);
+    if (isRejection(command)) throw new TypeError(command.message);
+    return command;
   }
 }

@@ -1,5 +1,9 @@
 import { until } from '../../test/support/until';
-import { CommandIntakeStarter, IntakeStartSteps } from './command-intake-starter';
+import {
+  CommandIntakeStarter,
+  CommandIntakeStatus,
+  IntakeStartSteps,
+} from './command-intake-starter';
 
 const BACKOFF = { initialMs: 1, maxMs: 4 };
 
@@ -70,5 +74,26 @@ describe('CommandIntakeStarter', () => {
     await starting;
     expect(starter.status).toBe('stopped');
     expect(calls.reset).toBe(1);
+  });
+});
+
+describe('CommandIntakeStatus (where readiness reads the intake)', () => {
+  it('says starting until the starter is attached, then what the starter says', () => {
+    const status = new CommandIntakeStatus();
+    const read = (s: { state: string; lastError?: string }) => ({
+      state: s.state,
+      lastError: s.lastError,
+    });
+    expect(read(status)).toEqual({ state: 'starting', lastError: undefined });
+    status.attach({
+      status: 'waiting-for-kafka',
+      lastError: 'connect ECONNREFUSED 127.0.0.1:9092',
+    });
+    expect(read(status)).toEqual({
+      state: 'waiting-for-kafka',
+      lastError: 'connect ECONNREFUSED 127.0.0.1:9092',
+    });
+    status.attach({ status: 'stopped', lastError: undefined });
+    expect(read(status).state).toBe('stopped');
   });
 });

@@ -1,51 +1,62 @@
 import { Clock, IdGenerator } from '../clock/clock';
-import type { BatchItem } from '../tables/table-runtime';
-import type { TableRuntimeRegistry } from '../tables/table-runtime.registry';
-import type { ApplyCommands } from '../use-cases/apply-commands.use-case';
-import { Decide } from '../use-cases/decide.use-case';
-import { PlaceBet } from '../use-cases/place-bet.use-case';
-import type { CommandResult } from '../use-cases/table-command';
+import type { RawCommandMessage } from '../kafka/raw-command-message';
+import { ApplyCommands } from '../use-cases/apply-commands/apply-commands.use-case';
+import type { BatchItem, CommandResult, Tables } from '../use-cases/common/tables.port';
 import { CommandApplier } from './command-applier';
-import { CommandIntake, RawCommandMessage } from './command-intake';
+import { CommandIntake } from './command-intake';
 import type { CommandInbox } from './inbox/command-inbox';
 
 /** Every table is driven here: nothing goes to the inbox. */
 const hereInbox = {
   route: () => 'here',
-  forward: () => Promise.reject(new Error('nothing is forwarded here')),
+  forwardKafka: () => Promise.reject(new Error('nothing is forwarded here')),
 } as unknown as CommandInbox;
 
 const fixedClock: Clock = { now: () => new Date('2026-11-29T14:00:00Z') };
 
-/** The real use cases' preparation, with the tables replaced by a recorder of what is applied. */
+/** Tables driven here (but "nowhere") whose intake answers each batch with `answer`. */
+function tablesAnswering(
+  answer: (tableId: string, items: readonly BatchItem[]) => CommandResult[],
+) {
+  return {
+    get: (tableId: string) =>
+      tableId === 'nowhere'
+        ? { ok: false, code: 'unknown-table', message: 'No table nowhere' }
+        : {
+            ok: true,
+            runtime: {
+              tableId,
+              currency: 'THB',
+              prepareAhead: () => undefined,
+              submitCommands: async (items: readonly BatchItem[]) => answer(tableId, items),
+            },
+          },
+  } as unknown as Tables;
+}
+
+/** The real use cases, with the tables replaced by a recorder of what is applied. */
 function setup() {
-  const applied: Array<{ tableId: string; items: BatchItem[] }> = [];
-  const tables = {
-    get: () => ({ ok: false, code: 'unknown-table', message: 'not needed here' }),
-  } as unknown as TableRuntimeRegistry;
+  const applied: Array<{ tableId: string; items: readonly BatchItem[] }> = [];
   let n = 0;
   const ids: IdGenerator = { newId: () => `id-${++n}` };
-  const apply = {
-    execute: async (tableId: string, items: BatchItem[]): Promise<CommandResult[]> => {
-      applied.push({ tableId, items });
-      return items.map((item) =>
-        tableId === 'nowhere'
-          ? { accepted: false, code: 'unknown-table', message: 'No table nowhere' }
-          : item.input.type === 'bet'
-            ? { accepted: true, reply: { betId: item.input.bet.betId } }
-            : { accepted: true, reply: {}, duplicate: true },
-      );
-    },
-  } as unknown as ApplyCommands;
+  const tables = tablesAnswering((tableId, items) => {
+    applied.push({ tableId, items });
+    return items.map((item) =>
+      item.input.type === 'bet'
+        ? { accepted: true, reply: { betId: item.input.bet.betId } }
+        : { accepted: true, reply: {}, duplicate: true },
+    );
+  });
   const intake = new CommandIntake(
-    new CommandApplier(new PlaceBet(tables, ids), new Decide(tables), apply),
+    new CommandApplier(new ApplyCommands(tables, ids)),
     hereInbox,
     fixedClock,
   );
+  const process = async (message: RawCommandMessage) => (await intake.processBatch([message]))[0];
   const all = () => applied.flatMap((a) => a.items.map((i) => i.input));
   const bets = () => all().flatMap((i) => (i.type === 'bet' ? [i.bet] : []));
   const decisions = () => all().flatMap((i) => (i.type === 'decide' ? [i.decision] : []));
-  return { intake, applied, bets, decisions };
+  return { intake, process, applied, bets, decisions };
 }
 
 const raw = (value: unknown, key: string | null = 'lux-1'): RawCommandMessage => ({
@@ -62,8 +73,8 @@ const base = { schemaVersion: 1, tableId: 'lux-1', playerId: 'p1' };
 
 describe('command intake', () => {
   it('maps TakeSeat onto the seat bet that takes a Lux seat, with its pair bet', async () => {
-    const { intake, bets } = setup();
-    const outcome = await intake.process(
+    const { process, bets } = setup();
+    const outcome = await process(
       raw({ ...base, commandId: 'c1', type: 'TakeSeat', seat: 3, amount: 500, pairs: 100 }),
     );
     expect(bets()).toEqual([
@@ -90,9 +101,9 @@ describe('command intake', () => {
   });
 
   it('maps LeaveSeat and BetBehindChoice onto Lux decisions and passes the duplicate flag on', async () => {
-    const { intake, decisions } = setup();
-    await intake.process(raw({ ...base, commandId: 'c2', type: 'LeaveSeat', seat: 2 }));
-    const behind = await intake.process(
+    const { intake, process, decisions } = setup();
+    await process(raw({ ...base, commandId: 'c2', type: 'LeaveSeat', seat: 2 }));
+    const behind = await process(
       raw({
         ...base,
         commandId: 'c3',
@@ -110,8 +121,8 @@ describe('command intake', () => {
   });
 
   it('answers a use-case rejection with its code', async () => {
-    const { intake } = setup();
-    const outcome = await intake.process(
+    const { process } = setup();
+    const outcome = await process(
       raw(
         {
           ...base,
@@ -139,8 +150,8 @@ describe('command intake', () => {
     ],
     ['a missing field', { ...base, commandId: 'c', type: 'Decide' }, 'schema-violation'],
   ])('dead-letters %s as %s', async (_what, value, code) => {
-    const { intake, bets, decisions } = setup();
-    const outcome = await intake.process(raw(value));
+    const { process, bets, decisions } = setup();
+    const outcome = await process(raw(value));
     expect(outcome).toMatchObject({ kind: 'dead-letter', code });
     expect(bets().length + decisions().length).toBe(0);
   });
@@ -178,17 +189,17 @@ describe('command intake', () => {
       'accepted',
       'rejected',
     ]);
-    // One call per table, in arrival order; the bet without a player never reached a table.
+    // One call per table, in arrival order; the bet without a player and the bet for a table
+    // that is not configured never reached a table.
     expect(applied.map((a) => [a.tableId, a.items.map((i) => i.meta.commandId)])).toEqual([
       ['lux-1', ['a1', 'a2']],
-      ['nowhere', ['b1']],
     ]);
     expect(intake.counters).toEqual({ accepted: 2, rejected: 2, duplicates: 0, deadLettered: 1 });
   });
 
   it('dead-letters a command whose key is not its table (it would lose per-table order)', async () => {
-    const { intake } = setup();
-    const outcome = await intake.process(
+    const { process } = setup();
+    const outcome = await process(
       raw({ ...base, commandId: 'c5', type: 'Decide', action: 'hit' }, 'ibj-1'),
     );
     expect(outcome).toEqual({
@@ -203,21 +214,16 @@ describe('command intake: a command whose commit fails', () => {
   /** Tables whose commit fails (as PostgreSQL does, SQLSTATE 22P05) for any batch holding `poison`. */
   function failingSetup(error: Error & { code?: string }) {
     const calls: number[] = [];
-    const apply = {
-      execute: async (_tableId: string, items: BatchItem[]): Promise<CommandResult[]> => {
-        calls.push(items.length);
-        if (items.some((i) => i.input.type === 'bet' && i.input.bet.playerId === 'poison'))
-          throw error;
-        return items.map(() => ({ accepted: true, reply: {} }));
-      },
-    } as unknown as ApplyCommands;
-    const tables = {
-      get: () => ({ ok: false, code: 'unknown-table', message: 'not needed here' }),
-    } as unknown as TableRuntimeRegistry;
+    const tables = tablesAnswering((_tableId, items) => {
+      calls.push(items.length);
+      if (items.some((i) => i.input.type === 'bet' && i.input.bet.playerId === 'poison'))
+        throw error;
+      return items.map(() => ({ accepted: true, reply: {} }));
+    });
     let n = 0;
     const ids: IdGenerator = { newId: () => `id-${++n}` };
     const intake = new CommandIntake(
-      new CommandApplier(new PlaceBet(tables, ids), new Decide(tables), apply),
+      new CommandApplier(new ApplyCommands(tables, ids)),
       hereInbox,
       fixedClock,
     );

@@ -9,13 +9,17 @@ import {
   validate,
 } from '@studio/contracts';
 import type { Clock } from '../clock/clock';
-import type { BatchItem } from '../tables/table-runtime';
-import type { CommandResult } from '../use-cases/table-command';
-import { CommandApplier, IntakeCounters, isNotDrivenHere } from './command-applier';
+import type { RawCommandMessage } from '../kafka/raw-command-message';
+import type { PlatformCommand } from '../use-cases/common/platform-command';
+import { isRejection } from '../use-cases/common/table-command';
+import type { CommandRejection, CommandResult } from '../use-cases/common/tables.port';
+import {
+  CommandApplier,
+  IntakeCounters,
+  isNotDrivenHere,
+  platformCommandOf,
+} from './command-applier';
 import type { CommandInbox } from './inbox/command-inbox';
-
-export type { RawCommandMessage } from './raw-command-message';
-import type { RawCommandMessage } from './raw-command-message';
 
 export type IntakeOutcome =
   | { kind: 'answered'; result: CommandResultMessage }
@@ -26,7 +30,7 @@ export type IntakeOutcome =
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 type Parsed = { command: CommandMessage } | { code: DeadLetterReasonCode; reason: string };
-type Prepared = ReturnType<CommandApplier['prepare']>;
+type Prepared = PlatformCommand | CommandRejection;
 
 /**
  * The transport-free core of the Kafka command intake: bytes in, either an answer for the results
@@ -37,8 +41,8 @@ export class CommandIntake {
   /** Messages parsed ahead (prefetch), so their batch does not parse them again. */
   private readonly parsed = new WeakMap<RawCommandMessage, Parsed>();
   /**
-   * Commands of tables driven here prepared ahead (prefetch): their batch takes these very items,
-   * which is how their table recognises the step it computed ahead.
+   * Commands of tables driven here prepared ahead (prefetch): their batch takes these very
+   * command objects, which is how their table recognises the step it computed ahead.
    */
   private readonly prepared = new WeakMap<RawCommandMessage, Prepared>();
 
@@ -52,35 +56,27 @@ export class CommandIntake {
     return this.applier.counters;
   }
 
-  async process(raw: RawCommandMessage): Promise<IntakeOutcome> {
-    const [outcome] = await this.processBatch([raw]);
-    return outcome;
-  }
-
   /**
-   * The next batch, while the current one commits: parses it and starts looking up the stored
-   * answers of its commands for the tables driven here. Changes nothing; never throws.
+   * The next batch, while the current one commits: parses it and, for the tables driven here,
+   * starts looking up the stored answers of its commands and stepping them. Changes nothing;
+   * never throws.
    */
   prefetch(raws: readonly RawCommandMessage[]): void {
     try {
-      const byTable = new Map<string, { ids: string[]; items: BatchItem[] }>();
+      const byTable = new Map<string, PlatformCommand[]>();
       for (const raw of raws) {
         const parsed = this.parse(raw);
         this.parsed.set(raw, parsed);
-        if (!('command' in parsed)) continue;
-        const { tableId, commandId } = parsed.command;
-        const route = this.inbox.route(tableId);
-        if (route === 'inbox') continue;
-        const group = byTable.get(tableId) ?? { ids: [], items: [] };
-        group.ids.push(commandId);
-        byTable.set(tableId, group);
         // Prepared with the table driven here, as its batch would (it re-checks the route).
-        if (route !== 'here') continue;
-        const prepared = this.applier.prepare(parsed.command);
+        if (!('command' in parsed) || this.inbox.route(parsed.command.tableId) !== 'here') continue;
+        const prepared = platformCommandOf(parsed.command);
         this.prepared.set(raw, prepared);
-        if ('item' in prepared) group.items.push(prepared.item);
+        if (isRejection(prepared)) continue;
+        const group = byTable.get(prepared.tableId) ?? [];
+        group.push(prepared);
+        byTable.set(prepared.tableId, group);
       }
-      for (const [tableId, { ids, items }] of byTable) this.applier.prefetch(tableId, ids, items);
+      for (const [tableId, commands] of byTable) this.applier.prepareAhead(tableId, commands);
     } catch {
       // Only a head start: the batch looks its answers up itself.
     }
@@ -96,7 +92,7 @@ export class CommandIntake {
     const outcomes: IntakeOutcome[] = new Array(raws.length);
     const commands: CommandMessage[] = new Array(raws.length);
     const results: CommandResult[] = new Array(raws.length);
-    const byTable = new Map<string, { at: number[]; items: BatchItem[] }>();
+    const byTable = new Map<string, { at: number[]; commands: PlatformCommand[] }>();
     const forwarded: number[] = [];
     raws.forEach((raw, i) => {
       const parsed = this.parsed.get(raw) ?? this.parse(raw);
@@ -110,21 +106,21 @@ export class CommandIntake {
         forwarded.push(i);
         return;
       }
-      const prepared = this.prepared.get(raw) ?? this.applier.prepare(parsed.command);
-      if ('rejected' in prepared) {
-        results[i] = prepared.rejected;
+      const prepared = this.prepared.get(raw) ?? platformCommandOf(parsed.command);
+      if (isRejection(prepared)) {
+        results[i] = prepared;
         return;
       }
-      const group = byTable.get(parsed.command.tableId) ?? { at: [], items: [] };
+      const group = byTable.get(prepared.tableId) ?? { at: [], commands: [] };
       group.at.push(i);
-      group.items.push(prepared.item);
-      byTable.set(parsed.command.tableId, group);
+      group.commands.push(prepared);
+      byTable.set(prepared.tableId, group);
     });
     const lateForwards: number[] = [];
     await Promise.all([
       this.forward(raws, commands, forwarded),
       ...[...byTable].map(async ([tableId, group]) => {
-        const answers = await this.applier.applyTable(tableId, group.items);
+        const answers = await this.applier.applyTable(tableId, group.commands);
         group.at.forEach((i, k) => {
           const answer = answers[k];
           if ('failed' in answer) {
@@ -159,7 +155,7 @@ export class CommandIntake {
     at: readonly number[],
   ): Promise<void> {
     if (at.length === 0) return;
-    await this.inbox.forward(
+    await this.inbox.forwardKafka(
       at.map((i) => ({
         via: 'kafka' as const,
         message: commands[i],

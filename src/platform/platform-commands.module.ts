@@ -1,30 +1,31 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { Clock } from '../clock/clock';
+import { Clock, IdGenerator } from '../clock/clock';
 import type { StudioConfig } from '../config/studio-config';
 import { CommandInboxRepository } from '../database/command-inbox.repository';
 import { CommandAnswersPublisher } from '../kafka/command-answers.publisher';
 import { TableRuntimeRegistry } from '../tables/table-runtime.registry';
-import { ApplyCommands } from '../use-cases/apply-commands.use-case';
-import { Decide } from '../use-cases/decide.use-case';
-import { PlaceBet } from '../use-cases/place-bet.use-case';
+import { ApplyCommands } from '../use-cases/apply-commands/apply-commands.use-case';
+import { Decide } from '../use-cases/decide/decide.use-case';
+import { PlaceBet } from '../use-cases/place-bet/place-bet.use-case';
 import { CommandApplier } from './command-applier';
 import { CommandInbox } from './inbox/command-inbox';
-import { PlatformCommands } from './platform-commands';
 
 /**
  * Platform commands on their way to their tables, whichever transport brought them: the applier
- * (commands for tables driven here) and the per-table inbox (commands for tables driven elsewhere).
+ * (commands for tables driven here), the per-table inbox (commands for tables driven elsewhere)
+ * and the HTTP commands' use cases (PlaceBet, Decide), which use both.
  */
 @Module({})
 export class PlatformCommandsModule {
   static forRoot(deps: {
     config: StudioConfig;
     clock: Clock;
+    ids: IdGenerator;
     inboxRepository: CommandInboxRepository;
     tables: DynamicModule;
     kafka: DynamicModule;
   }): DynamicModule {
-    const { config, clock } = deps;
+    const { config, clock, ids } = deps;
     const url = config.database.url;
     return {
       module: PlatformCommandsModule,
@@ -32,9 +33,8 @@ export class PlatformCommandsModule {
       providers: [
         {
           provide: CommandApplier,
-          inject: [PlaceBet, Decide, ApplyCommands],
-          useFactory: (placeBet: PlaceBet, decide: Decide, apply: ApplyCommands) =>
-            new CommandApplier(placeBet, decide, apply),
+          inject: [ApplyCommands],
+          useFactory: (apply: ApplyCommands) => new CommandApplier(apply),
         },
         {
           provide: CommandInbox,
@@ -63,13 +63,19 @@ export class PlatformCommandsModule {
             }),
         },
         {
-          provide: PlatformCommands,
-          inject: [PlaceBet, Decide, CommandInbox],
-          useFactory: (placeBet: PlaceBet, decide: Decide, inbox: CommandInbox) =>
-            new PlatformCommands(placeBet, decide, inbox),
+          provide: PlaceBet,
+          inject: [TableRuntimeRegistry, CommandInbox],
+          useFactory: (registry: TableRuntimeRegistry, inbox: CommandInbox) =>
+            new PlaceBet(registry, ids, inbox),
+        },
+        {
+          provide: Decide,
+          inject: [TableRuntimeRegistry, CommandInbox],
+          useFactory: (registry: TableRuntimeRegistry, inbox: CommandInbox) =>
+            new Decide(registry, ids, inbox),
         },
       ],
-      exports: [CommandApplier, CommandInbox, PlatformCommands],
+      exports: [CommandApplier, CommandInbox, PlaceBet, Decide],
     };
   }
 }

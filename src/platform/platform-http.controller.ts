@@ -23,7 +23,11 @@ import {
 import { ACCEPTED_BODY, DECIDE_BODY, ID_PARAM, PLACE_BET_BODY } from '../http/http-schemas';
 import { SchemaPipe } from '../http/schema-pipe';
 import { toHttp } from '../supervisor/http-result';
-import { PlatformCommands } from './platform-commands';
+import { isRejection } from '../use-cases/common/table-command';
+import { DecideCommand } from '../use-cases/decide/decide.command';
+import { Decide } from '../use-cases/decide/decide.use-case';
+import { PlaceBetCommand } from '../use-cases/place-bet/place-bet.command';
+import { PlaceBet } from '../use-cases/place-bet/place-bet.use-case';
 
 export const PLATFORM_KEYS = Symbol('PLATFORM_KEYS');
 
@@ -75,8 +79,9 @@ const tableIdPipe = new SchemaPipe(ID_PARAM);
 const AMOUNT_CODES = { '/amount': 'invalid-amount', '/sideBets': 'invalid-amount' };
 
 /**
- * The platform command API over HTTP (the same use cases serve the Kafka command topic), with the
- * same field schemas as the Kafka commands. A repeated commandId gets the first answer, with
+ * The platform command API over HTTP, with the same field schemas and command objects as the Kafka
+ * commands, and the same intake per table: requests that arrive while the table's transaction is
+ * in flight are applied together in the next. A repeated commandId gets the first answer, with
  * `duplicate: true`. Any instance serves any table: the owner applies the command.
  */
 @Controller('platform/tables/:tableId')
@@ -85,7 +90,10 @@ const AMOUNT_CODES = { '/amount': 'invalid-amount', '/sideBets': 'invalid-amount
 @ApiIdParams('tableId')
 @ApiTableCommandErrors()
 export class PlatformHttpController {
-  constructor(private readonly commands: PlatformCommands) {}
+  constructor(
+    private readonly placeBet: PlaceBet,
+    private readonly decide: Decide,
+  ) {}
 
   @Post('bets')
   @HttpCode(200)
@@ -95,7 +103,8 @@ export class PlatformHttpController {
     @Param('tableId', tableIdPipe) tableId: string,
     @Body(new SchemaPipe(PLACE_BET_BODY, { codes: AMOUNT_CODES })) body: BetBody,
   ) {
-    return toHttp(await this.commands.bet({ tableId, ...body }));
+    const command = PlaceBetCommand.create({ tableId, ...body });
+    return toHttp(isRejection(command) ? command : await this.placeBet.execute(command));
   }
 
   @Post('decisions')
@@ -106,6 +115,7 @@ export class PlatformHttpController {
     @Param('tableId', tableIdPipe) tableId: string,
     @Body(new SchemaPipe(DECIDE_BODY)) body: DecisionBody,
   ) {
-    return toHttp(await this.commands.decision({ tableId, ...body }));
+    const command = DecideCommand.create({ tableId, ...body });
+    return toHttp(isRejection(command) ? command : await this.decide.execute(command));
   }
 }

@@ -1,5 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import type { CommandResult } from '../use-cases/table-command';
+import type { CommandResult } from '../use-cases/common/tables.port';
 
 const STATUS_BY_CODE: Record<string, HttpStatus> = {
   'unknown-table': HttpStatus.NOT_FOUND,

@@ -15,7 +15,8 @@ import { PauseRoundCommand } from '../use-cases/pause-round/pause-round.command'
 import { PauseRound } from '../use-cases/pause-round/pause-round.use-case';
 import { ResumeRoundCommand } from '../use-cases/resume-round/resume-round.command';
 import { ResumeRound } from '../use-cases/resume-round/resume-round.use-case';
-import { CommandRejection, CommandResult, isRejection } from '../use-cases/table-command';
+import { isRejection } from '../use-cases/common/table-command';
+import type { CommandRejection, CommandResult } from '../use-cases/common/tables.port';
 import { VoidRoundCommand } from '../use-cases/void-round/void-round.command';
 import { VoidRound } from '../use-cases/void-round/void-round.use-case';
 import { ApiIdParams, ApiJsonBody, ApiOk, ApiStaff, ApiTableCommandErrors } from '../http/api-docs';

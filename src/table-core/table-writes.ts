@@ -48,6 +48,12 @@ export interface TableWrites {
   readingOutcome?: { readingId: string; outcome: string; detail: Record<string, unknown> };
 }
 
+/**
+ * The reading id a table's machine gets for a reading not stored yet: the transition that applies
+ * it writes the reading's row in the same commit, and the rows that name it get the row's id.
+ */
+export const UNSTORED_READING = 'unstored';
+
 export function emptyWrites(): TableWrites {
   return {
     events: [],

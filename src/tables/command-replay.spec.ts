@@ -1,4 +1,4 @@
-import { commandFingerprint } from '../use-cases/command-fingerprint';
+import { commandFingerprint } from '../use-cases/common/command-fingerprint';
 import { commandRecord, replayRepeat, replayStored } from './command-replay';
 
 const bet = (playerId: string, amount: number) =>

@@ -1,17 +1,5 @@
-import type { CommandRecord } from '../history/writer/processed-commands.repository';
-
-/** How a command is recorded: its id (the idempotency key), its kind, what it asks. */
-export interface CommandMeta {
-  commandId?: string;
-  kind: string;
-  /** What the command asks (use-cases/command-fingerprint.ts): a reused id is told apart. */
-  fingerprint?: string;
-}
-
-/** A command's answer: accepted with what it produced, or refused with a code. */
-export type SubmitResult =
-  | { accepted: true; reply: Record<string, unknown>; duplicate?: boolean }
-  | { accepted: false; code: string; message: string; duplicate?: boolean };
+import type { CommandMeta, CommandResult } from '../use-cases/common/tables.port';
+import type { CommandRecord } from './ports';
 
 /**
  * A command id is the platform's idempotency key: a repeat of the command gets its first answer
@@ -23,7 +11,7 @@ export type SubmitResult =
 export const COMMAND_ID_REUSED = 'command-id-reused';
 
 /** The record of a command's first answer, with what the command asked (its fingerprint). */
-export function commandRecord(commandId: string, meta: CommandMeta, result: SubmitResult) {
+export function commandRecord(commandId: string, meta: CommandMeta, result: CommandResult) {
   const stored = meta.fingerprint ? { ...result, fingerprint: meta.fingerprint } : result;
   return {
     commandId,
@@ -33,27 +21,27 @@ export function commandRecord(commandId: string, meta: CommandMeta, result: Subm
 }
 
 /** The answer to a command whose id was answered before (stored with commandRecord). */
-export function replayStored(stored: Record<string, unknown>, meta: CommandMeta): SubmitResult {
+export function replayStored(stored: Record<string, unknown>, meta: CommandMeta): CommandResult {
   const { fingerprint, ...answer } = stored;
   if (typeof fingerprint === 'string' && meta.fingerprint && fingerprint !== meta.fingerprint) {
     return reused(meta);
   }
-  return { ...(answer as SubmitResult), duplicate: true };
+  return { ...(answer as CommandResult), duplicate: true };
 }
 
 /** The answer to a command repeated within one batch, given its first occurrence's. */
 export function replayRepeat(
-  first: SubmitResult,
+  first: CommandResult,
   firstMeta: CommandMeta,
   meta: CommandMeta,
-): SubmitResult {
+): CommandResult {
   if (firstMeta.fingerprint && meta.fingerprint && firstMeta.fingerprint !== meta.fingerprint) {
     return reused(meta);
   }
   return { ...first, duplicate: true };
 }
 
-function reused(meta: CommandMeta): SubmitResult {
+function reused(meta: CommandMeta): CommandResult {
   return {
     accepted: false,
     code: COMMAND_ID_REUSED,

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError } from '../common/config-error';
 import { oneLine } from '../common/one-line';
-import { TableLease, TableLeaseRepository } from '../database/table-lease.repository';
+import type { LeaseStore, TableLease } from './ports';
 
 /** Sharing the tables out among the live instances (absent: take whatever is free). */
 export interface TableBalancing {
@@ -46,7 +46,7 @@ export class TableOwnership {
   private impostorReported = false;
 
   constructor(
-    private readonly leases: TableLeaseRepository,
+    private readonly leases: LeaseStore,
     private readonly instanceId: string,
     private readonly tableIds: readonly string[],
     private readonly listener: OwnershipListener,

@@ -1,9 +1,9 @@
-import type { CommandRecord } from '../history/writer/processed-commands.repository';
+import type { CommandRecord } from './ports';
 import { bets, countingTable } from '../../test/support/counting-table';
 
 /**
  * The intake looks up the stored answers of its next chunk while the current one commits
- * (prefetchAnswers): a command id the current chunk answers must still be answered as a
+ * (prepareAhead): a command id the current chunk answers must still be answered as a
  * duplicate in the next one, although the lookup began before that answer was committed.
  */
 describe('TableRuntime answers looked up ahead', () => {
@@ -39,7 +39,7 @@ describe('TableRuntime answers looked up ahead', () => {
     await t.runtime.start();
     const first = t.runtime.submitBatch(items('a', 'b'));
     await new Promise((r) => setImmediate(r));
-    t.runtime.prefetchAnswers(['b', 'c']); // while a, b commit
+    t.runtime.prepareAhead(items('b', 'c')); // while a, b commit
     t.commit();
     expect(await first).toEqual([
       { accepted: true, reply: { n: 0 } },
@@ -60,7 +60,7 @@ describe('TableRuntime answers looked up ahead', () => {
   it('looks up again when the ids are not the ones looked up ahead', async () => {
     const t = table();
     await t.runtime.start();
-    t.runtime.prefetchAnswers(['x']);
+    t.runtime.prepareAhead(items('x'));
     const batch = t.runtime.submitBatch(items('y'));
     await new Promise((r) => setImmediate(r));
     t.commit();

@@ -4,10 +4,14 @@ import { oneLine } from '../common/one-line';
 import type { TableDefinition } from '../config/tables-config';
 import { createGameAdapter } from '../games/game-registry';
 import { TableMachine } from '../table-core/table-machine';
-import type { TransitionWriter } from '../history/writer/transition-writer';
-import type { TableLease } from '../database/table-lease.repository';
-import type { SupervisionInput } from '../table-core/table-input';
-import { SubmitResult, TableRuntime, TransitionListener } from './table-runtime';
+import type {
+  CommandResult,
+  ReadingRecord,
+  SupervisionRelay,
+  Tables,
+} from '../use-cases/common/tables.port';
+import type { ReadingStore, TableLease, TransitionStore } from './ports';
+import { TableRuntime, TransitionListener } from './table-runtime';
 import { tableRunSettings } from './table-settings';
 import type { OwnershipListener } from './table-ownership';
 
@@ -15,14 +19,6 @@ import type { OwnershipListener } from './table-ownership';
 export interface DrivenTablesListener {
   running(tableId: string): Promise<void> | void;
   stopping(tableId: string): Promise<void> | void;
-}
-
-/**
- * Carries a dealer's or supervisor's action to the instance that drives its table (the command
- * inbox), and brings back that instance's answer.
- */
-export interface SupervisionRelay {
-  relay(tableId: string, input: SupervisionInput): Promise<SubmitResult>;
 }
 
 export type RuntimeLookup =
@@ -33,7 +29,7 @@ export type RuntimeLookup =
  * The tables this instance drives right now. The ownership loop tells it when a lease is gained
  * (the table is rebuilt from the database) or lost (the runtime stops at once).
  */
-export class TableRuntimeRegistry implements OwnershipListener {
+export class TableRuntimeRegistry implements OwnershipListener, Tables {
   private readonly logger = new Logger('Tables');
   private readonly runtimes = new Map<string, TableRuntime>();
   private readonly machines = new Map<string, TableMachine>();
@@ -42,8 +38,9 @@ export class TableRuntimeRegistry implements OwnershipListener {
   private supervisionRelay?: SupervisionRelay;
 
   constructor(
-    private readonly tables: readonly TableDefinition[],
-    private readonly writer: TransitionWriter,
+    tables: readonly TableDefinition[],
+    private readonly store: TransitionStore,
+    private readonly readings: ReadingStore,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {
@@ -80,7 +77,7 @@ export class TableRuntimeRegistry implements OwnershipListener {
   get(tableId: string): RuntimeLookup {
     const runtime = this.runtimes.get(tableId);
     if (runtime) return { ok: true, runtime };
-    if (!this.tables.some((t) => t.id === tableId)) {
+    if (!this.machines.has(tableId)) {
       return { ok: false, code: 'unknown-table', message: `No table "${tableId}" is configured` };
     }
     return {
@@ -88,6 +85,14 @@ export class TableRuntimeRegistry implements OwnershipListener {
       code: 'table-not-driven-here',
       message: `Table "${tableId}" is driven by another instance (or is starting)`,
     };
+  }
+
+  /** Its table's transition stores the reading; with no table running here, it is stored alone. */
+  submitReading(record: ReadingRecord): Promise<CommandResult> {
+    const lookup = this.get(record.tableId);
+    if (lookup.ok) return lookup.runtime.submitReading(record);
+    this.readings.record(record);
+    return Promise.resolve({ accepted: false, code: lookup.code, message: lookup.message });
   }
 
   /** Driven here and not in a round: the table can pass to another instance at no cost. */
@@ -103,15 +108,15 @@ export class TableRuntimeRegistry implements OwnershipListener {
   async acquired(lease: TableLease): Promise<void> {
     const machine = this.machines.get(lease.tableId);
     if (!machine) return; // a lease row for a table no longer configured
-    const runtime = new TableRuntime(
-      machine,
-      this.writer,
+    const runtime = new TableRuntime(machine, {
+      store: this.store,
+      readings: this.readings,
       lease,
-      this.clock,
-      this.ids,
-      this.listeners,
-      machine.adapter.shoeRules.deckCount,
-    );
+      clock: this.clock,
+      ids: this.ids,
+      listeners: this.listeners,
+      deckCount: machine.adapter.shoeRules.deckCount,
+    });
     await runtime.start();
     this.runtimes.set(lease.tableId, runtime);
     this.logger.log(

@@ -46,7 +46,7 @@ describe('TableRuntime stepping the next batch ahead', () => {
     const next = items('c', 'd');
     const first = t.runtime.submitBatch(items('a', 'b'));
     await macrotask();
-    t.runtime.stepAhead(next); // while a, b commit
+    t.runtime.prepareAhead(next); // while a, b commit
     await t.settle(true);
     expect(replies(await first)).toEqual([{ n: 0 }, { n: 1 }]);
     const second = t.runtime.submitBatch(next);
@@ -63,8 +63,7 @@ describe('TableRuntime stepping the next batch ahead', () => {
     const next = items('c', 'd');
     const first = t.runtime.submitBatch(items('a', 'b'));
     await macrotask();
-    t.runtime.prefetchAnswers(['c', 'd']); // the lookup sees a, b committed after it began
-    t.runtime.stepAhead(next);
+    t.runtime.prepareAhead(next); // its lookup sees a, b committed after it began
     await t.settle(true);
     await first;
     const second = t.runtime.submitBatch(next);
@@ -80,7 +79,7 @@ describe('TableRuntime stepping the next batch ahead', () => {
     const next = items('c', 'd');
     const first = t.runtime.submitBatch(items('a', 'b'));
     await macrotask();
-    t.runtime.stepAhead(next);
+    t.runtime.prepareAhead(next);
     await t.settle(false);
     await expect(first).rejects.toThrow('database gone');
     const second = t.runtime.submitBatch(next);
@@ -96,7 +95,7 @@ describe('TableRuntime stepping the next batch ahead', () => {
     await t.runtime.start();
     const first = t.runtime.submitBatch(items('a'));
     await macrotask();
-    t.runtime.stepAhead(items('b'));
+    t.runtime.prepareAhead(items('b'));
     await t.settle(true);
     await first;
     const other = t.runtime.submitBatch(items('b')); // equal, but not the items stepped ahead

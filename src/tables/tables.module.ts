@@ -1,20 +1,19 @@
-import { DynamicModule, Logger, Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { Clock, IdGenerator } from '../clock/clock';
 import type { StudioConfig } from '../config/studio-config';
 import { TableLeaseRepository } from '../database/table-lease.repository';
 import { TableRegistryRepository } from '../history/table-registry.repository';
 import { SupervisorActionsRepository } from '../history/writer/supervisor-actions.repository';
 import { TransitionWriter } from '../history/writer/transition-writer';
-import { ApplyCommands } from '../use-cases/apply-commands.use-case';
+import { ScannerReadingRecorder } from '../history/reading-recorder';
+import { ApplyCommands } from '../use-cases/apply-commands/apply-commands.use-case';
 import { ApplyReading } from '../use-cases/apply-reading/apply-reading.use-case';
 import { ApproveVoid } from '../use-cases/approve-void/approve-void.use-case';
 import { CloseBetting } from '../use-cases/close-betting/close-betting.use-case';
 import { CorrectCard } from '../use-cases/correct-card/correct-card.use-case';
-import { Decide } from '../use-cases/decide.use-case';
 import { DrawCutCard } from '../use-cases/draw-cut-card/draw-cut-card.use-case';
 import { EndShoe } from '../use-cases/end-shoe/end-shoe.use-case';
 import { PauseRound } from '../use-cases/pause-round/pause-round.use-case';
-import { PlaceBet } from '../use-cases/place-bet.use-case';
 import { ResumeRound } from '../use-cases/resume-round/resume-round.use-case';
 import { VoidRound } from '../use-cases/void-round/void-round.use-case';
 import { STUDIO_CONFIG } from '../tokens';
@@ -22,23 +21,7 @@ import { RegisterConfiguredTables } from './register-configured-tables.use-case'
 import { TableOwnership } from './table-ownership';
 import { TableRuntimeRegistry } from './table-runtime.registry';
 import { TablesController } from './tables.controller';
-
-/** Starts and stops table ownership; the lifecycle of the studio calls these in order. */
-export class TablesLifecycle {
-  private readonly logger = new Logger('TablesLifecycle');
-  constructor(private readonly ownership: TableOwnership) {}
-
-  async start(): Promise<void> {
-    await this.ownership.start();
-    this.logger.log(`Driving tables: ${this.ownership.ownedTables.join(', ') || 'none yet'}`);
-  }
-
-  async stop(): Promise<void> {
-    const driven = this.ownership.ownedTables.join(', ');
-    await this.ownership.stop();
-    if (driven) this.logger.log(`Released tables ${driven}: the next owner takes them at once`);
-  }
-}
+import { TablesLifecycle } from './tables-lifecycle';
 
 /** Use cases that need nothing but the tables. */
 const TABLE_USE_CASES = [
@@ -49,8 +32,6 @@ const TABLE_USE_CASES = [
   CorrectCard,
   EndShoe,
   ApplyReading,
-  Decide,
-  ApplyCommands,
 ] as const;
 
 /**
@@ -80,9 +61,9 @@ export class TablesModule {
         { provide: STUDIO_CONFIG, useValue: config },
         {
           provide: TableRuntimeRegistry,
-          inject: [TransitionWriter],
-          useFactory: (writer: TransitionWriter) =>
-            new TableRuntimeRegistry(config.tables, writer, clock, ids),
+          inject: [TransitionWriter, ScannerReadingRecorder],
+          useFactory: (writer: TransitionWriter, readings: ScannerReadingRecorder) =>
+            new TableRuntimeRegistry(config.tables, writer, readings, clock, ids),
         },
         {
           provide: TableOwnership,
@@ -113,9 +94,9 @@ export class TablesModule {
             new RegisterConfiguredTables(tables, clock, ids),
         },
         {
-          provide: PlaceBet,
+          provide: ApplyCommands,
           inject: [TableRuntimeRegistry],
-          useFactory: (registry: TableRuntimeRegistry) => new PlaceBet(registry, ids),
+          useFactory: (registry: TableRuntimeRegistry) => new ApplyCommands(registry, ids),
         },
         {
           provide: VoidRound,
@@ -135,7 +116,7 @@ export class TablesModule {
         TableRuntimeRegistry,
         TablesLifecycle,
         RegisterConfiguredTables,
-        PlaceBet,
+        ApplyCommands,
         VoidRound,
         ApproveVoid,
         ...TABLE_USE_CASES,

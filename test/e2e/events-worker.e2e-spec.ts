@@ -1,7 +1,9 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { resolve } from 'node:path';
 import { loadStudioConfig } from '../../src/config/studio-config';
+import type { Worker } from 'node:worker_threads';
 import type { WorkerEventPublisher as Publisher } from '../../src/kafka/events-worker';
+import { startWorker } from '../../src/kafka/worker-link';
 import type { OutgoingMessage } from '../../src/outbox/event-publisher';
 import { REPO_ROOT, TEST_KAFKA_BROKERS } from '../support/environment';
 import { uniqueTopicPrefix, waitFor } from '../support/studio-harness';
@@ -74,9 +76,16 @@ describe('events published from a worker thread', () => {
   });
 
   it('refuses publishes after the worker died until connect(), then publishes again', async () => {
+    // The worker thread as production starts it, held here to end it as a crash would.
+    let worker: Worker | undefined;
+    const dying = new WorkerEventPublisher(config, (file, data) => {
+      worker = startWorker(file, data);
+      return worker;
+    });
+    publisher = dying;
     await publisher.connect([topic]);
     const inHand = publisher.publish(topic, batch(1_000, 50));
-    await publisher.kill();
+    await worker!.terminate();
     await expect(inHand).rejects.toThrow(/events worker exited/);
     expect(publisher.status()).toMatchObject({ connected: false });
     await expect(publisher.publish(topic, batch(2_000, 1))).rejects.toThrow(

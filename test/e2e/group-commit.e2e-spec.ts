@@ -6,7 +6,7 @@ import {
   TableLeaseRepository,
 } from '../../src/database/table-lease.repository';
 import { historyQueryOf } from '../../src/history/reader/history-query';
-import { UNSTORED_READING } from '../../src/history/writer/transition-call';
+import { UNSTORED_READING } from '../../src/table-core/table-writes';
 import {
   createTransitionWriter,
   TransitionWriter,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { isCommandSpecificFailure } from '../../src/platform/command-applier';
+import { isCommandSpecificFailure } from '../../src/tables/command-queue';
 import { createTestDatabase, insertStudioTables, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(60_000);

@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { createStudioDataSource } from '../../src/database/data-source.factory';
 import { RandomUuidGenerator, SystemClock } from '../../src/clock/clock';
 import type { TableDefinition } from '../../src/config/tables-config';
+import { ScannerReadingRecorder } from '../../src/history/reading-recorder';
 import { ScannerHistoryRepository } from '../../src/history/scanner-history.repository';
 import { ScannerService } from '../../src/scanner/scanner.service';
 import { parseScannerSettings } from '../../src/scanner/scanner-settings';
@@ -32,6 +33,7 @@ describe('TCP scanners (serial device server in raw TCP mode)', () => {
   let db: TestDatabase;
   let dataSource: DataSource;
   const services: ScannerService[] = [];
+  const recorders = new Map<ScannerService, ScannerReadingRecorder>();
   const closers: Array<() => Promise<unknown>> = [];
 
   beforeAll(async () => {
@@ -61,17 +63,23 @@ describe('TCP scanners (serial device server in raw TCP mode)', () => {
       currency: 'THB',
       scanner: parseScannerSettings({ wireFormat: 'studio-framed-v1', ...scanner }, 'test'),
     } as TableDefinition;
-    const service = new ScannerService(
-      [table],
-      new ScannerHistoryRepository(dataSource, 'test.'),
-      new SystemClock(),
-      new RandomUuidGenerator(),
-      undefined,
-      null,
-    );
+    const history = new ScannerHistoryRepository(dataSource, 'test.');
+    // No table here: every reading is stored as it arrives.
+    const recorder = new ScannerReadingRecorder(history);
+    const service = new ScannerService([table], {
+      recorder,
+      statusEvents: history,
+      clock: new SystemClock(),
+      ids: new RandomUuidGenerator(),
+      socatPath: null,
+    });
     services.push(service);
+    recorders.set(service, recorder);
     return service;
   }
+
+  /** How many readings a service's recorder has stored. */
+  const storedBy = (service: ScannerService) => recorders.get(service)!.stats.written;
 
   async function stored(tableId: string): Promise<StoredReading[]> {
     return dataSource.query(
@@ -120,7 +128,7 @@ describe('TCP scanners (serial device server in raw TCP mode)', () => {
     await until(() => server.clientCount === 1, 'the adapter connected to the shoe server');
 
     for (let i = 0; i < 10; i += 1) await writer.dealNext();
-    await until(() => service.recorder.stats.written >= 10, 'the first 10 readings stored');
+    await until(() => storedBy(service) >= 10, 'the first 10 readings stored');
 
     server.dropClients(); // the device server drops the connection
     await until(() => service.states()[0].status === 'disconnected', 'disconnected');
@@ -128,14 +136,14 @@ describe('TCP scanners (serial device server in raw TCP mode)', () => {
     for (let i = 10; i < 15; i += 1) await writer.dealNext();
     await until(() => service.states()[0].status === 'connected', 'reconnected', 5000);
     for (let i = 15; i < 30; i += 1) await writer.dealNext();
-    await until(() => service.recorder.stats.written >= 30, '30 readings stored');
+    await until(() => storedBy(service) >= 30, '30 readings stored');
 
     // Silence past the heartbeat timeout: stale, exactly as a serial reader; a heartbeat revives.
     await until(() => service.states()[0].status === 'stale', 'stale', 3000);
     const heartbeat = shoe.heartbeat()[0].bytes;
     await server.write(heartbeat);
     await until(() => service.states()[0].status === 'connected', 'connected after the heartbeat');
-    await until(() => service.recorder.stats.written >= 31, 'the heartbeat stored');
+    await until(() => storedBy(service) >= 31, 'the heartbeat stored');
 
     const rows = await stored('t-tcp');
     expect(
@@ -193,7 +201,7 @@ describe('TCP scanners (serial device server in raw TCP mode)', () => {
         }),
     );
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-    await until(() => service.recorder.stats.written >= 2, 'two readings stored', 5000);
+    await until(() => storedBy(service) >= 2, 'two readings stored', 5000);
     expect(cards(await stored('t-silent')).map((r) => r.code)).toEqual(['AS', 'KD']);
     expect(service.states()[0]).toMatchObject({ status: 'connected', reconnectAttempts: 0 });
   });
@@ -216,7 +224,7 @@ describe('TCP scanners (serial device server in raw TCP mode)', () => {
 
     for (let i = 0; i < 12; i += 1) await host.dealVirtualCard('t-host');
     await until(
-      () => host.recorder.stats.written >= 12 && remote.recorder.stats.written >= 12,
+      () => storedBy(host) >= 12 && storedBy(remote) >= 12,
       'both instances stored 12 readings',
     );
     const here = await stored('t-host');

@@ -1,6 +1,6 @@
 import type { ScannerReading } from '@studio/scanner-protocol';
 import type { ReadingRecord } from '../../src/history/scanner-history.repository';
-import { UNSTORED_READING } from '../../src/history/writer/transition-call';
+import { UNSTORED_READING } from '../../src/table-core/table-writes';
 import {
   emptyWrites,
   MachineOutcome,

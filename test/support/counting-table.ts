@@ -1,5 +1,6 @@
 import { emptyWrites } from '../../src/table-core/table-writes';
-import { BatchItem, TableRuntime } from '../../src/tables/table-runtime';
+import { TableRuntime } from '../../src/tables/table-runtime';
+import type { BatchItem } from '../../src/use-cases/common/tables.port';
 
 /** What a counting table's writer does with lookups and commits (the test's part). */
 export interface CountingTableWriter {
@@ -34,15 +35,15 @@ export function countingTable(writer: CountingTableWriter, steppedFrom: number[]
       };
     },
   };
-  return new TableRuntime(
-    machine as never,
-    store as never,
-    { tableId: 't1', handedOver: true } as never,
-    { now: () => new Date(0) } as never,
-    { newId: () => 'id' } as never,
-    [],
-    1,
-  );
+  return new TableRuntime(machine as never, {
+    store: store as never,
+    readings: { record: () => undefined },
+    lease: { tableId: 't1', epoch: 1, handedOver: true },
+    clock: { now: () => new Date(0) },
+    ids: { newId: () => 'id' },
+    listeners: [],
+    deckCount: 1,
+  });
 }
 
 /** Bets with these command ids, as the intake hands them to a table. */

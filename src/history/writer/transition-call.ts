@@ -1,16 +1,11 @@
 import type { TableWrites } from '../../table-core/table-machine';
+import { UNSTORED_READING } from '../../table-core/table-writes';
 import type { TableLease } from '../../database/table-lease.repository';
 import type { OutboxRecord } from '../../outbox/outbox-writer';
 import { ChainedEvent, GENESIS_HASH } from '../event-chain';
 import { decodedOf, ReadingRecord } from '../scanner-history.repository';
 import type { AnswerPlacement } from './processed-commands.repository';
 import type { ChainHead } from './round-events.repository';
-
-/**
- * The reading id a table is given for a reading not stored yet: its row is written by the
- * transition that applies it, and the transition's rows that name it get the row's id.
- */
-export const UNSTORED_READING = 'unstored';
 
 /** The rows of one transition, as the transition functions (src/history/sql/) take them. */
 export interface TransitionCall {

@@ -11,15 +11,28 @@ import {
 import type { ChannelListenerSettings } from '../../database/pg-channel-listener';
 import { PgChannelListener } from '../../database/pg-channel-listener';
 import type { CommandAnswersPublisher } from '../../kafka/command-answers.publisher';
-import type { BatchItem } from '../../tables/table-runtime';
 import type {
   DrivenTablesListener,
-  SupervisionRelay,
   TableRuntimeRegistry,
 } from '../../tables/table-runtime.registry';
 import type { SupervisionInput } from '../../table-core/table-input';
-import type { CommandResult } from '../../use-cases/table-command';
-import { AppliedCommand, CommandApplier, isNotDrivenHere } from '../command-applier';
+import type { PlatformCommand } from '../../use-cases/common/platform-command';
+import { isRejection } from '../../use-cases/common/table-command';
+import type {
+  CommandForwarding,
+  CommandRejection,
+  CommandResult,
+  ForwardedCommand,
+  SupervisionRelay,
+} from '../../use-cases/common/tables.port';
+import { DecideCommand } from '../../use-cases/decide/decide.command';
+import { PlaceBetCommand } from '../../use-cases/place-bet/place-bet.command';
+import {
+  AppliedCommand,
+  CommandApplier,
+  isNotDrivenHere,
+  platformCommandOf,
+} from '../command-applier';
 import { HttpInboxCommand, InboxCommand, sourceMessage } from './inbox-command';
 
 export interface CommandInboxSettings {
@@ -46,7 +59,7 @@ type Waiter = (answer: CommandResult) => void;
  * waiting HTTP request for HTTP ones. While a table's inbox is not empty its owner queues its own
  * commands behind it, so a table's commands are applied in the order they were read.
  */
-export class CommandInbox implements DrivenTablesListener, SupervisionRelay {
+export class CommandInbox implements DrivenTablesListener, SupervisionRelay, CommandForwarding {
   private readonly logger = new Logger('CommandInbox');
   /** Driven tables whose inbox may hold commands. */
   private readonly pending = new Set<string>();
@@ -70,13 +83,24 @@ export class CommandInbox implements DrivenTablesListener, SupervisionRelay {
 
   route(tableId: string): CommandRoute {
     const lookup = this.registry.get(tableId);
-    if (lookup.ok)
-      return this.pending.has(tableId) || this.draining.has(tableId) ? 'inbox' : 'here';
+    if (lookup.ok) return this.waiting(tableId) ? 'inbox' : 'here';
     return lookup.code === 'unknown-table' ? 'unknown-table' : 'inbox';
   }
 
+  /** A table driven here whose inbox may hold commands: new ones queue behind them. */
+  waiting(tableId: string): boolean {
+    return this.pending.has(tableId) || this.draining.has(tableId);
+  }
+
+  /** A platform's HTTP command for a table driven elsewhere (or behind its inbox here). */
+  forward(tableId: string, command: ForwardedCommand): Promise<CommandResult> {
+    return this.forwardHttp(tableId, { via: 'http', ...command });
+  }
+
   /** Stores Kafka commands for their owners (committed when this resolves; answered by them). */
-  async forward(commands: ReadonlyArray<Extract<InboxCommand, { via: 'kafka' }>>): Promise<void> {
+  async forwardKafka(
+    commands: ReadonlyArray<Extract<InboxCommand, { via: 'kafka' }>>,
+  ): Promise<void> {
     await this.inbox.add(
       commands.map((command) => ({
         tableId: command.message.tableId,
@@ -95,7 +119,7 @@ export class CommandInbox implements DrivenTablesListener, SupervisionRelay {
   }
 
   /** An HTTP command for a table driven elsewhere: stored, applied by the owner, answered here. */
-  async forwardHttp(tableId: string, command: HttpInboxCommand): Promise<CommandResult> {
+  private async forwardHttp(tableId: string, command: HttpInboxCommand): Promise<CommandResult> {
     const commandId =
       (command.kind === 'supervision' ? undefined : command.command.commandId) ??
       `http:${randomUUID()}`;
@@ -216,17 +240,16 @@ export class CommandInbox implements DrivenTablesListener, SupervisionRelay {
   ): Promise<AppliedCommand[]> {
     const results: AppliedCommand[] = new Array(entries.length);
     const at: number[] = [];
-    const items: BatchItem[] = [];
+    const commands: PlatformCommand[] = [];
     entries.forEach((entry, i) => {
-      const command = entry.command as Exclude<InboxCommand, { kind: 'supervision' }>;
-      const prepared = this.prepare(command);
-      if ('rejected' in prepared) results[i] = prepared.rejected;
+      const command = commandOf(entry.command as Exclude<InboxCommand, { kind: 'supervision' }>);
+      if (isRejection(command)) results[i] = command;
       else {
         at.push(i);
-        items.push(prepared.item);
+        commands.push(command);
       }
     });
-    const applied = await this.applier.applyTable(tableId, items);
+    const applied = await this.applier.applyTable(tableId, commands);
     at.forEach((i, k) => (results[i] = applied[k]));
     return results;
   }
@@ -235,15 +258,6 @@ export class CommandInbox implements DrivenTablesListener, SupervisionRelay {
     const lookup = this.registry.get(tableId);
     if (!lookup.ok) return { accepted: false, code: lookup.code, message: lookup.message };
     return lookup.runtime.submit(input);
-  }
-
-  private prepare(
-    command: Exclude<InboxCommand, { kind: 'supervision' }>,
-  ): { item: BatchItem } | { rejected: CommandResult } {
-    if (command.via === 'kafka') return this.applier.prepare(command.message);
-    return command.kind === 'bet'
-      ? this.applier.placeBet.prepare(command.command)
-      : this.applier.decide.prepare(command.command);
   }
 
   /** Kafka answers (and dead letters) published, then their rows removed; HTTP answers stored. */
@@ -341,6 +355,16 @@ function notDriven(tableId: string, waitMs: number): CommandResult {
     code: 'table-not-driven-here',
     message: `No instance drove table ${tableId} within ${Math.round(waitMs / 1000)} s: send the command again (same commandId) once the table is running`,
   };
+}
+
+/** A stored platform command as its use case's command object (validated again by the owner). */
+function commandOf(
+  command: Exclude<InboxCommand, { kind: 'supervision' }>,
+): PlatformCommand | CommandRejection {
+  if (command.via === 'kafka') return platformCommandOf(command.message);
+  return command.kind === 'bet'
+    ? PlaceBetCommand.create(command.command)
+    : DecideCommand.create(command.command);
 }
 
 function supervisionOf(entry: InboxEntry): SupervisionInput | undefined {

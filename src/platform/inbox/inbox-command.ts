@@ -1,8 +1,7 @@
 import type { CommandMessage } from '@studio/contracts';
 import type { SupervisionInput } from '../../table-core/table-input';
-import type { DecideCommand } from '../../use-cases/decide.use-case';
-import type { PlaceBetCommand } from '../../use-cases/place-bet.use-case';
-import type { RawCommandMessage } from '../raw-command-message';
+import type { DecideFields, PlaceBetFields } from '../../use-cases/common/tables.port';
+import type { RawCommandMessage } from '../../kafka/raw-command-message';
 
 /** Where a Kafka command was read: a dead letter names it. */
 export interface CommandSource {
@@ -14,8 +13,8 @@ export interface CommandSource {
 /** A command waiting in the inbox for its table's owner, as the owner needs it. */
 export type InboxCommand =
   | { via: 'kafka'; message: CommandMessage; source: CommandSource }
-  | { via: 'http'; kind: 'bet'; command: PlaceBetCommand }
-  | { via: 'http'; kind: 'decision'; command: DecideCommand }
+  | { via: 'http'; kind: 'bet'; command: PlaceBetFields }
+  | { via: 'http'; kind: 'decision'; command: DecideFields }
   /** A dealer's or supervisor's action, checked by its use case on the instance that took it. */
   | { via: 'http'; kind: 'supervision'; input: SupervisionInput };
 

@@ -1,24 +1,14 @@
-import type { ScannerReading } from '@studio/scanner-protocol';
-import type { UnstoredReading } from '../../tables/table-runtime';
+import type { ReadingRecord } from '../common/tables.port';
 
-/**
- * A decoded scanner reading for its table: already stored raw (`readingId`), or not yet
- * (`unstored`: the table's transition stores it in its own commit).
- */
+/** A decoded scanner reading for its table, not stored yet: its table's transition stores it. */
 export class ApplyReadingCommand {
-  private constructor(
-    readonly tableId: string,
-    readonly readingId: string | null,
-    readonly reading: ScannerReading,
-    readonly unstored?: UnstoredReading,
-  ) {}
+  private constructor(readonly record: ReadingRecord) {}
 
-  static create(input: {
-    tableId: string;
-    readingId: string | null;
-    reading: ScannerReading;
-    unstored?: UnstoredReading;
-  }): ApplyReadingCommand {
-    return new ApplyReadingCommand(input.tableId, input.readingId, input.reading, input.unstored);
+  static create(record: ReadingRecord): ApplyReadingCommand {
+    return new ApplyReadingCommand(record);
+  }
+
+  get tableId(): string {
+    return this.record.tableId;
   }
 }

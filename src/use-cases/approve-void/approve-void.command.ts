@@ -1,4 +1,5 @@
-import { CommandRejection, rejected, TableActor } from '../table-command';
+import type { CommandRejection } from '../common/tables.port';
+import { rejected, TableActor } from '../common/table-command';
 
 /** A second supervisor approves a pending void request. */
 export class ApproveVoidCommand implements TableActor {

@@ -1,6 +1,5 @@
-import type { SupervisorActionsRepository } from '../../history/writer/supervisor-actions.repository';
-import type { TableRuntimeRegistry } from '../../tables/table-runtime.registry';
-import { CommandResult, rejected, TableCommand } from '../table-command';
+import { rejected, TableCommand } from '../common/table-command';
+import type { CommandResult, Tables, VoidRequests } from '../common/tables.port';
 import type { ApproveVoidCommand } from './approve-void.command';
 
 /**
@@ -10,8 +9,8 @@ import type { ApproveVoidCommand } from './approve-void.command';
  */
 export class ApproveVoid extends TableCommand {
   constructor(
-    tables: TableRuntimeRegistry,
-    private readonly requests: SupervisorActionsRepository,
+    tables: Tables,
+    private readonly requests: VoidRequests,
   ) {
     super(tables);
   }

@@ -1,4 +1,4 @@
-import type { TableActor } from '../table-command';
+import type { TableActor } from '../common/table-command';
 
 /** The dealer (or a supervisor) closes betting before the window runs out. */
 export class CloseBettingCommand implements TableActor {

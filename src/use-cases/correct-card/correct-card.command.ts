@@ -1,4 +1,5 @@
-import { CommandRejection, rejected, TableActor, trimmedText } from '../table-command';
+import type { CommandRejection } from '../common/tables.port';
+import { rejected, TableActor, trimmedText } from '../common/table-command';
 
 /** A supervisor replaces a mis-scanned face-down card before it is revealed. */
 export class CorrectCardCommand implements TableActor {

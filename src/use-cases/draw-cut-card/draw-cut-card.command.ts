@@ -1,4 +1,4 @@
-import type { TableActor } from '../table-command';
+import type { TableActor } from '../common/table-command';
 
 /** The dealer reports the cut card: the round in progress (or the next) is the shoe's last. */
 export class DrawCutCardCommand implements TableActor {

@@ -1,4 +1,5 @@
-import { CommandRejection, rejected, TableActor, trimmedText } from '../table-command';
+import type { CommandRejection } from '../common/tables.port';
+import { rejected, TableActor, trimmedText } from '../common/table-command';
 
 /** A supervisor closes the shoe between rounds (a new one is opened and burnt). */
 export class EndShoeCommand implements TableActor {

@@ -1,4 +1,5 @@
-import { CommandResult, TableCommand } from '../table-command';
+import { TableCommand } from '../common/table-command';
+import type { CommandResult } from '../common/tables.port';
 import type { EndShoeCommand } from './end-shoe.command';
 
 export class EndShoe extends TableCommand {

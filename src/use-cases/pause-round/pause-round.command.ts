@@ -1,4 +1,5 @@
-import { CommandRejection, rejected, TableActor, trimmedText } from '../table-command';
+import type { CommandRejection } from '../common/tables.port';
+import { rejected, TableActor, trimmedText } from '../common/table-command';
 
 /** A supervisor pauses the table, saying why. */
 export class PauseRoundCommand implements TableActor {

@@ -1,4 +1,4 @@
-import type { TableActor } from '../table-command';
+import type { TableActor } from '../common/table-command';
 
 /** A supervisor resumes a paused table (its timers restart with what they had left). */
 export class ResumeRoundCommand implements TableActor {

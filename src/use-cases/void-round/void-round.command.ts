@@ -1,4 +1,5 @@
-import { CommandRejection, rejected, TableActor, trimmedText } from '../table-command';
+import type { CommandRejection } from '../common/tables.port';
+import { rejected, TableActor, trimmedText } from '../common/table-command';
 
 /** A supervisor voids the round in progress (every bet refunded), saying why. */
 export class VoidRoundCommand implements TableActor {

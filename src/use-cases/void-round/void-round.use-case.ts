@@ -1,6 +1,5 @@
-import type { SupervisorActionsRepository } from '../../history/writer/supervisor-actions.repository';
-import type { TableRuntimeRegistry } from '../../tables/table-runtime.registry';
-import { CommandResult, TableCommand } from '../table-command';
+import { TableCommand } from '../common/table-command';
+import type { CommandResult, Tables, VoidRequests } from '../common/tables.port';
 import type { VoidRoundCommand } from './void-round.command';
 
 /**
@@ -10,8 +9,8 @@ import type { VoidRoundCommand } from './void-round.command';
  */
 export class VoidRound extends TableCommand {
   constructor(
-    tables: TableRuntimeRegistry,
-    private readonly requests: SupervisorActionsRepository,
+    tables: Tables,
+    private readonly requests: VoidRequests,
     private readonly requiresApproval: boolean,
   ) {
     super(tables);

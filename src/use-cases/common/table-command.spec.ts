@@ -1,9 +1,9 @@
-import type { TableRuntimeRegistry } from '../tables/table-runtime.registry';
-import { PauseRound } from './pause-round/pause-round.use-case';
-import { PlaceBet } from './place-bet.use-case';
-import { PauseRoundCommand } from './pause-round/pause-round.command';
-import type { SupervisorActionsRepository } from '../history/writer/supervisor-actions.repository';
-import { VoidRound } from './void-round/void-round.use-case';
+import { PauseRound } from '../pause-round/pause-round.use-case';
+import { PlaceBet } from '../place-bet/place-bet.use-case';
+import { PlaceBetCommand } from '../place-bet/place-bet.command';
+import { PauseRoundCommand } from '../pause-round/pause-round.command';
+import { VoidRound } from '../void-round/void-round.use-case';
+import type { CommandForwarding, Tables, VoidRequests } from './tables.port';
 
 /** A registry that drives no table here, with a relay to the instance that does. */
 function elsewhere(code: 'table-not-driven-here' | 'unknown-table') {
@@ -11,7 +11,7 @@ function elsewhere(code: 'table-not-driven-here' | 'unknown-table') {
   const registry = {
     get: () => ({ ok: false, code, message: `table t1: ${code}` }),
     relay,
-  } as unknown as TableRuntimeRegistry;
+  } as unknown as Tables;
   return { registry, relay };
 }
 
@@ -27,7 +27,7 @@ describe('a table command for a table driven by another instance', () => {
 
   it('relays a void request (second-supervisor approval) with the id the shared database gave it', async () => {
     const { registry, relay } = elsewhere('table-not-driven-here');
-    const requests = { newRequestId: async () => '41' } as unknown as SupervisorActionsRepository;
+    const requests = { newRequestId: async () => '41' } as unknown as VoidRequests;
     await new VoidRound(registry, requests, true).execute({
       tableId: 't1',
       by: 'sup',
@@ -47,14 +47,21 @@ describe('a table command for a table driven by another instance', () => {
       await new PauseRound(unknown.registry).execute(pause as PauseRoundCommand),
     ).toMatchObject({ accepted: false, code: 'unknown-table' });
     const other = elsewhere('table-not-driven-here');
-    const bet = await new PlaceBet(other.registry, { newId: () => 'b1' }).execute({
+    const inbox: CommandForwarding = {
+      waiting: () => false,
+      forward: jest.fn().mockResolvedValue({ accepted: true, reply: { betId: 'b1' } }),
+    };
+    const command = PlaceBetCommand.create({
       tableId: 't1',
       commandId: 'c1',
       playerId: 'p1',
       betType: 'main',
       amount: 100,
-    });
-    expect(bet).toMatchObject({ accepted: false, code: 'table-not-driven-here' });
+    }) as PlaceBetCommand;
+    const bet = await new PlaceBet(other.registry, { newId: () => 'b1' }, inbox).execute(command);
+    // A platform command goes to the owner through the table's inbox, not the supervisors' relay.
+    expect(bet).toEqual({ accepted: true, reply: { betId: 'b1' } });
+    expect(inbox.forward).toHaveBeenCalledWith('t1', { kind: 'bet', command: command.fields });
     expect(unknown.relay.relay).not.toHaveBeenCalled();
     expect(other.relay.relay).not.toHaveBeenCalled();
   });

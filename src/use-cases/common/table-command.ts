@@ -1,16 +1,9 @@
-import type { SupervisionInput } from '../table-core/table-input';
-import type { TableInput } from '../table-core/table-machine';
-import type { CommandMeta, SubmitResult } from '../tables/table-runtime';
-import { TableRuntimeRegistry } from '../tables/table-runtime.registry';
+import type { SupervisionInput, TableInput } from '../../table-core/table-machine';
+import type { CommandMeta, CommandRejection, CommandResult, Tables } from './tables.port';
 
-export type CommandResult = SubmitResult;
-
-/** A command refused before it reaches its table (invalid input, unknown table...). */
-export type CommandRejection = Extract<CommandResult, { accepted: false }>;
-
-/** Shared by the use cases: find the table's runtime here, or answer why not. */
+/** Shared by the dealer's and supervisor's use cases: find the table here, or pass it on. */
 export abstract class TableCommand {
-  constructor(protected readonly tables: TableRuntimeRegistry) {}
+  constructor(protected readonly tables: Tables) {}
 
   protected async submit(
     tableId: string,

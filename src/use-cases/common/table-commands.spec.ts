@@ -1,9 +1,9 @@
-import { ApproveVoidCommand } from './approve-void/approve-void.command';
-import { CorrectCardCommand } from './correct-card/correct-card.command';
-import { EndShoeCommand } from './end-shoe/end-shoe.command';
-import { PauseRoundCommand } from './pause-round/pause-round.command';
+import { ApproveVoidCommand } from '../approve-void/approve-void.command';
+import { CorrectCardCommand } from '../correct-card/correct-card.command';
+import { EndShoeCommand } from '../end-shoe/end-shoe.command';
+import { PauseRoundCommand } from '../pause-round/pause-round.command';
 import { isRejection } from './table-command';
-import { VoidRoundCommand } from './void-round/void-round.command';
+import { VoidRoundCommand } from '../void-round/void-round.command';
 
 /** Each command object refuses what no table could accept, before it reaches one. */
 describe('table command objects', () => {

@@ -1,8 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { oneLine } from '../common/one-line';
-import type { ReadingRecord } from '../history/scanner-history.repository';
-
-export type { ReadingRecord } from '../history/scanner-history.repository';
+import type { ReadingRecord } from './scanner-history.repository';
 
 /** Where the recorder stores its batches (the scanners' history repository). */
 export interface ReadingStore {
@@ -16,7 +14,8 @@ export interface ReadingStore {
  * written by the transition that applies them), in arrival order, batching whatever queued up while
  * the previous insert ran (a burst of garbage becomes a few multi-row inserts, not thousands of
  * round trips). A failed insert is retried; the queue is bounded so a dead database cannot exhaust
- * memory, and anything dropped is counted and logged.
+ * memory, and anything dropped is counted and logged. The scanners record heartbeats and status
+ * frames here; the tables the readings they do not apply (their ReadingStore port).
  */
 export class ScannerReadingRecorder {
   private readonly logger = new Logger('ScannerReadingRecorder');

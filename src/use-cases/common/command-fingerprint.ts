@@ -1,4 +1,4 @@
-import { canonicalJson } from '../common/canonical-json';
+import { canonicalJson } from '../../common/canonical-json';
 
 /**
  * What a platform command asks, as a short comparable value: two commands with the same id are

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { canonicalJson } from '../common/canonical-json';
+import { canonicalJson } from '../../common/canonical-json';
 import { commandFingerprint, fingerprintText } from './command-fingerprint';
 
 describe('commandFingerprint', () => {

@@ -1,0 +1,64 @@
+import type { KafkaOptions } from '@nestjs/microservices';
+import { topicName } from '@studio/contracts';
+import { logLevel, Partitioners } from 'kafkajs';
+import type { KafkaConfig } from '../config/studio-config';
+import { kafkaConnection } from '../kafka/kafka-connection';
+import { kafkaLogCreator } from '../kafka/kafka-log';
+import { BatchingKafkaServer } from './batching-kafka-server';
+import type { CommandIntakeHandler } from './command-intake.handler';
+
+/** The command consumer: the microservices Kafka server, reading in batches. */
+export function commandIntakeServer(
+  config: KafkaConfig,
+  handler: CommandIntakeHandler,
+): BatchingKafkaServer {
+  const server = new BatchingKafkaServer(
+    commandIntakeOptions(config, () => handler.restartable),
+    topicName('platformCommands', config.topicPrefix),
+    handler,
+    config.commands.batchSize,
+  );
+  handler.attach(server);
+  return server;
+}
+
+/** The microservice transport options of the command consumer. */
+export function commandIntakeOptions(
+  config: KafkaConfig,
+  restartable: () => boolean,
+): Required<KafkaOptions>['options'] {
+  return {
+    // Use the configured ids as they are (Nest would append "-server").
+    postfixId: '',
+    client: {
+      clientId: `${config.clientId}-commands`,
+      ...kafkaConnection(config),
+      logLevel: logLevel.WARN,
+      logCreator: kafkaLogCreator('CommandIntakeKafka', { errors: 'consumer-crash' }),
+      retry: { retries: 10, initialRetryTime: 200, maxRetryTime: 5_000 },
+    },
+    consumer: {
+      groupId: config.commands.groupId,
+      // Ride out a broker outage inside the consumer instead of crashing and restarting it: a
+      // restart pending when the service shuts down would outlive the shutdown.
+      retry: {
+        retries: Number.MAX_SAFE_INTEGER,
+        initialRetryTime: 300,
+        maxRetryTime: 5_000,
+        restartOnFailure: async () => restartable(),
+      },
+      allowAutoTopicCreation: false,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
+      // A backlog (a decision window of 100,000 players) is read in batches of tens of thousands:
+      // each batch ends with its last chunk's answers published before the next is fetched.
+      maxBytesPerPartition: 16 * 1024 * 1024,
+      maxBytes: 32 * 1024 * 1024,
+    },
+    // Nest's own producer (unused for events) with the partitioner every client here uses.
+    producer: { createPartitioner: Partitioners.DefaultPartitioner },
+    // A new group starts at the oldest command: nothing sent before the first start is lost.
+    subscribe: { fromBeginning: true },
+    run: { partitionsConsumedConcurrently: config.commands.partitionsConsumedConcurrently },
+  };
+}

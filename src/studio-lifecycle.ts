@@ -1,0 +1,61 @@
+import { Inject, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { StudioConfig } from './config/studio-config';
+import { DatabaseConnection } from './database/database-connection';
+import { EventPublisher } from './outbox/event-publisher';
+import { OutboxRelay } from './outbox/outbox-relay';
+import { CommandInbox } from './platform/inbox/command-inbox';
+import { ScannersLifecycle } from './scanner/scanners-lifecycle';
+import { RegisterConfiguredTables } from './tables/register-configured-tables.use-case';
+import { TableRuntimeRegistry } from './tables/table-runtime.registry';
+import { TablesLifecycle } from './tables/tables-lifecycle';
+import { STUDIO_CONFIG } from './tokens';
+
+/** Start-up and shutdown order of the service's own moving parts. */
+export class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(STUDIO_CONFIG) private readonly config: StudioConfig,
+    private readonly register: RegisterConfiguredTables,
+    private readonly relay: OutboxRelay,
+    private readonly publisher: EventPublisher,
+    private readonly database: DatabaseConnection,
+    private readonly scanners: ScannersLifecycle,
+    private readonly tables: TablesLifecycle,
+    private readonly registry: TableRuntimeRegistry,
+    private readonly inbox: CommandInbox,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.register.execute(this.config.tables);
+    this.relay.start();
+    // Committed transitions put events in the outbox: publish them without waiting for the poll.
+    this.registry.onTransition(() => this.relay.notify());
+    // Instances whose table files disagree are found when one of them takes a table over.
+    this.registry.onDriven({
+      running: async (tableId) => {
+        const table = this.config.tables.find((t) => t.id === tableId);
+        if (table) await this.register.confirmDriven(table);
+      },
+      stopping: () => undefined,
+    });
+    // Tables start before the scanners so that no reading arrives at a table that is not running.
+    await this.tables.start();
+    // After registration: readings and scanner events refer to registered tables.
+    await this.scanners.start();
+    // Commands other instances read for the tables driven here (and their HTTP answers).
+    await this.inbox.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    // The command consumer has left the group (beforeApplicationShutdown); the inbox stops next,
+    // its in-flight drains answered, and the commands still waiting stay for the next owners.
+    await this.inbox.stop();
+    // Close the serial ports first and store their last readings while the database is open.
+    await this.scanners.stop();
+    // Stop the tables (their in-flight transitions finish) and release their leases at once.
+    await this.tables.stop();
+    // Stop taking work, let the in-flight batch finish, flush the producer, then close the pool.
+    await this.relay.stop();
+    await this.publisher.disconnect().catch(() => undefined);
+    await this.database.close();
+  }
+}

@@ -1,0 +1,71 @@
+import type { MachineOutcome, TableState } from '../table-core/table-machine';
+import type { ReadingRecord } from '../use-cases/common/tables.port';
+
+/** The lease a table runtime holds: every write is fenced by it. */
+export interface TableLeaseFence {
+  readonly tableId: string;
+  readonly epoch: number;
+  /** Taken over from an owner that released it gracefully (every reading it received committed). */
+  readonly handedOver?: boolean;
+}
+
+/** A command's first answer as it is stored for idempotence. */
+export interface CommandRecord {
+  commandId: string;
+  kind: string;
+  result: Record<string, unknown>;
+}
+
+/** What one transition's commit needs besides the outcome. */
+export interface CommitContext {
+  lease: TableLeaseFence;
+  expectedVersion: number;
+  /** The state stored at expectedVersion: given, only what changed since is written. */
+  previous?: TableState;
+  occurredAt: Date;
+  newId(): string;
+  /** Idempotency records of the commands this transition answers (none for readings, timers). */
+  commands?: CommandRecord[];
+  /** The reading this transition applies when it is not stored yet (its id is UNSTORED_READING). */
+  reading?: ReadingRecord;
+}
+
+/** Where a table's transitions are committed and its state is rebuilt from (the history writer). */
+export interface TransitionStore {
+  load(tableId: string): Promise<{ version: number; state: TableState } | undefined>;
+  /** The stored first answers of these command ids (those answered before). */
+  findCommands(commandIds: readonly string[]): Promise<Map<string, Record<string, unknown>>>;
+  /** Answers of commands that changed nothing (a refusal must get the same answer again). */
+  recordCommands(tableId: string, commands: readonly CommandRecord[], at: Date): Promise<void>;
+  /** Commits the transition, fenced by the lease; resolves with the table's new version. */
+  commit(outcome: MachineOutcome, context: CommitContext): Promise<number>;
+}
+
+/**
+ * Where a reading that no transition stores goes (nothing to write, the commit failed, the table is
+ * stopping or not driven here): stored on its own, in arrival order, retried through an outage.
+ */
+export interface ReadingStore {
+  record(record: ReadingRecord): unknown;
+}
+
+/** A table's lease as the lease store hands it out (the epoch fences every write). */
+export interface TableLease extends TableLeaseFence {
+  readonly owner: string;
+  readonly expiresAt: Date;
+}
+
+/** The table leases in the shared database: at most one live owner per table. */
+export interface LeaseStore {
+  tryAcquire(tableId: string, owner: string): Promise<TableLease | undefined>;
+  /** The leases still held of these, renewed. */
+  renewAll(leases: readonly TableLease[]): Promise<TableLease[]>;
+  release(lease: TableLease): Promise<void>;
+  /** Says this instance is alive for another `ttlMs`: how many are, and whether it holds its id. */
+  announce(
+    instanceId: string,
+    token: string,
+    ttlMs: number,
+  ): Promise<{ live: number; mine: boolean }>;
+  withdraw(instanceId: string, token: string): Promise<void>;
+}

@@ -1,0 +1,79 @@
+import type { Logger } from '@nestjs/common';
+import type { Clock } from '../clock/clock';
+import { oneLine } from '../common/one-line';
+import type { TableInput, TableState } from '../table-core/table-machine';
+
+/**
+ * A table's scheduled callbacks: one per deadline of its committed state (betting and decision
+ * windows, round intervals), and a one-second tick while a missing card is being rescanned.
+ * Each fires by submitting its input to the table's queue.
+ */
+export class TableTimers {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private tickTimer?: NodeJS.Timeout;
+  private closing = false;
+
+  constructor(
+    private readonly submit: (input: TableInput) => Promise<unknown>,
+    private readonly state: () => TableState,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The rescan tick: taken while a slot's first failure is not escalated yet. */
+  startTicking(): void {
+    this.tickTimer = setInterval(() => {
+      const slot = this.state().ingestion.slot;
+      if (slot?.firstFailureAt != null && !slot.escalated) {
+        // A tick that cannot be committed (the database is away) is simply taken again next second.
+        this.submit({ type: 'tick' }).catch(() => undefined);
+      }
+    }, 1000);
+  }
+
+  stop(): void {
+    this.closing = true;
+    if (this.tickTimer) clearInterval(this.tickTimer);
+    for (const handle of this.timers.values()) clearTimeout(handle);
+    this.timers.clear();
+  }
+
+  /** Makes the scheduled callbacks match the deadlines in the committed state. */
+  reconcile(): void {
+    if (this.closing) return;
+    const wanted = new Map(this.state().timers.map((t) => [`${t.name}:${t.token}`, t]));
+    for (const [key, handle] of this.timers) {
+      if (!wanted.has(key)) {
+        clearTimeout(handle);
+        this.timers.delete(key);
+      }
+    }
+    for (const [key, timer] of wanted) {
+      if (this.timers.has(key)) continue;
+      const delay = Math.max(0, timer.dueAt - this.clock.now().getTime());
+      this.timers.set(
+        key,
+        setTimeout(() => this.fire(key, timer), delay),
+      );
+    }
+  }
+
+  /**
+   * A timer whose transition cannot be committed (the database is away) is tried again a second
+   * later while the state still holds it: a betting window must close once the database is back.
+   */
+  private fire(key: string, timer: { name: string; token: number }): void {
+    this.timers.delete(key);
+    this.submit({ type: 'timer', name: timer.name, token: timer.token }).catch((error) => {
+      this.logger.error(`Timer ${timer.name} failed, retrying in 1 s: ${oneLine(error)}`);
+      const stillWanted = this.state().timers.some(
+        (t) => t.name === timer.name && t.token === timer.token,
+      );
+      if (this.closing || this.timers.has(key) || !stillWanted) return;
+      this.timers.set(
+        key,
+        setTimeout(() => this.fire(key, timer), 1_000),
+      );
+    });
+  }
+}

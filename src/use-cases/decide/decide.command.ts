@@ -1,0 +1,48 @@
+import { commandFingerprint } from '../common/command-fingerprint';
+import { rejected } from '../common/table-command';
+import type { BatchItem, CommandRejection, DecideFields } from '../common/tables.port';
+
+/**
+ * A player's decision (hit, stand, double, split, surrender, insurance, a Lux seat left, a bet
+ * behind chosen) in the open window.
+ */
+export class DecideCommand {
+  private constructor(readonly fields: DecideFields) {}
+
+  static create(fields: DecideFields): DecideCommand | CommandRejection {
+    if (typeof fields.action !== 'string' || fields.action === '') {
+      return rejected('invalid-command', 'A decision needs an action');
+    }
+    return new DecideCommand(fields);
+  }
+
+  get tableId(): string {
+    return this.fields.tableId;
+  }
+
+  /** The table input (a decision needs no check before the table's state). */
+  toItem(): { item: BatchItem } {
+    const c = this.fields;
+    return {
+      item: {
+        input: {
+          type: 'decide',
+          decision: {
+            commandId: c.commandId,
+            roundId: c.roundId,
+            playerId: c.playerId,
+            action: c.action,
+            seat: c.seat,
+          },
+        },
+        meta: {
+          commandId: c.commandId,
+          kind: 'decide',
+          fingerprint: c.commandId
+            ? commandFingerprint('decide', [c.tableId, c.roundId, c.playerId, c.action, c.seat])
+            : undefined,
+        },
+      },
+    };
+  }
+}
