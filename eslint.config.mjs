@@ -19,12 +19,16 @@ export default tseslint.config(
   },
   {
     // Size limits are a ratchet: every file and function passes them today, and they
-    // come down as the big files are split (aim: < 400 lines a file). Never raise them.
+    // came down to 400 code lines a file as the big files were split. Never raise them.
     // The generated strategy tables are data, not code a reader holds in mind.
     files: ['**/*.{ts,js,cjs,mjs}'],
-    ignores: ['libs/games/src/blackjack/strategy/generated/**'],
+    ignores: [
+      'libs/games/src/blackjack/strategy/generated/**',
+      // The contract's JSON Schemas: data a reader looks up, not code held in mind.
+      'libs/contracts/src/schemas/event-schemas.ts',
+    ],
     rules: {
-      'max-lines': ['error', { max: 750, skipBlankLines: true, skipComments: true }],
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
       complexity: ['error', 25],
     },
   },

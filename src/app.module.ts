@@ -13,7 +13,8 @@ import { SharedSecretsRepository } from './database/shared-secrets.repository';
 import { databaseCheck, migrationsCheck } from './database/database-readiness';
 import { DemoPlayers, httpPlatformPost } from './demo/demo-players';
 import { HealthController } from './health/health.controller';
-import { commandIntakeCheck, kafkaCheck, READINESS_CHECKS } from './health/readiness';
+import { commandIntakeCheck, READINESS_CHECKS } from './health/readiness';
+import { kafkaCheck } from './outbox/outbox-readiness';
 import { CommandIntakeStatus } from './platform/command-intake-starter';
 import { ChainCheckpointModule } from './history/chain-checkpoint.module';
 import { HistoryModule } from './history/history.module';
@@ -121,7 +122,7 @@ export class StudioModule implements NestModule {
         scanners,
         commands,
         platformKafka,
-        SupervisorModule.forRoot({ tables }),
+        SupervisorModule.forRoot({ config, tables, history }),
         PlatformHttpModule.forRoot({ config, commands }),
         AuditModule.forRoot({
           history,

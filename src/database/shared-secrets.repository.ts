@@ -1,8 +1,7 @@
 import type { DataSource } from 'typeorm';
-import type { SharedSecrets } from '../audit/cursor-signing-key';
 
 /** Secrets every instance shares (`shared_secrets`): the first writer's value wins, once. */
-export class SharedSecretsRepository implements SharedSecrets {
+export class SharedSecretsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**

@@ -1,6 +1,3 @@
-import type { EventPublisher } from '../outbox/event-publisher';
-import type { OutboxRelay } from '../outbox/outbox-relay';
-
 export type CheckStatus = 'ok' | 'error' | 'disabled';
 
 export interface CheckResult {
@@ -21,36 +18,6 @@ export interface ReadinessCheck {
 }
 
 export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
-
-export function kafkaCheck(publisher: EventPublisher, relay: OutboxRelay): ReadinessCheck {
-  return {
-    name: 'kafka',
-    async check() {
-      const status = publisher.status();
-      let lag: Awaited<ReturnType<OutboxRelay['lag']>> | undefined;
-      try {
-        lag = await relay.lag();
-      } catch {
-        lag = undefined;
-      }
-      if (!status.enabled) {
-        return {
-          status: 'disabled',
-          message: 'KAFKA_BROKERS is not set: events wait in the outbox',
-          outbox: lag,
-        };
-      }
-      if (!status.connected) {
-        return {
-          status: 'error',
-          message: `Kafka not connected${status.lastError ? `: ${status.lastError}` : ''}`,
-          outbox: lag,
-        };
-      }
-      return { status: 'ok', outbox: lag };
-    },
-  };
-}
 
 /** Where the Kafka command intake stands in its start-up (the platform's starter reports it). */
 export interface CommandIntakeState {

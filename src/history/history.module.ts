@@ -11,6 +11,13 @@ import { TableRegistryRepository } from './table-registry.repository';
 import { TableStateReader } from './table-state.reader';
 import { createTransitionWriter, TransitionWriter } from './writer/transition-writer';
 import { SupervisorActionsRepository } from './writer/supervisor-actions.repository';
+import {
+  LEASE_STORE,
+  READING_STORE,
+  TABLE_REGISTRY_STORE,
+  TRANSITION_STORE,
+} from '../tables/ports';
+import { VOID_REQUESTS } from '../use-cases/common/tables.port';
 
 export interface HistoryModuleOptions {
   dataSource: DataSource;
@@ -56,6 +63,18 @@ export class HistoryModule {
       // The one queue of readings stored on their own (scanners and tables share it).
       { provide: ScannerReadingRecorder, useValue: new ScannerReadingRecorder(scannerHistory) },
     ];
-    return { module: HistoryModule, providers, exports: providers.map((p) => p.provide) };
+    // The middle ring's ports (src/tables/ports.ts, src/use-cases), bound to the classes above.
+    const ports = [
+      { provide: TRANSITION_STORE, useExisting: TransitionWriter },
+      { provide: READING_STORE, useExisting: ScannerReadingRecorder },
+      { provide: LEASE_STORE, useExisting: TableLeaseRepository },
+      { provide: TABLE_REGISTRY_STORE, useExisting: TableRegistryRepository },
+      { provide: VOID_REQUESTS, useExisting: SupervisorActionsRepository },
+    ];
+    return {
+      module: HistoryModule,
+      providers: [...providers, ...ports],
+      exports: [...providers, ...ports].map((p) => p.provide),
+    };
   }
 }

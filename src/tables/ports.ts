@@ -69,3 +69,9 @@ export interface LeaseStore {
   ): Promise<{ live: number; mine: boolean }>;
   withdraw(instanceId: string, token: string): Promise<void>;
 }
+
+/** Injection tokens of the ports above: the history module binds its classes to them. */
+export const TRANSITION_STORE = Symbol('TransitionStore');
+export const READING_STORE = Symbol('ReadingStore');
+export const LEASE_STORE = Symbol('LeaseStore');
+export const TABLE_REGISTRY_STORE = Symbol('TableRegistryStore');

@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { Clock, IdGenerator } from '../clock/clock';
 import { canonicalJson } from '../common/canonical-json';
 import type { TableDefinition } from '../config/tables-config';
-import type { TableRegistryRepository } from '../history/table-registry.repository';
 
 export interface TableRegistration {
   tableId: string;
@@ -15,11 +14,24 @@ export interface TableRegistration {
  * changed, gets its row written and a TableRegistered event in the outbox in the same transaction;
  * an unchanged table writes nothing, so restarts do not flood platforms with repeats.
  */
+export type RegistrationOutcome = 'registered' | 'reconfigured' | 'unchanged';
+
+/** Where table registrations are kept (the history's table registry). */
+export interface TableRegistryStore {
+  /** Writes the table's row and its TableRegistered event in one transaction, when changed. */
+  register(
+    table: TableDefinition,
+    configurationHash: string,
+    now: Date,
+    eventId: string,
+  ): Promise<RegistrationOutcome>;
+}
+
 export class RegisterConfiguredTables {
   private readonly logger = new Logger('RegisterConfiguredTables');
 
   constructor(
-    private readonly registry: TableRegistryRepository,
+    private readonly registry: TableRegistryStore,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}

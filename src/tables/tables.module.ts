@@ -1,11 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Clock, IdGenerator } from '../clock/clock';
 import type { StudioConfig } from '../config/studio-config';
-import { TableLeaseRepository } from '../database/table-lease.repository';
-import { TableRegistryRepository } from '../history/table-registry.repository';
-import { SupervisorActionsRepository } from '../history/writer/supervisor-actions.repository';
-import { TransitionWriter } from '../history/writer/transition-writer';
-import { ScannerReadingRecorder } from '../history/reading-recorder';
 import { ApplyCommands } from '../use-cases/apply-commands/apply-commands.use-case';
 import { ApplyReading } from '../use-cases/apply-reading/apply-reading.use-case';
 import { ApproveVoid } from '../use-cases/approve-void/approve-void.use-case';
@@ -16,12 +11,21 @@ import { EndShoe } from '../use-cases/end-shoe/end-shoe.use-case';
 import { PauseRound } from '../use-cases/pause-round/pause-round.use-case';
 import { ResumeRound } from '../use-cases/resume-round/resume-round.use-case';
 import { VoidRound } from '../use-cases/void-round/void-round.use-case';
-import { STUDIO_CONFIG } from '../tokens';
 import { RegisterConfiguredTables } from './register-configured-tables.use-case';
 import { TableOwnership } from './table-ownership';
 import { TableRuntimeRegistry } from './table-runtime.registry';
-import { TablesController } from './tables.controller';
 import { TablesLifecycle } from './tables-lifecycle';
+import {
+  LEASE_STORE,
+  LeaseStore,
+  READING_STORE,
+  ReadingStore,
+  TABLE_REGISTRY_STORE,
+  TRANSITION_STORE,
+  TransitionStore,
+} from './ports';
+import { VOID_REQUESTS, VoidRequests } from '../use-cases/common/tables.port';
+import type { TableRegistryStore } from './register-configured-tables.use-case';
 
 /** Use cases that need nothing but the tables. */
 const TABLE_USE_CASES = [
@@ -56,19 +60,17 @@ export class TablesModule {
     return {
       module: TablesModule,
       imports: [history],
-      controllers: [TablesController],
       providers: [
-        { provide: STUDIO_CONFIG, useValue: config },
         {
           provide: TableRuntimeRegistry,
-          inject: [TransitionWriter, ScannerReadingRecorder],
-          useFactory: (writer: TransitionWriter, readings: ScannerReadingRecorder) =>
+          inject: [TRANSITION_STORE, READING_STORE],
+          useFactory: (writer: TransitionStore, readings: ReadingStore) =>
             new TableRuntimeRegistry(config.tables, writer, readings, clock, ids),
         },
         {
           provide: TableOwnership,
-          inject: [TableLeaseRepository, TableRuntimeRegistry],
-          useFactory: (leases: TableLeaseRepository, registry: TableRuntimeRegistry) =>
+          inject: [LEASE_STORE, TableRuntimeRegistry],
+          useFactory: (leases: LeaseStore, registry: TableRuntimeRegistry) =>
             new TableOwnership(
               leases,
               config.instanceId,
@@ -89,8 +91,8 @@ export class TablesModule {
         },
         {
           provide: RegisterConfiguredTables,
-          inject: [TableRegistryRepository],
-          useFactory: (tables: TableRegistryRepository) =>
+          inject: [TABLE_REGISTRY_STORE],
+          useFactory: (tables: TableRegistryStore) =>
             new RegisterConfiguredTables(tables, clock, ids),
         },
         {
@@ -100,14 +102,14 @@ export class TablesModule {
         },
         {
           provide: VoidRound,
-          inject: [TableRuntimeRegistry, SupervisorActionsRepository],
-          useFactory: (registry: TableRuntimeRegistry, actions: SupervisorActionsRepository) =>
+          inject: [TableRuntimeRegistry, VOID_REQUESTS],
+          useFactory: (registry: TableRuntimeRegistry, actions: VoidRequests) =>
             new VoidRound(registry, actions, config.orchestrator.voidRequiresApproval),
         },
         {
           provide: ApproveVoid,
-          inject: [TableRuntimeRegistry, SupervisorActionsRepository],
-          useFactory: (registry: TableRuntimeRegistry, actions: SupervisorActionsRepository) =>
+          inject: [TableRuntimeRegistry, VOID_REQUESTS],
+          useFactory: (registry: TableRuntimeRegistry, actions: VoidRequests) =>
             new ApproveVoid(registry, actions),
         },
         ...useCases,

@@ -118,3 +118,6 @@ export interface VoidRequests {
   newRequestId(): Promise<string>;
   findVoidRequest(tableId: string, requestId: string): Promise<{ status: string } | undefined>;
 }
+
+/** Injection token of the VoidRequests port (the history's supervisor actions). */
+export const VOID_REQUESTS = Symbol('VoidRequests');

@@ -10,10 +10,10 @@ import { openApiSchema } from '../http/openapi-schema';
 import { SchemaPipe } from '../http/schema-pipe';
 import { STUDIO_CONFIG } from '../tokens';
 import { TableStateReader } from '../history/table-state.reader';
-import { DRIVEN_ELSEWHERE, storedTableRuntime } from './stored-table';
-import { TableRuntimeRegistry } from './table-runtime.registry';
-import type { TableRuntime } from './table-runtime';
-import { tableView } from './table-view';
+import { DRIVEN_ELSEWHERE, storedTableRuntime } from '../tables/stored-table';
+import { TableRuntimeRegistry } from '../tables/table-runtime.registry';
+import type { TableRuntime } from '../tables/table-runtime';
+import { tableView } from '../tables/table-view';
 
 @Controller('tables')
 @ApiStaff('tables', 'dealer', 'supervisor', 'auditor')
