@@ -1,7 +1,7 @@
 import { historyReader, HistorySource } from '../history/reader/history-reader';
 import type { HistoryQuery } from '../history/reader/history-query';
 import { roundOf, TableState } from '../table-core/table-machine';
-import type { CardsOf, StoredCard } from './console-snapshot';
+import type { CardsOf, StoredCard } from './console-cards';
 
 /**
  * Where the consoles read history from: the history reader, or the query function it reads with

@@ -14,7 +14,7 @@ import {
   roundOf,
 } from '../table-core/table-machine';
 import type { TransitionListener } from '../tables/table-runtime';
-import type { StoredCard } from './console-snapshot';
+import type { StoredCard } from './console-cards';
 import { ConsoleStreamHub, MAX_UNREAD_BYTES, SseSink, StreamSettings } from './console-stream.hub';
 
 const table = {
@@ -48,6 +48,10 @@ class PlayedTable {
     });
     this.state = outcome.state;
     if (outcome.writes.newRound) this.stored.length = 0;
+    for (const r of outcome.writes.reveals) {
+      const row = this.stored.find((c) => c.slot === r.slot);
+      if (row) row.revealedAt = new Date(this.now).toISOString();
+    }
     for (const c of outcome.writes.cards) {
       this.stored.push({
         slot: c.slot,
@@ -200,6 +204,45 @@ describe('console stream hub', () => {
       hidden: true,
       card: 'TC',
     });
+    hub.close();
+  });
+
+  it('groups the cards by hand and totals only what the viewer may see', async () => {
+    const { played } = dealtRound();
+    const { hub, announce } = hubFor(played);
+    const dealer = new RecordingSink();
+    const supervisor = new RecordingSink();
+    await hub.subscribe(dealer, { tableId: 'pd-1', privileged: false });
+    await hub.subscribe(supervisor, { tableId: 'pd-1', privileged: true });
+    // The rest of the deal: P3..P5 and the banker, then every second card (P1 TC+9C is pok 9).
+    let last: MachineOutcome | undefined;
+    for (const c of ['7D', '8H', '2S', '5C', '9C', '3H', '4S', 'JH', 'AD', 'QS']) {
+      last = played.read(c);
+    }
+    await announce(last!);
+    type Hand = { id: string; total: string | null; faceDown: boolean; cards: unknown[] };
+    const hands = (sink: RecordingSink) => sink.events('table').at(-1)!.hands as Hand[];
+    expect(hands(dealer).map((h) => [h.id, h.cards.length, h.total, h.faceDown])).toEqual([
+      ['burn', 1, null, true],
+      ['player-1', 2, null, true],
+      ['player-2', 2, null, true],
+      ['player-3', 2, null, true],
+      ['player-4', 2, null, true],
+      ['player-5', 2, null, true],
+      ['banker', 2, null, true],
+    ]);
+    // A supervisor sees the face-down cards, and so their totals.
+    expect(hands(supervisor).find((h) => h.id === 'player-1')).toMatchObject({
+      total: 'pok 9 · 2 deng',
+      faceDown: true,
+    });
+
+    // Betting closes and the hands are revealed: now the dealer's view totals them too.
+    await announce(played.step({ type: 'close-betting', by: 'dealer' }));
+    expect(dealer.events('table').at(-1)!.cardsOf).toBe('last-round');
+    const revealed = hands(dealer).find((h) => h.id === 'player-1')!;
+    expect(revealed).toMatchObject({ total: 'pok 9 · 2 deng', faceDown: false });
+    expect(hands(dealer).find((h) => h.id === 'burn')).toMatchObject({ total: null });
     hub.close();
   });
 
