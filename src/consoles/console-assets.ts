@@ -20,6 +20,7 @@ export const CONSOLE_FILES: Readonly<Record<string, string>> = {
   'hold.js': 'text/javascript; charset=utf-8',
   'names.js': 'text/javascript; charset=utf-8',
   'alerts.js': 'text/javascript; charset=utf-8',
+  'action-log.js': 'text/javascript; charset=utf-8',
   'timeline.js': 'text/javascript; charset=utf-8',
   'uPlot.esm.js': 'text/javascript; charset=utf-8',
   'uPlot.min.css': 'text/css; charset=utf-8',

@@ -26,8 +26,11 @@ export interface ConsoleHand {
   faceDown: boolean;
 }
 
-/** Per seat, how many hands the engine holds now: a split hand still waiting for its card. */
-export type SeatHandCounts = ReadonlyMap<number, number>;
+/**
+ * Per seat, how many cards each of its hands holds in the engine right now: it knows of a split
+ * whose new hand has no card of its own yet, and which hand a split card went to.
+ */
+export type SeatHandSizes = ReadonlyMap<number, readonly number[]>;
 
 /**
  * The round's cards grouped by hand with their totals. Only the cards the viewer may see count:
@@ -36,7 +39,7 @@ export type SeatHandCounts = ReadonlyMap<number, number>;
 export function consoleHands(
   game: GameKind,
   cards: readonly ConsoleCard[],
-  seatHandCounts: SeatHandCounts = new Map(),
+  seatHandSizes: SeatHandSizes = new Map(),
 ): ConsoleHand[] {
   switch (game) {
     case 'pok-deng':
@@ -45,19 +48,24 @@ export function consoleHands(
       return infiniteHands(cards);
     case 'blackjack-lux':
     case 'european-blackjack-practice':
-      return seatedHands(cards, seatHandCounts);
+      return seatedHands(cards, seatHandSizes);
   }
 }
 
-/** The engine's public view of a seated blackjack table: how many hands each seat holds. */
-export function seatHandCountsOf(view: unknown): Map<number, number> {
-  const counts = new Map<number, number>();
+/**
+ * The sizes of each seat's hands in the engine's public view of a seated blackjack table (Lux and
+ * the practice table show `seats[].hands[].cards`, all of them face up).
+ */
+export function seatHandSizesOf(view: unknown): Map<number, number[]> {
+  const sizes = new Map<number, number[]>();
   const seats = (view as { seats?: unknown } | null | undefined)?.seats;
-  if (!Array.isArray(seats)) return counts;
-  for (const s of seats as Array<{ seat?: unknown; hands?: unknown }>) {
-    if (typeof s?.seat === 'number' && Array.isArray(s.hands)) counts.set(s.seat, s.hands.length);
+  if (!Array.isArray(seats)) return sizes;
+  for (const s of seats as Array<{ seat?: unknown; hands?: Array<{ cards?: unknown }> }>) {
+    if (typeof s?.seat !== 'number' || !Array.isArray(s.hands)) continue;
+    const hands = s.hands.map((h) => (Array.isArray(h?.cards) ? h.cards.length : 0));
+    if (hands.some((n) => n > 0)) sizes.set(s.seat, hands);
   }
-  return counts;
+  return sizes;
 }
 
 // ---- grouping -----------------------------------------------------------------------------------
@@ -140,7 +148,7 @@ function infiniteHands(cards: readonly ConsoleCard[]): ConsoleHand[] {
 }
 
 /** Blackjack Lux and the practice table: seats 1–7, a seat's hands after splits, the dealer. */
-function seatedHands(cards: readonly ConsoleCard[], counts: SeatHandCounts): ConsoleHand[] {
+function seatedHands(cards: readonly ConsoleCard[], sizes: SeatHandSizes): ConsoleHand[] {
   const groups = groupBy(
     cards,
     (slot) => burnKey(slot) ?? dealerKey(slot) ?? /^(seat-\d+)\//.exec(slot)?.[1] ?? 'other',
@@ -152,7 +160,7 @@ function seatedHands(cards: readonly ConsoleCard[], counts: SeatHandCounts): Con
     else if (!id.startsWith('seat-')) hands.push(plainHand(id, BURN_NAMES[id], group));
     else {
       const seat = Number(id.slice('seat-'.length));
-      const split = seatHands(group, counts.get(seat) ?? 0);
+      const split = seatHands(group, sizes.get(seat));
       split.forEach((handCards, i) =>
         hands.push({
           ...plainHand(
@@ -174,21 +182,27 @@ function seatedHands(cards: readonly ConsoleCard[], counts: SeatHandCounts): Con
  * so the hand a card was dealt to keeps its number; what the slots do not say is which cards a
  * split moved. A split moves the second card of a two-card pair of equal value into the next
  * hand; the hands waiting for their turn are a stack (the newest split is played first). The
- * smallest number of splits that explains every hand (and the engine's hand count, which knows
- * of a split whose new hand has no card of its own yet) is taken.
+ * smallest number of splits that explains every hand is taken; the engine's hand sizes, when
+ * known, settle it (a split whose new hand has no card yet, a re-split of equal cards).
  */
-export function seatHands(cards: readonly ConsoleCard[], engineHands = 0): ConsoleCard[][] {
+export function seatHands(
+  cards: readonly ConsoleCard[],
+  engineSizes?: readonly number[],
+): ConsoleCard[][] {
   const dealt: ConsoleCard[][] = [];
   for (const c of cards) {
     const hand = Number(/^seat-\d+\/(\d+)\//.exec(c.slot)?.[1] ?? 1) - 1;
     while (dealt.length <= hand) dealt.push([]);
     dealt[hand].push(c);
   }
-  for (const count of new Set([Math.max(engineHands, dealt.length), dealt.length])) {
-    const solved = splitHands(dealt, count, 0, []);
-    if (solved) return solved;
-  }
-  return dealt.filter((h) => h.length > 0);
+  // Sizes the cards cannot explain (a view older or newer than the cards) are left aside. Without
+  // them, a reading where every hand has its two cards (a played hand) comes first.
+  const solved =
+    (engineSizes &&
+      splitHands(dealt, engineSizes.length, 0, [], (hand, i) => hand === engineSizes[i])) ||
+    splitHands(dealt, dealt.length, 0, [], (hand) => hand >= 2) ||
+    splitHands(dealt, dealt.length, 0, [], () => true);
+  return solved ?? dealt.filter((h) => h.length > 0);
 }
 
 function splitHands(
@@ -196,6 +210,7 @@ function splitHands(
   count: number,
   index: number,
   waiting: readonly ConsoleCard[],
+  fits: (size: number, index: number) => boolean,
 ): ConsoleCard[][] | null {
   if (index === count) return waiting.length === 0 ? [] : null;
   if (index > 0 && waiting.length === 0) return null;
@@ -204,8 +219,11 @@ function splitHands(
   const cards = [...moved, ...(dealt[index] ?? [])];
   for (let splits = 0; splits < cards.length; splits += 1) {
     if (splits > 0 && !sameValue(cards[0], cards[splits])) break;
-    const later = splitHands(dealt, count, index + 1, [...rest, ...cards.slice(1, splits + 1)]);
-    if (later) return [[cards[0], ...cards.slice(splits + 1)], ...later];
+    const hand = [cards[0], ...cards.slice(splits + 1)];
+    if (!fits(hand.length, index)) continue;
+    const pushed = [...rest, ...cards.slice(1, splits + 1)];
+    const later = splitHands(dealt, count, index + 1, pushed, fits);
+    if (later) return [hand, ...later];
   }
   return null;
 }

@@ -3,7 +3,7 @@ import type { TableScannerState } from '../scanner/scanner.service';
 import type { TableRuntime } from '../tables/table-runtime';
 import { tableView } from '../tables/table-view';
 import { CardsOf, consoleCards, StoredCard } from './console-cards';
-import { consoleHands, seatHandCountsOf } from './console-hands';
+import { consoleHands, seatHandSizesOf } from './console-hands';
 
 export type ConsoleTableSnapshot = ReturnType<typeof consoleTableSnapshot>;
 
@@ -25,14 +25,21 @@ export function consoleTableSnapshot(input: {
   const { table, runtime, scanner, privileged } = input;
   const view = tableView(table, runtime as TableRuntime | undefined, privileged);
   const cards = consoleCards(input.cards, privileged);
-  // The engine's view knows of a split whose new hand has no card yet; it is the round's own.
-  const engineView = input.cardsOf === 'round' && 'round' in view ? view.round?.view : undefined;
+  // The engine's view knows which hand a split card went to: the round's own while it runs, and
+  // the last round's for a game that keeps its engine between rounds (Lux, for its seats).
+  const state = runtime?.snapshot;
+  const engineView =
+    input.cardsOf === 'round' && 'round' in view
+      ? view.round?.view
+      : input.cardsOf === 'last-round' && state?.previousEngine !== undefined
+        ? lastRoundView(runtime!, state.previousEngine, state.lastRoundId)
+        : undefined;
   return {
     ...view,
     rescanLimit: runtime ? runtime.machine.settings.ingestion.maxFailedAttempts : null,
     cards,
     /** The same cards grouped by hand, with totals of what this viewer may see. */
-    hands: consoleHands(table.game, cards, seatHandCountsOf(engineView)),
+    hands: consoleHands(table.game, cards, seatHandSizesOf(engineView)),
     cardsOf: input.cardsOf,
     scanner: scanner
       ? {
@@ -44,4 +51,14 @@ export function consoleTableSnapshot(input: {
       : null,
     serverTime: input.now.toISOString(),
   };
+}
+
+/** The engine's public view of the round that just ended, if the engine it kept is that round's. */
+function lastRoundView(
+  runtime: Pick<TableRuntime, 'machine'>,
+  engine: unknown,
+  lastRoundId: string | undefined,
+): unknown {
+  const view = runtime.machine.adapter.publicView(engine) as { roundId?: unknown } | null;
+  return view?.roundId === lastRoundId ? view : undefined;
 }

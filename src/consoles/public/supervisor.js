@@ -1,6 +1,6 @@
 // The pit boss's screen: every table at a glance, alerts, the outbox lag, and pause / resume /
 // void / card correction / end of shoe with a reason and a confirmation, plus the action log.
-import { cardElement } from './cards.js';
+import { handsElement } from './cards.js';
 import {
   api,
   ask,
@@ -12,9 +12,10 @@ import {
   requireRole,
   showConnection,
 } from './console.js';
-import { formatAmount, formatLocal, formatUtc } from './format.js';
+import { renderActionLog } from './action-log.js';
+import { formatLocal, formatUtc } from './format.js';
 import { groupAlerts } from './alerts.js';
-import { outcomeText, plural, reasonText, tableTitle } from './names.js';
+import { outcomeText, plural, reasonText, slotText, tableTitle } from './names.js';
 
 /** A time as the screen's local time, with the UTC time on hover. */
 function time(iso) {
@@ -245,7 +246,7 @@ function start(me) {
       const p = n.payload;
       const what =
         p.kind === 'rescan-limit'
-          ? `card ${p.slot} not recognised after ${plural(p.failedAttempts, 'attempt')}`
+          ? `${slotText(p.slot)} not recognised after ${plural(p.failedAttempts, 'attempt')}`
           : reasonText(p.message ?? outcomeText(p.kind));
       add(
         n.tableId,
@@ -320,20 +321,15 @@ function start(me) {
         `${phaseOf(t)}`,
         t.round ? ` · round ${t.round.number}` : '',
         t.paused ? ` · paused by ${t.paused.by}: ${reasonText(t.paused.reason)}` : '',
-        t.expectedCard ? ` · expects ${t.expectedCard.label} (${t.expectedCard.slot})` : '',
+        t.expectedCard ? ` · expects ${t.expectedCard.label}` : '',
       ]),
       el('p', { className: 'hint', id: 'detail-cards-of' }, CARDS_OF[t.cardsOf] ?? ''),
       el(
         'div',
-        { className: 'cards' },
-        t.cards.length === 0
+        { className: 'cards', id: 'detail-cards' },
+        t.hands.length === 0
           ? [el('p', { className: 'hint' }, awaited(t))]
-          : t.cards.map((c) =>
-              el('figure', { className: 'slotted' }, [
-                cardElement(c.card, { slot: c.slot, hidden: c.hidden }),
-                el('figcaption', {}, `${c.slot}${c.hidden ? ' (face down)' : ''}`),
-              ]),
-            ),
+          : handsElement(t.hands, { privileged: true }),
       ),
       el('div', { className: 'buttons' }, [
         button('pause', 'Pause', 'warn', !t.round || !!t.paused, () => pause(t, path)),
@@ -431,7 +427,10 @@ function start(me) {
           name: 'slot',
           label: 'Slot',
           kind: 'select',
-          options: slots.map((c) => ({ value: c.slot, label: `${c.slot} (now ${c.card})` })),
+          options: slots.map((c) => ({
+            value: c.slot,
+            label: `${slotText(c.slot)} (now ${c.card})`,
+          })),
         },
         {
           name: 'card',
@@ -447,7 +446,7 @@ function start(me) {
       await run(
         `${path}/correct-card`,
         { slot: values.slot, card: values.card.toUpperCase(), reason: values.reason },
-        `Card ${values.slot} corrected`,
+        `${slotText(values.slot)} corrected`,
       );
   }
 
@@ -475,60 +474,9 @@ function start(me) {
   }
 
   function renderActions() {
-    const box = document.getElementById('action-log');
-    if (!actions.length) {
-      box.replaceChildren(el('p', { className: 'hint' }, 'No supervisor action yet'));
-      return;
-    }
-    box.replaceChildren(
-      el('table', { className: 'log' }, [
-        el(
-          'thead',
-          {},
-          el(
-            'tr',
-            {},
-            ['Time', 'Table', 'Action', 'Reason', 'By', 'Status'].map((h) =>
-              el('th', { scope: 'col' }, h),
-            ),
-          ),
-        ),
-        el(
-          'tbody',
-          {},
-          actions.flatMap((a) => {
-            const row = el('tr', { 'data-action': a.action, 'data-status': a.status }, [
-              el('td', {}, time(a.at)),
-              el('td', {}, nameOfTable(a.tableId)),
-              el('td', {}, humanize(a.action) + (a.details?.slot ? ` ${a.details.slot}` : '')),
-              el('td', {}, a.reason ? reasonText(a.reason) : '—'),
-              el('td', {}, a.approvedBy ? `${a.by}, approved by ${a.approvedBy}` : a.by),
-              el('td', {}, humanize(a.status)),
-            ]);
-            if (!a.refunds) return [row];
-            const currency = currencyOf(a.tableId);
-            return [
-              row,
-              el('tr', { className: 'refunds' }, [
-                el('td', { colSpan: 6 }, [
-                  el('strong', {}, plural(a.refunds.length, 'refund')),
-                  el(
-                    'ul',
-                    { className: 'refund-list' },
-                    a.refunds.map((r) =>
-                      el(
-                        'li',
-                        { 'data-player': r.playerId },
-                        `${r.playerId} · ${humanize(r.betType)}${r.spot ? ` ${r.spot}` : ''} · stake ${formatAmount(r.stake, currency)} · refunded ${formatAmount(r.returned, currency)}`,
-                      ),
-                    ),
-                  ),
-                ]),
-              ]),
-            ];
-          }),
-        ),
-      ]),
-    );
+    renderActionLog(document.getElementById('action-log'), actions, {
+      nameOfTable,
+      currencyOf,
+    });
   }
 }
