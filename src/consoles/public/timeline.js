@@ -40,3 +40,75 @@ export function inOrder(timeline) {
   }
   return out;
 }
+
+/** More entries of one kind than this are one line with a summary (the entries behind it). */
+export const GROUP_OVER = 8;
+
+/**
+ * The timeline as an auditor reads it on a screen or two: bets, decisions and settlements, when a
+ * round has more than GROUP_OVER of them (an Infinite Blackjack round holds one per player), are
+ * each one summarised line at the place of their first entry: bets by bet type, decisions per
+ * decision window (or per hand) by action, settlements by bet type and outcome (a player group's
+ * result). Every other entry stays a line of its own. Pure: the page draws the items.
+ * @param {Array<Record<string, any>>} timeline in order (see inOrder)
+ * @returns {Array<{entry: Record<string, any>} | {group: string, key: string, entries: Array<Record<string, any>>, parts: Array<Record<string, any>>}>}
+ */
+export function groupTimeline(timeline, over = GROUP_OVER) {
+  const counts = {};
+  for (const e of timeline) counts[e.kind] = (counts[e.kind] ?? 0) + 1;
+  const grouped = (e) =>
+    ['bet', 'decision', 'settlement'].includes(e.kind) && counts[e.kind] > over;
+  const keyOf = (e) =>
+    e.kind === 'decision' ? `${e.window ?? ''}|${e.window == null ? (e.hand ?? '') : ''}` : '';
+  const groups = new Map();
+  const items = [];
+  for (const e of timeline) {
+    if (!grouped(e)) {
+      items.push({ entry: e });
+      continue;
+    }
+    const id = `${e.kind}:${keyOf(e)}`;
+    let group = groups.get(id);
+    if (!group) {
+      group = { group: e.kind, key: keyOf(e), entries: [] };
+      groups.set(id, group);
+      items.push(group);
+    }
+    group.entries.push(e);
+  }
+  for (const group of groups.values()) group.parts = partsOf(group.group, group.entries);
+  return items;
+}
+
+/** The lines of a group's summary: one per bet type, action, or bet type and outcome. */
+function partsOf(kind, entries) {
+  const parts = new Map();
+  for (const e of entries) {
+    const key =
+      kind === 'bet' ? e.betType : kind === 'decision' ? e.action : `${e.betType}|${e.outcome}`;
+    const part = parts.get(key) ?? {
+      key,
+      count: 0,
+      ...(kind === 'bet' ? { betType: e.betType, amount: 0, deducted: 0 } : {}),
+      ...(kind === 'decision' ? { action: e.action, automatic: 0 } : {}),
+      ...(kind === 'settlement'
+        ? { betType: e.betType, outcome: e.outcome, stake: 0, returned: 0, net: 0 }
+        : {}),
+    };
+    part.count += 1;
+    if (kind === 'bet') {
+      part.amount += e.amount;
+      part.deducted += e.deducted;
+    } else if (kind === 'decision') {
+      if (e.automatic) part.automatic += 1;
+    } else {
+      part.stake += e.stake;
+      part.returned += e.returned;
+      part.net += e.net;
+    }
+    parts.set(key, part);
+  }
+  return [...parts.values()].sort(
+    (a, b) => b.count - a.count || String(a.key).localeCompare(b.key),
+  );
+}
