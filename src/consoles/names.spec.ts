@@ -11,7 +11,7 @@ import {
   tableTitle,
   totalText,
 } from './public/names.js';
-import { groupTimeline, inOrder } from './public/timeline.js';
+import { groupTimeline, inOrder, withCardLines } from './public/timeline.js';
 import { groupAlerts } from './public/alerts.js';
 
 describe('console words for the service codes', () => {
@@ -142,6 +142,8 @@ describe('the auditor timeline grouped', () => {
         amount: 10,
         deducted: 10,
       })),
+      ...players.map((p, i) => ({ kind: 'event', at: at(1), type: 'BetPlaced', eventNo: 10 + i })),
+      { kind: 'event', at: at(1), type: 'BettingClosed', eventNo: 40 },
       { kind: 'card', at: at(2), slot: 'player/1' },
       ...players.map((p, i) => ({
         kind: 'decision',
@@ -177,6 +179,8 @@ describe('the auditor timeline grouped', () => {
     expect(shape).toEqual([
       'event',
       'bet[]×35',
+      'event[BetPlaced]×30',
+      'event',
       'card',
       'decision[2|]×30',
       'decision[3|]×10',
@@ -187,11 +191,12 @@ describe('the auditor timeline grouped', () => {
       { key: 'main', count: 30, betType: 'main', amount: 3000, deducted: 3000 },
       { key: 'pairs', count: 5, betType: 'pairs', amount: 50, deducted: 50 },
     ]);
-    expect(group(3).parts).toEqual([
+    expect(group(2).parts).toEqual([{ key: 'numbers', count: 30, first: 10, last: 39 }]);
+    expect(group(5).parts).toEqual([
       { key: 'stand', count: 20, action: 'stand', automatic: 1 },
       { key: 'hit', count: 10, action: 'hit', automatic: 0 },
     ]);
-    expect(group(5).parts).toEqual([
+    expect(group(7).parts).toEqual([
       {
         key: 'main|lose',
         count: 18,
@@ -210,6 +215,35 @@ describe('the auditor timeline grouped', () => {
         returned: 2400,
         net: 1200,
       },
+    ]);
+  });
+});
+
+describe('a dealt card as one line', () => {
+  it('joins a card with the reading it came from and the events that only record it', () => {
+    const at = '2026-11-30T16:15:27.123Z';
+    const entries = [
+      { kind: 'reading', at, readingId: '7', outcome: 'rescan-requested' },
+      { kind: 'reading', at, readingId: '8', outcome: 'applied' },
+      { kind: 'card', at, readingId: '8', slot: 'player/1' },
+      { kind: 'event', at, type: 'CardDealt', eventNo: 3 },
+      { kind: 'event', at, type: 'ReadingProcessed', eventNo: 4 },
+      { kind: 'event', at, type: 'DecisionWindowOpened', eventNo: 5 },
+      { kind: 'event', at, type: 'CardDealtFaceDown', eventNo: 6 },
+      { kind: 'card', at, readingId: null, slot: 'dealer-up' },
+    ];
+    const lines = withCardLines(groupTimeline(entries)) as Array<{
+      entry: { kind: string; type?: string };
+      reading?: unknown;
+      events?: unknown[];
+    }>;
+    expect(
+      lines.map((l) => [l.entry.kind, l.entry.type ?? '', !!l.reading, l.events?.length ?? 0]),
+    ).toEqual([
+      ['reading', '', false, 0],
+      ['card', '', true, 3],
+      ['event', 'DecisionWindowOpened', false, 0],
+      ['card', '', false, 0],
     ]);
   });
 });

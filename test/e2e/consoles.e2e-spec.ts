@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
+import { pokDengTotal } from '../../src/consoles/console-hands';
 import { ConsoleStreamHub } from '../../src/consoles/console-stream.hub';
 import { formatAmount } from '../../src/consoles/public/format.js';
 import { PtyPair } from '@studio/virtual-shoe';
@@ -89,7 +90,15 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
 
   it('shows the dealer an unmistakable RESCAN with the attempt count when the shoe misreads, and clears it when the card is read', async () => {
     const page = await signedIn('dealer', 'dealer-demo');
-    await screenshot(page, 'dealer-table-picker');
+    // The chooser's buttons are as wide (and as tall) as each other, whatever the names.
+    await kit.atBothSizes(page, 'dealer-table-picker', async () => {
+      const boxes = await page
+        .locator('.table-picker .button')
+        .evaluateAll((els) => els.map((e) => e.getBoundingClientRect()));
+      expect(boxes).toHaveLength(2);
+      expect(Math.abs(boxes[0].width - boxes[1].width)).toBeLessThanOrEqual(1);
+      expect(Math.abs(boxes[0].height - boxes[1].height)).toBeLessThanOrEqual(1);
+    });
     await page.getByRole('link', { name: /Pok Deng Dealer/ }).click();
     await page.waitForURL(/dealer\.html\?table=pd-dealer/);
     await page.locator('#connection').getByText('live', { exact: true }).waitFor();
@@ -97,7 +106,7 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
       .locator('#expected')
       .getByText('New shoe: draw the first card and show it')
       .waitFor();
-    await page.locator('#expected-slot').getByText('Slot shoe-burn/shown').waitFor();
+    expect(await page.locator('#expected').getAttribute('data-slot')).toBe('shoe-burn/shown');
     await page
       .locator('#fact-scanner')
       .getByText(/^connected since/)
@@ -122,8 +131,8 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
         expect(await rescan.isVisible()).toBe(true);
         expect(await rescan.textContent()).toContain('RESCAN');
         expect(await rescan.textContent()).toContain('scan the same card again');
-        expect(await page.locator('#expected-slot').textContent()).toBe(
-          `Slot ${view.expectedCard!.slot}`,
+        expect(await page.locator('#expected').getAttribute('data-slot')).toBe(
+          view.expectedCard!.slot,
         );
         if (view.round && verifiedInRound === 0) await screenshot(page, 'dealer-rescan');
       } else {
@@ -153,7 +162,18 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
     expect(await page.locator('#cards [data-card]').count()).toBe(0);
     const html = await page.content();
     for (const { card } of roundCards) expect(html).not.toContain(`data-card="${card}"`);
-    await screenshot(page, 'dealer');
+    // Grouped by hand, named as the game names them (no slot codes), face down without a total.
+    const felt = page.locator('#cards');
+    expect(await felt.locator('.hand .card.back').count()).toBe(roundCards.length);
+    for (const name of await felt.locator('.hand-name').allTextContents()) {
+      expect(name).toMatch(/^(Burn|Player [1-5]|Banker)$/);
+    }
+    expect(await felt.textContent()).not.toMatch(/player-\d|banker\/|burn\//);
+    expect(await felt.locator('.hand').count()).toBeGreaterThanOrEqual(4);
+    expect(await felt.locator('.hand-total').count()).toBe(0);
+    await kit.atBothSizes(page, 'dealer', async () => {
+      expect((await kit.belowTheFold(page)).below).toEqual([]);
+    });
 
     // The rest of the round, then the dealer closes betting (Pok Deng deals while betting is open):
     // the hands are revealed and the screen turns exactly the revealed cards face up.
@@ -164,6 +184,8 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
     }
     const roundId = (await tableApi('pd-dealer')).round!.id;
     expect(await page.locator('#close-betting').isEnabled()).toBe(true);
+    const look = ['background-color', 'border-top-style', 'color'];
+    const enabled = await kit.styleOf(page, '#close-betting', look);
     await page.locator('#close-betting').click();
     await page.locator('#cards-title').getByText('Last round (ended)').waitFor();
     const stored = await q<{ slot: string; card: string; shown: boolean }>(
@@ -173,15 +195,70 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
     );
     expect(stored.map((c) => c.card)).toEqual(roundCards.map((c) => c.card));
     expect(stored.filter((c) => c.shown).length).toBeGreaterThan(0);
+    // (In hand order on the page: Player 1's two cards, then Player 2's...)
     expect(
-      await page
-        .locator('#cards [data-card]')
-        .evaluateAll((els) => els.map((e) => e.getAttribute('data-card'))),
-    ).toEqual(stored.filter((c) => c.shown).map((c) => c.card));
+      (
+        await page
+          .locator('#cards [data-card]')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('data-card')))
+      ).sort(),
+    ).toEqual(
+      stored
+        .filter((c) => c.shown)
+        .map((c) => c.card)
+        .sort(),
+    );
     expect(await page.locator('#cards .card.back').count()).toBe(
       stored.filter((c) => !c.shown).length,
     );
-    await screenshot(page, 'dealer-round-revealed');
+    // Every revealed hand carries its total in Pok Deng's words, computed from its cards.
+    const byHand = new Map<string, Array<{ slot: string; hidden: boolean; card: string }>>();
+    for (const c of stored.filter((r) => /^(player-\d|banker)\//.test(r.slot))) {
+      const hand = c.slot.split('/')[0];
+      byHand.set(hand, [
+        ...(byHand.get(hand) ?? []),
+        { slot: c.slot, hidden: false, card: c.card },
+      ]);
+    }
+    expect(byHand.size).toBe(6);
+    for (const [hand, cards] of byHand) {
+      const total = await page
+        .locator(`#cards .hand[data-hand="${hand}"] .hand-total`)
+        .textContent();
+      expect(total).toMatch(/^(pok [89]|\d points?|7\.[1-5] [a-zA-Z -]+)( · 2 deng)?$/);
+      expect(total).toBe(pokDengTotal(cards).total);
+    }
+    // Betting is closed: the button cannot be used, and looks it (no fill, dashed, dim), and
+    // the dealer reads why.
+    expect(await page.locator('#close-betting').isDisabled()).toBe(true);
+    const disabled = await kit.styleOf(page, '#close-betting', look);
+    expect(enabled['border-top-style']).toBe('solid');
+    expect(disabled['border-top-style']).toBe('dashed');
+    expect(disabled['background-color']).toBe('rgba(0, 0, 0, 0)');
+    expect(disabled.color).not.toBe(enabled.color);
+    expect(await page.locator('#controls-why').textContent()).toContain(
+      'Close betting: betting is not open now.',
+    );
+    await kit.atBothSizes(page, 'dealer-round-revealed', async () => {
+      expect(await kit.belowTheFold(page)).toEqual({ below: [], scrolls: false });
+    });
+    await page.context().close();
+  });
+
+  it('tells the dealer that a table does not exist, and offers the real ones', async () => {
+    const page = await signedIn('dealer', 'dealer-demo');
+    await page.goto(`${studio.url}/console/dealer.html?table=no-such-table`);
+    const unknown = page.locator('#unknown-table');
+    await unknown.getByText('There is no table “no-such-table”').waitFor();
+    await kit.atBothSizes(page, 'dealer-unknown-table', async () => {
+      expect(await unknown.isVisible()).toBe(true);
+      // No empty layout waiting forever: no connection pill, no felt, the chooser instead.
+      expect(await page.locator('#connection').count()).toBe(0);
+      expect(await page.locator('#cards').count()).toBe(0);
+      expect(await page.locator('.table-picker .button').count()).toBe(2);
+    });
+    await page.getByRole('link', { name: /Pok Deng Floor/ }).click();
+    await page.locator('#table-name').getByText('Pok Deng Floor').waitFor();
     await page.context().close();
   });
 
@@ -216,6 +293,12 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
       .locator('#outbox')
       .getByText('Kafka off (events kept in the outbox)', { exact: true })
       .waitFor();
+    await page.locator('#action-log .hint, #action-log table').first().waitFor();
+    // Nothing selected, nothing to say: the action log follows the tiles at the grid's gap.
+    await kit.atBothSizes(page, 'supervisor-overview', async () => {
+      const gap = await kit.gapBetween(page, '#tables', 'section[aria-labelledby="log-title"]');
+      expect(gap).toBeLessThanOrEqual(19);
+    });
     await tile.click();
     await page.locator('#detail-title').getByText('Pok Deng Floor').waitFor();
     // Supervisors see the face-down cards (to correct a mis-scan), marked as face down.
@@ -259,6 +342,13 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
     const list = page.locator('tr.refunds .refund-list');
     await list.locator('li[data-player="alice"]').getByText('refunded 2,468.00 THB').waitFor();
     await list.locator('li[data-player="bob"]').getByText('refunded 100.00 THB').waitFor();
+    // A stake says what it includes: a 50.00 THB Player bet deducted the bet and its deposit.
+    expect(await list.locator('li[data-player="bob"]').textContent()).toBe(
+      'bob · Player 2 · bet 50.00 THB + deposit 50.00 THB = stake 100.00 THB · refunded 100.00 THB',
+    );
+    expect(await list.locator('li[data-player="alice"]').textContent()).toContain(
+      'bet 1,234.00 THB + deposit 1,234.00 THB = stake 2,468.00 THB',
+    );
     for (const r of refunds) {
       expect(await list.locator(`li[data-player="${r.player_id}"]`).textContent()).toContain(
         `refunded ${formatAmount(Number(r.returned), 'THB')}`,
@@ -270,7 +360,9 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
       .getByText('Card exposed, round cannot continue')
       .waitFor();
     await log.locator('tr[data-action="pause"]').getByText('Card fell on the floor').waitFor();
-    await screenshot(page, 'supervisor');
+    await kit.atBothSizes(page, 'supervisor', async () => {
+      expect(await log.locator('tr.refunds').isVisible()).toBe(true);
+    });
     expect((await q(`SELECT status FROM rounds WHERE id = $1`, [roundId]))[0]).toEqual({
       status: 'voided',
     });
@@ -290,6 +382,34 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
 
     const page = await signedIn('auditor', 'auditor-demo');
     expect(page.url()).toMatch(/auditor\.html$/);
+    // The list opens on completed rounds (the dealer's table finished one).
+    expect(await page.getByLabel('Status').inputValue()).toBe('completed');
+    const rows = page.locator('#round-results tbody tr');
+    await rows.first().waitFor();
+    const statuses = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(new Set(statuses)).toEqual(new Set(['completed']));
+    await kit.atBothSizes(page, 'auditor-list', async () => {
+      expect(await rows.first().isVisible()).toBe(true);
+    });
+    // Every status: the rounds still being played are marked as such.
+    await page.getByLabel('Status').selectOption('');
+    await page.locator('#search').click();
+    await waitFor('a round in progress in the list', async () => {
+      if ((await page.locator('#round-results tr.unfinished').count()) > 0) return true;
+      await page.locator('#search').click();
+      return undefined;
+    });
+    const unfinished = page.locator('#round-results tr.unfinished').first();
+    expect(await unfinished.getAttribute('data-status')).toMatch(/^(in-progress|paused)$/);
+    expect(await unfinished.textContent()).toMatch(/(In progress|Paused): not finished yet/);
+    for (const row of await page.locator('#round-results tbody tr:not(.unfinished)').all()) {
+      expect(await row.textContent()).not.toContain('not finished yet');
+    }
+    await kit.atBothSizes(page, 'auditor-list-all', async () => {
+      expect(await unfinished.isVisible()).toBe(true);
+    });
+
     await page.getByLabel('Table').selectOption('pd-floor');
     await page.getByLabel('Status').selectOption('voided');
     await page.locator('#search').click();
@@ -334,12 +454,19 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
     });
     expect(await page.locator('#round-title').isVisible()).toBe(true);
     const titleBox = await page.locator('#round-title').boundingBox();
-    expect(titleBox!.y).toBeLessThan(900);
+    expect(titleBox!.y).toBeLessThan(800);
     expect(titleBox!.y).toBeGreaterThanOrEqual(0);
     expect(await timeline.locator('li[data-kind="bet"]').first().textContent()).toContain(
       '1,234.00 THB',
     );
-    await screenshot(page, 'auditor');
+    // Slots in words: "Burn card", "Player 1, card 1".
+    const captions = await page.locator('#round-cards figcaption').allTextContents();
+    expect(captions[0]).toMatch(/^Burn card/);
+    expect(captions[1]).toMatch(/^Player 1, card 1/);
+    for (const caption of captions) expect(caption).not.toMatch(/player-\d|\//);
+    await kit.atBothSizes(page, 'auditor', async () => {
+      expect(await page.locator('#round-title').isVisible()).toBe(true);
+    });
     await page.context().close();
   });
 

@@ -48,34 +48,43 @@ export function cardElement(code, { slot, hidden = false } = {}) {
 
 /**
  * The round's cards grouped by hand, as the service groups them (`view.hands`): each hand with
- * its name ("Player 3", "Seat 2, hand 2", "Dealer") and its total ("soft 17", "pok 9 · 2 deng").
- * A face-down hand says so instead of a total; on a supervisor's screen (`privileged`) its total
- * includes the face-down cards and is marked as such.
+ * its name ("Player 3", "Seat 2, hand 2", "Dealer"), its cards and its total under them ("soft 17",
+ * "pok 9 · 2 deng"). On a supervisor's screen (`privileged`) a total that includes face-down cards
+ * is marked as such.
  */
 export function handsElement(hands, { privileged = false } = {}) {
   return hands.map((h) => {
+    // A hand still face down shows its backs and no total: there is nothing to call yet.
     const note = h.total
       ? `${h.total}${privileged && h.faceDown ? ' (with face-down cards)' : ''}`
-      : h.faceDown
-        ? 'face down'
-        : '';
+      : '';
     return el(
       'section',
       {
-        className: `hand${h.kind ? ` total-${h.kind}` : ''}`,
+        // A hand of more than two cards (or a long name) takes two columns of the felt.
+        className: `hand${h.kind ? ` total-${h.kind}` : ''}${h.cards.length > 2 || h.name.length > 12 ? ' wide' : ''}`,
         'data-hand': h.id,
         'aria-label': `${h.name}${note ? `: ${note}` : ''}`,
       },
       [
-        el('div', { className: 'hand-head' }, [
-          el('span', { className: 'hand-name' }, h.name),
-          el('strong', { className: 'hand-total', 'data-kind': h.kind ?? '' }, note),
-        ]),
+        el('span', { className: 'hand-name' }, h.name),
         el(
           'div',
           { className: 'hand-cards' },
           h.cards.map((c) => cardElement(c.card, { slot: c.slot, hidden: c.hidden })),
         ),
+        note
+          ? el(
+              'strong',
+              // A long total ("7.2 single picture no point · 2 deng") in smaller type, so every
+              // hand keeps the width of its cards.
+              {
+                className: `hand-total${note.length > 14 ? ' long' : ''}`,
+                'data-kind': h.kind ?? '',
+              },
+              note,
+            )
+          : null,
       ],
     );
   });

@@ -3,17 +3,9 @@
 // summarised so that a round reads on a screen or two.
 import { cardElement } from './cards.js';
 import { el, fill, humanize } from './console.js';
-import { formatAmount, formatLocal, formatUtc } from './format.js';
-import {
-  gameName,
-  handName,
-  outcomeText,
-  plural,
-  reasonText,
-  slotText,
-  totalText,
-} from './names.js';
-import { groupTimeline, inOrder } from './timeline.js';
+import { formatAmount, formatLocal, formatLocalTime, formatUtc } from './format.js';
+import { handName, outcomeText, plural, reasonText, slotText, totalText } from './names.js';
+import { groupTimeline, inOrder, withCardLines } from './timeline.js';
 
 /** Rounds still being played: their face-down cards are not revealed yet, replay waits. */
 const UNFINISHED = new Set(['in-progress', 'paused']);
@@ -23,6 +15,11 @@ function time(iso) {
   return el('time', { dateTime: iso ?? '', title: formatUtc(iso) }, formatLocal(iso));
 }
 
+/** A timeline line's time: the clock time (the round's date is in its facts), UTC on hover. */
+function clock(iso) {
+  return el('time', { dateTime: iso ?? '', title: formatUtc(iso) }, formatLocalTime(iso));
+}
+
 export function renderRound(box, data, replay, currency, tableName) {
   const r = data.round;
   const unfinished = UNFINISHED.has(r.status);
@@ -30,6 +27,7 @@ export function renderRound(box, data, replay, currency, tableName) {
   const money = (v) => formatAmount(v, currency);
   fill(
     box,
+    // The table's title names its game (tableTitle): no fact of its own.
     el(
       'h2',
       { id: 'round-title' },
@@ -42,23 +40,21 @@ export function renderRound(box, data, replay, currency, tableName) {
           'This round is still being played: its face-down cards, hands and settlements come once it ends.',
         )
       : null,
-    el('dl', { className: 'facts' }, [
+    el('dl', { className: 'facts round-facts' }, [
       fact(
         'Status',
         humanize(r.status) + (r.voidReason ? `: ${reasonText(r.voidReason)}` : ''),
         'round-status',
       ),
-      fact('Game', gameName(r.game)),
-      fact('Started', time(r.startedAt)),
-      fact('Ended', r.endedAt ? time(r.endedAt) : 'not ended'),
+      fact('Played', [time(r.startedAt), ' to ', r.endedAt ? clock(r.endedAt) : 'not ended']),
       fact(
         'Replay',
         replayText(replay, unfinished),
         'replay',
         replay.verdict === 'match' ? 'ok' : replay.verdict === 'skipped' ? '' : 'bad',
       ),
-      fact('Round id', r.id),
     ]),
+    el('p', { className: 'hint', id: 'round-id' }, `Round id ${r.id}`),
     el('h3', {}, 'Cards'),
     el(
       'div',
@@ -77,8 +73,8 @@ export function renderRound(box, data, replay, currency, tableName) {
     el(
       'ol',
       { className: 'timeline', id: 'timeline' },
-      groupTimeline(inOrder(data.timeline)).map((item) =>
-        'entry' in item ? entryLine(item.entry, money) : groupLine(item, money),
+      withCardLines(groupTimeline(inOrder(data.timeline))).map((item) =>
+        'entry' in item ? entryLine(item.entry, money, item) : groupLine(item, money),
       ),
     ),
   );
@@ -124,13 +120,33 @@ function handsList(hands, game) {
   ]);
 }
 
-function entryLine(e, money) {
+/** One line; a card's line also names the reading it came from and the events recording it. */
+function entryLine(e, money, { reading = null, events = [] } = {}) {
   return el('li', { 'data-kind': e.kind, ...(e.type ? { 'data-type': e.type } : {}) }, [
-    time(e.at),
+    clock(e.at),
     ' ',
     el('strong', {}, humanize(e.kind)),
     ' ',
     describe(e, money),
+    reading
+      ? el(
+          'span',
+          { className: 'joined' },
+          ` · read from bytes ${reading.rawHex}${reading.outcome === 'applied' ? '' : ` (${reading.outcome})`}`,
+        )
+      : null,
+    // The card's own events by number, their types on hover (the line stays one line).
+    events.length
+      ? el(
+          'span',
+          {
+            className: 'joined',
+            'data-events': events.length,
+            title: events.map((ev) => describe(ev, money)).join(', '),
+          },
+          ` · events ${events.flatMap((ev) => [ev.eventNo, ...(ev.sameAs ?? [])].map((n) => `#${n}`)).join(', ')}`,
+        )
+      : null,
   ]);
 }
 
@@ -141,7 +157,7 @@ function entryLine(e, money) {
 function groupLine(group, money) {
   const { entries, parts } = group;
   const summary = el('summary', {}, [
-    time(entries[0].at),
+    clock(entries[0].at),
     ' ',
     el('strong', {}, groupTitle(group, money)),
     ' ',
@@ -177,6 +193,7 @@ function groupTitle({ group, key, entries }, money) {
   if (group === 'bet') {
     return `${plural(entries.length, 'bet')}, ${money(sum('amount'))} (deducted ${money(sum('deducted'))}):`;
   }
+  if (group === 'event') return `${plural(entries.length, 'event')} ${key}:`;
   if (group === 'decision') {
     const [window, hand] = key.split('|');
     const where = window ? `window ${window}` : hand ? `hand ${hand}` : '';
@@ -186,6 +203,7 @@ function groupTitle({ group, key, entries }, money) {
 }
 
 function partText(group, p, money) {
+  if (group === 'event') return `#${p.first} to #${p.last}`;
   if (group === 'bet') return `${humanize(p.betType)} ×${p.count} (${money(p.amount)})`;
   if (group === 'decision') {
     return `${p.action} ×${p.count}${p.automatic ? ` (${p.automatic} automatic)` : ''}`;

@@ -19,3 +19,6 @@ export function groupTimeline<T extends TimelineEntry>(
   timeline: readonly T[],
   over?: number,
 ): Array<{ entry: T } | TimelineGroup<T>>;
+export function withCardLines<T extends TimelineEntry>(
+  items: Array<{ entry: T } | TimelineGroup<T>>,
+): Array<{ entry: T; reading?: T | null; events?: T[] } | TimelineGroup<T>>;
