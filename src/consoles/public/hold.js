@@ -51,10 +51,18 @@ function start() {
   rounds.addEventListener('change', () => void load());
   void load();
   setInterval(() => void load(), REFRESH_MS);
+  // uPlot draws at a fixed width: a resized window (a rotated screen) gets plots that fit it.
+  let last = null;
+  let resizes = 0;
+  window.addEventListener('resize', () => {
+    const resize = ++resizes;
+    setTimeout(() => resize === resizes && last && render(last), 200);
+  });
 
   async function load() {
     try {
       const report = await api(`/console/api/hold?rounds=${rounds.value}`);
+      last = report;
       render(report);
     } catch (error) {
       flash(`Hold monitoring: ${error.message}`, 'error');
@@ -213,13 +221,25 @@ function drawReturn(node, t) {
   // The band is drawn from the round it is narrow enough to judge (null before: a gap).
   const percent = (key) => t.series.map((p) => (p[key] === null ? null : p[key] * 100));
   const top = Math.max(...t.series.flatMap((p) => [p.observed, p.expected, p.high ?? 0])) * 100;
+  const axisTop = Math.ceil(top / 25) * 25 + 25;
+  const judgedFrom = t.series.findIndex((p) => p.low !== null);
+  const last = t.series[t.series.length - 1];
+  // A canvas says nothing to a screen reader: the plot's gist in words.
+  node.setAttribute('role', 'img');
+  node.setAttribute(
+    'aria-label',
+    `Return to players after each of ${plural(t.series.length, 'round')}: observed ${pct(last.observed)}, ` +
+      `expected ${pct(last.expected)}, ` +
+      (judgedFrom < 0 ? 'no band yet (too few rounds)' : `99% band from round ${judgedFrom + 1}`) +
+      `; axis from 0% to ${axisTop}%`,
+  );
   new uPlot(
     {
       title: 'Return to players after each round (%)',
       width: width(node),
       height: 200,
       // A return below 0% cannot happen: the axis starts there.
-      scales: { x: { time: false }, y: { range: () => [0, Math.ceil(top / 25) * 25 + 25] } },
+      scales: { x: { time: false }, y: { range: () => [0, axisTop] } },
       legend: { live: false },
       axes: [
         {
