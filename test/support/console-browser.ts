@@ -314,6 +314,8 @@ export class ConsoleBrowserKit {
   ): Promise<void> {
     for (const size of SIZES) {
       await page.setViewportSize(size);
+      // The pages redraw what depends on the width (the hold plots) a moment after a resize.
+      await page.waitForTimeout(400);
       // Saved first: a check that fails leaves the picture of what it saw.
       await this.screenshot(page, `${view}-${size.width}x${size.height}`);
       await check(size);
