@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
+import { ConsoleStreamHub } from '../../src/consoles/console-stream.hub';
 import { ConsoleBrowserKit, TestShoe } from '../support/console-browser';
 import { postJson, signIn, startTestStudio, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
@@ -288,6 +289,40 @@ describe('hold monitoring and the pit consoles in the browser', () => {
     await page.context().close();
   });
 
+  it('gives the dealer a chooser of even buttons, and says so when a table does not exist', async () => {
+    const page = await kit.signedIn('dealer', 'dealer-demo');
+    // As wide (and as tall) as each other, whatever the length of the names.
+    await kit.atBothSizes(page, 'dealer-table-picker', async () => {
+      const boxes = await page
+        .locator('.table-picker .button')
+        .evaluateAll((els) => els.map((e) => e.getBoundingClientRect()));
+      expect(boxes).toHaveLength(2);
+      expect(Math.abs(boxes[0].width - boxes[1].width)).toBeLessThanOrEqual(1);
+      expect(Math.abs(boxes[0].height - boxes[1].height)).toBeLessThanOrEqual(1);
+    });
+    // Nothing but the chooser when no table was asked for.
+    expect(await page.locator('#unknown-table').count()).toBe(0);
+    expect((await page.locator('main').textContent())!.trim()).toMatch(/^Choose your table/);
+    expect(await page.locator('.table-picker .button').allTextContents()).toEqual([
+      'Pok Deng Stacked',
+      'Practice 1 · European Blackjack (practice)',
+    ]);
+
+    await page.goto(`${studio.url}/console/dealer.html?table=no-such-table`);
+    const unknown = page.locator('#unknown-table');
+    await unknown.getByText('There is no table “no-such-table”').waitFor();
+    await kit.atBothSizes(page, 'dealer-unknown-table', async () => {
+      expect(await unknown.isVisible()).toBe(true);
+      // No empty layout waiting forever: no connection pill, no felt, the chooser instead.
+      expect(await page.locator('#connection').count()).toBe(0);
+      expect(await page.locator('#cards').count()).toBe(0);
+      expect(await page.locator('.table-picker .button').count()).toBe(2);
+    });
+    await page.getByRole('link', { name: /Pok Deng Stacked/ }).click();
+    await page.locator('#table-name').getByText('Pok Deng Stacked').waitFor();
+    await page.context().close();
+  });
+
   it('fits the dealer view on a 1024×600 table screen with every card and button in sight', async () => {
     const page = await kit.signedIn('dealer', 'dealer-demo');
     await kit.resized(page, 1024, 600);
@@ -315,5 +350,71 @@ describe('hold monitoring and the pit consoles in the browser', () => {
     expect(await page.locator('#close-betting').isEnabled()).toBe(true);
     await kit.screenshot(page, 'dealer-1024x600');
     await page.context().close();
+  });
+
+  it('keeps a dealer away from the supervisor actions', async () => {
+    const page = await kit.signedIn('dealer', 'dealer-demo');
+    await page.goto(`${studio.url}/console/dealer.html?table=pd-stacked`);
+    await page.locator('#table-name').getByText('Pok Deng Stacked').waitFor();
+    expect(await page.locator('#close-betting').count()).toBe(1);
+    for (const action of ['#pause', '#resume', '#void', '#correct', '#end-shoe']) {
+      expect(await page.locator(action).count()).toBe(0);
+    }
+    expect(await page.getByRole('button', { name: /pause|void|correct/i }).count()).toBe(0);
+
+    await page.goto(`${studio.url}/console/supervisor.html`);
+    const denied = page.locator('#access-denied');
+    await denied.getByText('The supervisor view needs the supervisor role').waitFor();
+    expect(await denied.textContent()).toContain('You are signed in as Demo Dealer (dealer)');
+    expect(await page.locator('#tables').count()).toBe(0);
+    expect(await page.locator('#void').count()).toBe(0);
+    await kit.screenshot(page, 'supervisor-denied');
+
+    // Even a hand-made request from the dealer's signed-in page is refused by the service.
+    const answers = await page.evaluate(async () => {
+      const storage = (
+        globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }
+      ).sessionStorage;
+      const authorization = `Bearer ${storage.getItem('studio.console.token')}`;
+      const post = (path: string) =>
+        fetch(path, {
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/json' },
+          body: JSON.stringify({ reason: 'dealer tries' }),
+        }).then((r) => r.status);
+      return {
+        pause: await post('/tables/pd-stacked/pause'),
+        void: await post('/tables/pd-stacked/void'),
+        overview: await fetch('/console/api/tables/stream', { headers: { authorization } }).then(
+          (r) => r.status,
+        ),
+        actions: await fetch('/console/api/actions', { headers: { authorization } }).then(
+          (r) => r.status,
+        ),
+      };
+    });
+    expect(answers).toEqual({ pause: 403, void: 403, overview: 403, actions: 403 });
+    // The browser logs each refused request; those four are the ones this test asked for.
+    const refused = kit.pageErrors.filter((e) => e.includes('status of 403 (Forbidden)'));
+    expect(refused).toHaveLength(4);
+    kit.pageErrors.splice(
+      0,
+      kit.pageErrors.length,
+      ...kit.pageErrors.filter((e) => !refused.includes(e)),
+    );
+    await page.context().close();
+
+    // The sign-in page, for the record.
+    const context = await kit.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const login = kit.watch(await context.newPage(), 'anonymous');
+    await login.goto(`${studio.url}/console/supervisor.html`);
+    await login.waitForURL(/\/console\/\?next=/);
+    await login.getByLabel('Password').waitFor();
+    await kit.screenshot(login, 'login');
+    await context.close();
+
+    // Every console of this file is closed: the service has dropped all their streams.
+    const hub = studio.app.get(ConsoleStreamHub);
+    await waitFor('the closed consoles’ streams to be dropped', async () => hub.connections === 0);
   });
 });

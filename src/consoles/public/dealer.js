@@ -28,7 +28,8 @@ if (user) {
 function pickTable(tables, unknown) {
   const main = document.getElementById('main');
   main.classList.remove('dealer-view');
-  main.replaceChildren(
+  fill(
+    main,
     unknown
       ? el('section', { className: 'denied', role: 'alert', id: 'unknown-table' }, [
           el('h2', {}, `There is no table “${unknown}”`),
