@@ -1,14 +1,6 @@
 import { historyReader, HistorySource } from '../history/reader/history-reader';
-import type { HistoryQuery } from '../history/reader/history-query';
 import { roundOf, TableState } from '../table-core/table-machine';
-import type { CardsOf, StoredCard } from './console-snapshot';
-
-/**
- * Where the consoles read history from: the history reader, or the query function it reads with
- * (as the consoles module binds it). The SQL itself lives in src/history/reader.
- */
-export type ConsoleQuery = HistoryQuery;
-export type ConsoleHistory = HistorySource;
+import type { CardsOf, StoredCard } from './console-cards';
 
 /** Which cards a console shows for a table in this state (the cache key is the id). */
 export function consoleCardsSource(state: TableState | undefined): { of: CardsOf; id: string } {
@@ -26,7 +18,7 @@ export function consoleCardsSource(state: TableState | undefined): { of: CardsOf
  * revealed hands until the next round starts). A corrected card shows as its correction.
  */
 export async function loadConsoleCards(
-  history: ConsoleHistory,
+  history: HistorySource,
   state: TableState | undefined,
 ): Promise<StoredCard[]> {
   const source = consoleCardsSource(state);
@@ -52,7 +44,13 @@ export interface ActionLogEntry {
     playerId: string;
     betType: string;
     spot: string | null;
+    /** What the settlement staked: everything deducted for the bet. */
     stake: number;
+    /**
+     * What the stake is made of: the bet itself, the deposit taken with it (a Pok Deng Player
+     * bet's equal amount) and what doubles and splits added; null when no bet row matches.
+     */
+    parts: { bet: number; deposit: number; added: number } | null;
     returned: number;
   }>;
 }
@@ -63,7 +61,7 @@ export interface ActionLogEntry {
  * read from its round's settlements. No store of its own: the history is the record.
  */
 export async function loadActionLog(
-  history: ConsoleHistory,
+  history: HistorySource,
   filter: { tableId?: string; limit: number },
 ): Promise<ActionLogEntry[]> {
   const reader = historyReader(history);
@@ -76,19 +74,35 @@ export async function loadActionLog(
     ),
   ];
   const refunds = await reader.bets.settlementsOfRounds(voided);
+  // The bets say what each stake is made of: a Pok Deng Player bet deducts twice its amount.
+  const bets = new Map(
+    (await Promise.all(voided.map((id) => reader.bets.ofRound(id))))
+      .flat()
+      .map((b) => [b.betId, b]),
+  );
   return rows.map(({ roundStatus: _status, ...r }) => ({
     ...r,
     ...(r.action === 'void' && r.roundId && voided.includes(r.roundId)
       ? {
           refunds: refunds
             .filter((s) => s.roundId === r.roundId)
-            .map((s) => ({
-              playerId: s.playerId,
-              betType: s.betType,
-              spot: s.spot,
-              stake: s.stake,
-              returned: s.returned,
-            })),
+            .map((s) => {
+              const bet = s.betId === null ? undefined : bets.get(s.betId);
+              return {
+                playerId: s.playerId,
+                betType: s.betType,
+                spot: s.spot,
+                stake: s.stake,
+                parts: bet
+                  ? {
+                      bet: bet.amount,
+                      deposit: bet.deducted - bet.amount,
+                      added: s.stake - bet.deducted,
+                    }
+                  : null,
+                returned: s.returned,
+              };
+            }),
         }
       : {}),
   }));

@@ -2,36 +2,8 @@ import type { TableDefinition } from '../config/tables-config';
 import type { TableScannerState } from '../scanner/scanner.service';
 import type { TableRuntime } from '../tables/table-runtime';
 import { tableView } from '../tables/table-view';
-
-/** A card of the current round (or of the shoe's burn) as stored in round_cards. */
-export interface StoredCard {
-  slot: string;
-  card: string;
-  faceDown: boolean;
-  revealedAt: string | null;
-}
-
-/** Whose cards a console shows: the round in progress, the shoe's burn, or the round just ended. */
-export type CardsOf = 'round' | 'burn' | 'last-round' | 'none';
-
-/** A card as a console draws it: `card` is null for a face-down card the viewer may not see. */
-export interface ConsoleCard {
-  slot: string;
-  /** Still face down at the table (drawn as a back on the dealer's console). */
-  hidden: boolean;
-  card: string | null;
-}
-
-/**
- * Face-down cards (Pok Deng hands before the reveal, hole cards, burnt cards) lose their value for
- * everyone but supervisors, who need them to correct a mis-scan.
- */
-export function consoleCards(rows: readonly StoredCard[], privileged: boolean): ConsoleCard[] {
-  return rows.map((row) => {
-    const hidden = row.faceDown && row.revealedAt === null;
-    return { slot: row.slot, hidden, card: hidden && !privileged ? null : row.card };
-  });
-}
+import { CardsOf, consoleCards, StoredCard } from './console-cards';
+import { consoleHands, seatHandSizesOf } from './console-hands';
 
 export type ConsoleTableSnapshot = ReturnType<typeof consoleTableSnapshot>;
 
@@ -51,10 +23,23 @@ export function consoleTableSnapshot(input: {
   now: Date;
 }) {
   const { table, runtime, scanner, privileged } = input;
+  const view = tableView(table, runtime as TableRuntime | undefined, privileged);
+  const cards = consoleCards(input.cards, privileged);
+  // The engine's view knows which hand a split card went to: the round's own while it runs, and
+  // the last round's for a game that keeps its engine between rounds (Lux, for its seats).
+  const state = runtime?.snapshot;
+  const engineView =
+    input.cardsOf === 'round' && 'round' in view
+      ? view.round?.view
+      : input.cardsOf === 'last-round' && state?.previousEngine !== undefined
+        ? lastRoundView(runtime!, state.previousEngine, state.lastRoundId)
+        : undefined;
   return {
-    ...tableView(table, runtime as TableRuntime | undefined, privileged),
+    ...view,
     rescanLimit: runtime ? runtime.machine.settings.ingestion.maxFailedAttempts : null,
-    cards: consoleCards(input.cards, privileged),
+    cards,
+    /** The same cards grouped by hand, with totals of what this viewer may see. */
+    hands: consoleHands(table.game, cards, seatHandSizesOf(engineView)),
     cardsOf: input.cardsOf,
     scanner: scanner
       ? {
@@ -66,4 +51,14 @@ export function consoleTableSnapshot(input: {
       : null,
     serverTime: input.now.toISOString(),
   };
+}
+
+/** The engine's public view of the round that just ended, if the engine it kept is that round's. */
+function lastRoundView(
+  runtime: Pick<TableRuntime, 'machine'>,
+  engine: unknown,
+  lastRoundId: string | undefined,
+): unknown {
+  const view = runtime.machine.adapter.publicView(engine) as { roundId?: unknown } | null;
+  return view?.roundId === lastRoundId ? view : undefined;
 }

@@ -1,173 +1,15 @@
-import { CardCode, parseCardCode } from '@studio/cards';
 import { DEFAULT_INGESTION_RULES } from '@studio/scanner-protocol';
-import type { Clock } from '../clock/clock';
-import type { TableDefinition } from '../config/tables-config';
-import { PokDengAdapter } from '../games/pok-deng/pok-deng.adapter';
-import type { TableScannerState } from '../scanner/scanner.service';
+import { MachineOutcome, roundOf } from '../table-core/table-machine';
+import { MAX_UNREAD_BYTES } from './console-stream.hub';
 import {
-  initialTableState,
-  MachineOutcome,
-  TableInput,
-  TableMachine,
-  TableSettings,
-  TableState,
-  roundOf,
-} from '../table-core/table-machine';
-import type { TransitionListener } from '../tables/table-runtime';
-import type { StoredCard } from './console-snapshot';
-import { ConsoleStreamHub, MAX_UNREAD_BYTES, SseSink, StreamSettings } from './console-stream.hub';
+  closeOpenHubs,
+  dealtRound,
+  FACE_DOWN,
+  hubFor,
+  RecordingSink,
+} from './console-stream.testing';
 
-const table = {
-  id: 'pd-1',
-  name: 'Pok Deng 1',
-  game: 'pok-deng',
-  currency: 'THB',
-} as TableDefinition;
-const settings: TableSettings = {
-  tableId: 'pd-1',
-  game: 'pok-deng',
-  currency: 'THB',
-  bettingWindowMs: 15_000,
-  roundIntervalMs: 3_000,
-  limits: { player: { min: 10, max: 100_000 }, pair: { min: 10, max: 10_000 } },
-  ingestion: DEFAULT_INGESTION_RULES,
-};
-
-/** A real Pok Deng table machine, stepped by hand; the cards it writes stand in for round_cards. */
-class PlayedTable {
-  readonly machine = new TableMachine(settings, new PokDengAdapter({ bettingWindowMs: 15_000 }));
-  state: TableState = initialTableState(settings, 8);
-  now = Date.UTC(2026, 10, 29, 12, 0, 0);
-  readonly stored: StoredCard[] = [];
-  private ids = 0;
-
-  step(input: TableInput): MachineOutcome {
-    const outcome = this.machine.step(this.state, input, {
-      now: this.now,
-      newId: () => `id-${++this.ids}`,
-    });
-    this.state = outcome.state;
-    if (outcome.writes.newRound) this.stored.length = 0;
-    for (const c of outcome.writes.cards) {
-      this.stored.push({
-        slot: c.slot,
-        card: c.card,
-        faceDown: c.faceDown,
-        revealedAt: c.faceDown ? null : new Date(this.now).toISOString(),
-      });
-    }
-    return outcome;
-  }
-
-  read(code: string): MachineOutcome {
-    this.now += 500;
-    const card = parseCardCode(code)!;
-    return this.step({
-      type: 'reading',
-      readingId: null,
-      reading: {
-        kind: 'card',
-        card,
-        code: code as CardCode,
-        raw: new Uint8Array(),
-        receivedAt: this.now,
-      },
-    });
-  }
-
-  fireDueTimers(): void {
-    for (const t of [...this.state.timers].sort((a, b) => a.dueAt - b.dueAt)) {
-      this.now = Math.max(this.now, t.dueAt);
-      this.step({ type: 'timer', name: t.name, token: t.token });
-    }
-  }
-}
-
-class RecordingSink implements SseSink {
-  readonly chunks: string[] = [];
-  ended = false;
-  /** Set to make the sink a client that reads nothing (every byte stays buffered). */
-  stalled = false;
-  writableLength = 0;
-  write(chunk: string): boolean {
-    this.chunks.push(chunk);
-    if (this.stalled) this.writableLength += Buffer.byteLength(chunk);
-    return !this.stalled;
-  }
-  end(): void {
-    this.ended = true;
-  }
-  events(name: string): Array<Record<string, unknown>> {
-    return this.chunks
-      .filter((c) => c.startsWith(`event: ${name}\n`))
-      .map((c) => JSON.parse(c.split('\n')[1].slice('data: '.length)));
-  }
-}
-
-/** Closed after each test, so a failed one leaves no heartbeat timer holding jest open. */
-const openHubs: ConsoleStreamHub[] = [];
-afterEach(() => openHubs.splice(0).forEach((hub) => hub.close()));
-
-function hubFor(
-  played: PlayedTable,
-  options: Partial<StreamSettings> = { heartbeatMs: 60_000, outboxLagMs: 60_000 },
-  /** Stands in for the round_cards query (a copy of the cards stored at the time of the call). */
-  loadCards: () => Promise<StoredCard[]> = async () => played.stored.map((c) => ({ ...c })),
-) {
-  const listeners: TransitionListener[] = [];
-  const requestListeners: Array<(tableId: string) => void> = [];
-  const scanner: TableScannerState = {
-    tableId: 'pd-1',
-    port: '/dev/ttyUSB0',
-    wireFormat: 'line',
-    virtual: false,
-    transport: 'serial',
-    status: 'connected',
-    since: '2026-11-29T12:00:00.000Z',
-    reason: 'port open',
-    reconnectAttempts: 0,
-  };
-  const clock: Clock = { now: () => new Date(played.now) };
-  const hub = new ConsoleStreamHub(options);
-  openHubs.push(hub);
-  hub.start({
-    tables: [table],
-    registry: {
-      get: () => ({
-        ok: true,
-        runtime: { snapshot: played.state, machine: played.machine } as never,
-      }),
-      onTransition: (listener) => listeners.push(listener),
-    },
-    scanners: { states: () => [scanner], onStatus: () => () => undefined },
-    voidRequests: { onRequestRecorded: (listener) => requestListeners.push(listener) },
-    loadCards,
-    outboxLag: async () => ({ pending: 3, oldestPendingAt: null, oldestPendingAgeMs: 1200 }),
-    clock,
-  });
-  const announce = async (outcome: MachineOutcome) => {
-    for (const l of listeners) l('pd-1', outcome);
-    await new Promise((r) => setTimeout(r, 10));
-  };
-  const recordVoidRequest = async () => {
-    for (const l of requestListeners) l('pd-1');
-    await new Promise((r) => setTimeout(r, 10));
-  };
-  return { hub, announce, recordVoidRequest };
-}
-
-/** Shoe burnt (3C shown, KD 4H 9S burnt), round 1: round burn 2D, then P1 TC and P2 6C face down. */
-function dealtRound(): { played: PlayedTable; last: MachineOutcome } {
-  const played = new PlayedTable();
-  played.step({ type: 'start' });
-  for (const c of ['3C', 'KD', '4H', '9S']) played.read(c);
-  played.fireDueTimers();
-  let last = played.read('2D');
-  for (const c of ['TC', '6C']) last = played.read(c);
-  return { played, last };
-}
-
-const FACE_DOWN = ['"TC"', '"6C"', '"2D"'];
+afterEach(closeOpenHubs);
 
 describe('console stream hub', () => {
   it('never sends a dealer a face-down card, first view or after a transition; supervisors get them', async () => {
@@ -200,6 +42,45 @@ describe('console stream hub', () => {
       hidden: true,
       card: 'TC',
     });
+    hub.close();
+  });
+
+  it('groups the cards by hand and totals only what the viewer may see', async () => {
+    const { played } = dealtRound();
+    const { hub, announce } = hubFor(played);
+    const dealer = new RecordingSink();
+    const supervisor = new RecordingSink();
+    await hub.subscribe(dealer, { tableId: 'pd-1', privileged: false });
+    await hub.subscribe(supervisor, { tableId: 'pd-1', privileged: true });
+    // The rest of the deal: P3..P5 and the banker, then every second card (P1 TC+9C is pok 9).
+    let last: MachineOutcome | undefined;
+    for (const c of ['7D', '8H', '2S', '5C', '9C', '3H', '4S', 'JH', 'AD', 'QS']) {
+      last = played.read(c);
+    }
+    await announce(last!);
+    type Hand = { id: string; total: string | null; faceDown: boolean; cards: unknown[] };
+    const hands = (sink: RecordingSink) => sink.events('table').at(-1)!.hands as Hand[];
+    expect(hands(dealer).map((h) => [h.id, h.cards.length, h.total, h.faceDown])).toEqual([
+      ['burn', 1, null, true],
+      ['player-1', 2, null, true],
+      ['player-2', 2, null, true],
+      ['player-3', 2, null, true],
+      ['player-4', 2, null, true],
+      ['player-5', 2, null, true],
+      ['banker', 2, null, true],
+    ]);
+    // A supervisor sees the face-down cards, and so their totals.
+    expect(hands(supervisor).find((h) => h.id === 'player-1')).toMatchObject({
+      total: 'pok 9 · 2 deng',
+      faceDown: true,
+    });
+
+    // Betting closes and the hands are revealed: now the dealer's view totals them too.
+    await announce(played.step({ type: 'close-betting', by: 'dealer' }));
+    expect(dealer.events('table').at(-1)!.cardsOf).toBe('last-round');
+    const revealed = hands(dealer).find((h) => h.id === 'player-1')!;
+    expect(revealed).toMatchObject({ total: 'pok 9 · 2 deng', faceDown: false });
+    expect(hands(dealer).find((h) => h.id === 'burn')).toMatchObject({ total: null });
     hub.close();
   });
 
@@ -391,116 +272,5 @@ describe('console stream hub', () => {
       );
       expect(hub.connections).toBe(3);
     });
-  });
-});
-
-describe('console stream hub, tables driven by another instance', () => {
-  /** A hub on an instance that does not drive pd-1: it sees the table's stored state only. */
-  function remoteHubFor(played: PlayedTable) {
-    const stored = { version: 7, state: played.state };
-    const loads: number[] = [];
-    const hub = new ConsoleStreamHub({ heartbeatMs: 60_000, outboxLagMs: 60_000 });
-    openHubs.push(hub);
-    hub.start({
-      tables: [table],
-      registry: {
-        get: () => ({ ok: false, code: 'table-not-driven-here', message: 'elsewhere' }),
-        onTransition: () => undefined,
-      },
-      scanners: { states: () => [], onStatus: () => () => undefined },
-      stored: {
-        load: async () => {
-          loads.push(stored.version);
-          return { ...stored };
-        },
-      },
-      loadCards: async () => played.stored.map((c) => ({ ...c })),
-      outboxLag: async () => ({ pending: 0, oldestPendingAt: null, oldestPendingAgeMs: 0 }),
-      clock: { now: () => new Date(played.now) },
-    });
-    /** The owner commits: a newer version is stored. */
-    const commit = (outcome: MachineOutcome) => {
-      stored.state = outcome.state;
-      stored.version += 1;
-      return stored.version;
-    };
-    const settle = () => new Promise((r) => setTimeout(r, 10));
-    return { hub, commit, settle, loads };
-  }
-
-  it('pushes views rebuilt from the stored state, without face-down cards for the dealer', async () => {
-    const { played } = dealtRound();
-    const { hub, commit, settle } = remoteHubFor(played);
-    const dealer = new RecordingSink();
-    const supervisor = new RecordingSink();
-    await hub.subscribe(dealer, { tableId: 'pd-1', privileged: false });
-    await hub.subscribe(supervisor, { tableId: 'pd-1', privileged: true });
-    const version = commit(played.read('9C'));
-    hub.remoteChanged({ tableId: 'pd-1', version, kind: 'state' });
-    await settle();
-
-    const views = dealer.events('table');
-    expect(views).toHaveLength(2);
-    expect(views[1]).toMatchObject({ driven: false, drivenElsewhere: true });
-    expect(views[1].cards).toContainEqual({ slot: 'player-3/1', hidden: true, card: null });
-    expect(views[1]).not.toHaveProperty('faceDownCards');
-    for (const code of [...FACE_DOWN, '"9C"']) expect(dealer.chunks.join('')).not.toContain(code);
-    // The supervisor's view of the same change carries them (so the check above can fail).
-    expect(supervisor.events('table')[1].cards).toContainEqual({
-      slot: 'player-3/1',
-      hidden: true,
-      card: '9C',
-    });
-  });
-
-  it('drops notices that are not newer than the views already pushed', async () => {
-    const { played } = dealtRound();
-    const { hub, commit, settle, loads } = remoteHubFor(played);
-    const supervisor = new RecordingSink();
-    await hub.subscribe(supervisor, { tableId: 'pd-1', privileged: true });
-    const v8 = commit(played.read('9C'));
-    hub.remoteChanged({ tableId: 'pd-1', version: v8, kind: 'state' });
-    await settle();
-    const loadsBefore = loads.length;
-    // The same notice twice, an older one late, and one without a version (nothing newer stored).
-    hub.remoteChanged({ tableId: 'pd-1', version: v8, kind: 'state' });
-    hub.remoteChanged({ tableId: 'pd-1', version: v8 - 1, kind: 'state' });
-    hub.remoteChanged({ tableId: 'pd-1', kind: 'state' });
-    await settle();
-    expect(supervisor.events('table')).toHaveLength(2);
-    expect(loads.length).toBe(loadsBefore + 1); // only the version-less one was worth a read
-
-    const v9 = commit(played.read('4D'));
-    hub.remoteChanged({ tableId: 'pd-1', version: v9, kind: 'state-action' });
-    await settle();
-    expect(supervisor.events('table')).toHaveLength(3);
-    expect(supervisor.events('action')).toEqual([{ tableId: 'pd-1' }]);
-  });
-
-  it('coalesces a burst of notices into one read of the stored state per table', async () => {
-    const { played } = dealtRound();
-    const { hub, commit, settle, loads } = remoteHubFor(played);
-    await hub.subscribe(new RecordingSink(), { tableId: 'pd-1', privileged: false });
-    const supervisor = new RecordingSink();
-    await hub.subscribe(supervisor, { tableId: 'pd-1', privileged: true });
-    const loadsBefore = loads.length;
-    commit(played.read('9C'));
-    for (let i = 0; i < 5; i++) hub.remoteChanged({ tableId: 'pd-1', kind: 'state' });
-    // A notice of an action log change folded into the queued refresh is not lost.
-    hub.remoteChanged({ tableId: 'pd-1', kind: 'state-action' });
-    await settle();
-    expect(loads.length).toBe(loadsBefore + 1);
-    expect(supervisor.events('action')).toEqual([{ tableId: 'pd-1' }]);
-  });
-
-  it('ignores notices of a table driven here: its own transitions push its views', async () => {
-    const { played } = dealtRound();
-    const { hub } = hubFor(played);
-    const supervisor = new RecordingSink();
-    await hub.subscribe(supervisor, { tableId: 'pd-1', privileged: true });
-    hub.remoteChanged({ tableId: 'pd-1', version: 99, kind: 'state' });
-    hub.refreshRemote();
-    await new Promise((r) => setTimeout(r, 10));
-    expect(supervisor.events('table')).toHaveLength(1);
   });
 });

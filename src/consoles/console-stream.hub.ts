@@ -12,7 +12,8 @@ import { DRIVEN_ELSEWHERE, storedTableRuntime } from '../tables/stored-table';
 import type { RuntimeLookup } from '../tables/table-runtime.registry';
 import type { TableRuntime, TransitionListener } from '../tables/table-runtime';
 import { consoleCardsSource } from './console-queries';
-import { consoleTableSnapshot, StoredCard } from './console-snapshot';
+import type { StoredCard } from './console-cards';
+import { consoleTableSnapshot } from './console-snapshot';
 
 /** Where one console's Server-Sent Events go (an HTTP response). */
 export interface SseSink {

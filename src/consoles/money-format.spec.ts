@@ -1,4 +1,4 @@
-import { formatAmount, formatMinor, formatUtc, secondsLeft } from './public/format.js';
+import { formatAmount, formatMinor, formatUtc, secondsLeft, stakeText } from './public/format.js';
 
 describe('console amounts (integer minor units, US format, with currency)', () => {
   it('groups thousands and always shows two decimals', () => {
@@ -7,6 +7,18 @@ describe('console amounts (integer minor units, US format, with currency)', () =
     expect(formatAmount(7, 'EUR')).toBe('0.07 EUR');
     expect(formatAmount(0, 'EUR')).toBe('0.00 EUR');
     expect(formatAmount(123_456_789_01, 'EUR')).toBe('123,456,789.01 EUR');
+  });
+
+  it('says what a stake includes: the bet, a deposit, what a double or split added', () => {
+    // A 50.00 THB Pok Deng Player bet deducts 100.00 THB: the bet and an equal deposit.
+    expect(stakeText(10_000, { bet: 5_000, deposit: 5_000, added: 0 }, 'THB')).toBe(
+      'bet 50.00 THB + deposit 50.00 THB = stake 100.00 THB',
+    );
+    expect(stakeText(2_000, { bet: 1_000, deposit: 0, added: 1_000 }, 'EUR')).toBe(
+      'bet 10.00 EUR + 10.00 EUR added by a double or split = stake 20.00 EUR',
+    );
+    expect(stakeText(500, { bet: 500, deposit: 0, added: 0 }, 'EUR')).toBe('bet 5.00 EUR');
+    expect(stakeText(500, null, 'EUR')).toBe('stake 5.00 EUR');
   });
 
   it('keeps the sign of losses', () => {

@@ -28,7 +28,7 @@ export const EXPECTED_RETURNS: Readonly<Record<GameKind, Readonly<Record<string,
     main: 0.99505,
     // A bet behind follows the seated player's hand: the main game's return.
     'bet-behind': 0.99505,
-    pair: 0.971154,
+    pairs: 0.971154,
     insurance: 0.92478,
   },
   'european-blackjack-practice': {
@@ -50,15 +50,44 @@ export const SD_FLOORS: Readonly<Record<GameKind, number>> = {
   'european-blackjack-practice': 1.15,
 };
 
-/** The figure's source, shown on the page next to the expected return. */
+/**
+ * The most a bet type can return per unit staked (stake as the settlement records it), from the
+ * game's best payout: a band is never drawn beyond what can happen. Pok Deng: a Player bet won
+ * 2:1 returns the deduction (bet + deposit) plus twice the bet, 2 per unit deducted; a Pair 11:1
+ * returns 12. Blackjack: a blackjack 3:2 returns 2.5 (a double or split stakes more and wins
+ * 1:1); insurance 2:1 returns 3; side bets their top line plus the stake.
+ */
+export const MAX_RETURNS: Readonly<Record<GameKind, Readonly<Record<string, number>>>> = {
+  'pok-deng': { player: 2, pair: 12 },
+  'infinite-blackjack': {
+    main: 2.5,
+    pairs: 31,
+    'bust-bonus': 251,
+    'lucky-trio': 201,
+    'poker-trio': 101,
+    insurance: 3,
+  },
+  'blackjack-lux': { main: 2.5, 'bet-behind': 2.5, pairs: 51, insurance: 3 },
+  'european-blackjack-practice': { main: 2.5 },
+};
+
+/** Where the expected return comes from, in words for the pit (shown next to the figure). */
 export const EXPECTED_RETURN_SOURCES: Readonly<Record<GameKind, string>> = {
-  'pok-deng': 'exact PAR sheet (apps/pok-deng-par)',
-  'infinite-blackjack': 'EV generator + exact side bets (docs/blackjack-verification.md)',
-  'blackjack-lux': 'EV generator + exact side bets (docs/blackjack-verification.md)',
-  'european-blackjack-practice': 'EV generator, as the practice table plays',
+  'pok-deng': 'exact: every possible deal of the 8-deck shoe counted',
+  'infinite-blackjack': 'calculated from the game’s rules with the best play; side bets exact',
+  'blackjack-lux': 'calculated from the game’s rules with the best play; pair bet exact',
+  'european-blackjack-practice': 'calculated from the practice table’s rules with the best play',
 };
 
 export function expectedReturn(game: GameKind, betType: string): number | undefined {
-  const figures = EXPECTED_RETURNS[game];
+  return figureOf(EXPECTED_RETURNS[game], betType);
+}
+
+/** The most a bet type of the game can return per unit staked (undefined: not rated). */
+export function maxReturn(game: GameKind, betType: string): number | undefined {
+  return figureOf(MAX_RETURNS[game], betType);
+}
+
+function figureOf(figures: Readonly<Record<string, number>>, betType: string): number | undefined {
   return Object.prototype.hasOwnProperty.call(figures, betType) ? figures[betType] : undefined;
 }

@@ -6,8 +6,15 @@
 
 /** z for a two-sided 99% band. */
 export const Z_99 = 2.5758;
-/** Fewer rounds than this say too little to raise an alert. */
-export const MIN_ROUNDS = 5;
+/**
+ * A table is judged once its 99% band is at most ±25 percentage points around the expected
+ * return. Wider, the band says nothing a supervisor can act on (after 8 rounds of blackjack it
+ * spans −14% to 213%); at ±25 points a fair table is told from one that returns a quarter of the
+ * stakes more or less than its rules (a stacked shoe, a wrong payout ratio), and every game gets
+ * there within the default 200 rounds: about 54 rounds of Pok Deng (spread 0.71 per unit
+ * deducted), about 141 of blackjack (1.15 per unit), fewer stakes of unequal size need more.
+ */
+export const MAX_HALF_WIDTH = 0.25;
 /**
  * Default lower bound of the per-round standard deviation of the net per unit staked: a run of
  * identical results (a stacked shoe) has a sample deviation of 0, which would make any band a
@@ -27,6 +34,8 @@ export interface RoundResult {
   net: number;
   /** Expected net of these stakes: Σ stake × (expected return − 1). */
   expectedNet: number;
+  /** The most these stakes can return: Σ stake × the bet type's best payout (see MAX_RETURNS). */
+  maxReturned: number;
 }
 
 export type Verdict = 'too-few-rounds' | 'inside' | 'above' | 'below';
@@ -39,10 +48,18 @@ export interface ReturnBand {
   /** Shares (0.975 = 97.5%); null without stakes. */
   observed: number | null;
   expected: number | null;
+  /**
+   * The 99% band, within what can happen: never below 0% (nobody loses more than the stake),
+   * never above the most these stakes can return.
+   */
   low: number | null;
   high: number | null;
+  /** Half the width of the band before it is clamped: the table is judged at MAX_HALF_WIDTH. */
+  halfWidth: number | null;
   /** Per-round standard deviation of the net per unit staked used for the band. */
   sd: number | null;
+  /** While too few: about how many rounds the band needs to narrow to MAX_HALF_WIDTH. */
+  roundsNeeded: number | null;
   verdict: Verdict;
 }
 
@@ -67,7 +84,9 @@ export function returnBand(
       expected: null,
       low: null,
       high: null,
+      halfWidth: null,
       sd: null,
+      roundsNeeded: null,
       verdict: 'too-few-rounds',
     };
   }
@@ -76,17 +95,31 @@ export function returnBand(
   const perUnit = played.map((r) => r.net / r.stake);
   const sd = Math.max(sdFloor, sampleSd(perUnit));
   const half = (z * sd * Math.sqrt(sum(played.map((r) => r.stake * r.stake)))) / stake;
-  const low = expected - half;
-  const high = expected + half;
-  const verdict: Verdict =
-    played.length < MIN_ROUNDS
-      ? 'too-few-rounds'
-      : observed > high
-        ? 'above'
-        : observed < low
-          ? 'below'
-          : 'inside';
-  return { rounds: played.length, stake, net, observed, expected, low, high, sd, verdict };
+  const low = Math.max(0, expected - half);
+  const high = Math.min(sum(played.map((r) => r.maxReturned)) / stake, expected + half);
+  // The band narrows with the square root of the rounds: this many make it narrow enough.
+  const judged = half <= MAX_HALF_WIDTH;
+  const roundsNeeded = judged ? null : Math.ceil(played.length * (half / MAX_HALF_WIDTH) ** 2);
+  const verdict: Verdict = !judged
+    ? 'too-few-rounds'
+    : observed > high
+      ? 'above'
+      : observed < low
+        ? 'below'
+        : 'inside';
+  return {
+    rounds: played.length,
+    stake,
+    net,
+    observed,
+    expected,
+    low,
+    high,
+    halfWidth: half,
+    sd,
+    roundsNeeded,
+    verdict,
+  };
 }
 
 /** The band after each round in order (oldest first): what the plot draws. */

@@ -1,7 +1,7 @@
 import type { GameKind } from '@studio/contracts';
 import type { TableDefinition } from '../config/tables-config';
 import type { HourlyRounds, RoundStakes, ScannerCounts } from '../history/hold-statistics.reader';
-import { EXPECTED_RETURN_SOURCES, expectedReturn, SD_FLOORS } from './expected-returns';
+import { EXPECTED_RETURN_SOURCES, expectedReturn, maxReturn, SD_FLOORS } from './expected-returns';
 import {
   RescanBand,
   rescanBand,
@@ -26,10 +26,18 @@ export interface TableHold {
   returns: ReturnBand;
   /** Stakes on bet types without an expected figure, left out of the comparison. */
   unratedStake: number;
-  series: Array<{ endedAt: string; observed: number; low: number; high: number; expected: number }>;
+  /** After each round; the band only once it is narrow enough to judge (null before). */
+  series: Array<{
+    endedAt: string;
+    observed: number;
+    low: number | null;
+    high: number | null;
+    expected: number;
+  }>;
   roundsPerHour: Array<{ hour: string; rounds: number }>;
   rescans: RescanBand | null;
-  outages: number;
+  /** Times the reader went disconnected or stale; null for a table without one. */
+  outages: number | null;
   alerts: HoldAlert[];
 }
 
@@ -63,7 +71,7 @@ export function holdReport(
   inputs: HoldInputs,
   settings: { now: Date; rounds: number; hours: number },
 ): HoldReport {
-  const perTable = tables.map((table) => tableHold(table, inputs));
+  const perTable = tables.map((table) => tableHold(table, inputs, settings.hours));
   const games = [...new Set(tables.map((t) => t.game))].map((game) => {
     const own = tables.filter((t) => t.game === game);
     const rounds = own.flatMap((t) => roundResults(game, inputs.lastRounds.get(t.id) ?? []).rated);
@@ -84,14 +92,14 @@ export function holdReport(
   };
 }
 
-function tableHold(table: TableDefinition, inputs: HoldInputs): TableHold {
+function tableHold(table: TableDefinition, inputs: HoldInputs, hours: number): TableHold {
   const { rated, unratedStake } = roundResults(table.game, inputs.lastRounds.get(table.id) ?? []);
   const sdFloor = SD_FLOORS[table.game];
   const returns = returnBand(rated, { sdFloor });
   const counts = inputs.scanners.find((s) => s.tableId === table.id);
   const scanner = table.scanner !== undefined;
   const rescans = scanner && counts ? rescanBand(counts.cards, counts.unrecognised) : null;
-  const outages = counts?.outages ?? 0;
+  const outages = scanner ? (counts?.outages ?? 0) : null;
   return {
     tableId: table.id,
     name: table.name,
@@ -100,25 +108,33 @@ function tableHold(table: TableDefinition, inputs: HoldInputs): TableHold {
     scanner,
     returns,
     unratedStake,
-    series: returnSeries(rated, { sdFloor }).map((b, i) => ({
-      endedAt: rated[i].endedAt,
-      observed: b.observed ?? 0,
-      low: b.low ?? 0,
-      high: b.high ?? 0,
-      expected: b.expected ?? 0,
-    })),
+    series: returnSeries(rated, { sdFloor }).map((b, i) => {
+      const judged = b.verdict !== 'too-few-rounds';
+      return {
+        endedAt: rated[i].endedAt,
+        observed: b.observed ?? 0,
+        low: judged ? b.low : null,
+        high: judged ? b.high : null,
+        expected: b.expected ?? 0,
+      };
+    }),
     roundsPerHour: inputs.hourly
       .filter((h) => h.tableId === table.id)
       .map((h) => ({ hour: h.hour, rounds: h.rounds })),
     rescans,
     outages,
-    alerts: alertsOf(returns, rescans, outages),
+    alerts: alertsOf(returns, rescans, outages, hours),
   };
 }
 
 const pct = (share: number) => `${(share * 100).toFixed(2)}%`;
 
-function alertsOf(returns: ReturnBand, rescans: RescanBand | null, outages: number): HoldAlert[] {
+function alertsOf(
+  returns: ReturnBand,
+  rescans: RescanBand | null,
+  outages: number | null,
+  hours: number,
+): HoldAlert[] {
   const alerts: HoldAlert[] = [];
   if (returns.verdict === 'above' || returns.verdict === 'below') {
     const where = returns.verdict === 'above' ? 'above' : 'below';
@@ -136,10 +152,10 @@ function alertsOf(returns: ReturnBand, rescans: RescanBand | null, outages: numb
       message: `Rescan rate ${pct(rescans.rate!)} is above the ${pct(rescans.norm)} norm (99% sure): check the reader and the cards`,
     });
   }
-  if (outages > 0) {
+  if (outages) {
     alerts.push({
       kind: 'scanner-outages',
-      message: `Scanner lost ${outages} ${outages === 1 ? 'time' : 'times'}`,
+      message: `The scanner was disconnected or stale ${outages} ${outages === 1 ? 'time' : 'times'} in the last ${hours} hours: check its cable and power`,
     });
   }
   return alerts;
@@ -164,10 +180,12 @@ function roundResults(
       stake: 0,
       net: 0,
       expectedNet: 0,
+      maxReturned: 0,
     };
     round.stake += row.stake;
     round.net += row.net;
     round.expectedNet += row.stake * (figure - 1);
+    round.maxReturned += row.stake * (maxReturn(game, row.betType) ?? Infinity);
     byRound.set(row.roundId, round);
   }
   return { rated: [...byRound.values()], unratedStake };

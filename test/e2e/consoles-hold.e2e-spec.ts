@@ -3,8 +3,10 @@ import { PtyPair } from '@studio/virtual-shoe';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
+import { ConsoleStreamHub } from '../../src/consoles/console-stream.hub';
 import { ConsoleBrowserKit, TestShoe } from '../support/console-browser';
 import { postJson, signIn, startTestStudio, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
@@ -12,27 +14,33 @@ import { createTestDatabase, TestDatabase } from '../support/test-database';
 jest.setTimeout(240_000);
 
 const PLATFORM_KEY = 'hold-platform-key';
-const ROUNDS = 5;
+/** Enough rounds for a Pok Deng band to narrow to ±25 points: (2.5758 × 0.7115 / 0.25)² = 53.7. */
+const ROUNDS = 55;
+/** Looked at early: the band is still far too wide to judge. */
+const EARLY = 10;
+/** Rounds per table shoe before the cut card: the stacked cards stay within 8 of each. */
+const ROUNDS_PER_SHOE = 12;
 
 /**
- * One Pok Deng round dealt burn, P1..P5, Banker, P1..P5, Banker: every player gets a 4 and a 5
- * (or a 3 and a 6) of one suit — pok 9 with a flush, paid 2:1 — against a banker 5. Stacked like
- * this, a table's players win every round.
+ * One Pok Deng round dealt burn, P1..P5, Banker, P1..P5, Banker: every player gets pok 9 with a
+ * flush (A-8, 2-7, 3-6, 4-5, 9-K of one suit), paid 2:1, against a banker 5 (T-5). No rank but
+ * the 5 comes twice, so the stacked shoe repeats it 16 times (suits rotated) before a card
+ * would appear a ninth time. Stacked like this, a table's players win every round.
  */
 const PLAYERS_WIN: CardCode[] = [
-  'KC',
-  '4S',
-  '4H',
-  '4D',
+  'QC',
+  'AS',
+  '2H',
+  '3D',
   '4C',
-  '3S',
-  '2D',
-  '5S',
-  '5H',
-  '5D',
+  '9S',
+  'TH',
+  '8S',
+  '7H',
+  '6D',
   '5C',
-  '6S',
-  '3C',
+  'KS',
+  '5D',
 ];
 
 /**
@@ -94,9 +102,21 @@ describe('hold monitoring and the pit consoles in the browser', () => {
     expect(kit.pageErrors.splice(0)).toEqual([]);
   });
 
-  /** A round with a bet on player spot 1, every card from the shoe, betting closed: settled. */
+  let stackedShoe = 0;
+  /**
+   * A round with a bet on player spot 1, all 13 cards from the stacked shoe at once, betting
+   * closed: settled. A new table shoe (its burn from whatever comes) restarts the stacked order,
+   * and the cut card ends each table shoe after ROUNDS_PER_SHOE rounds.
+   */
   async function playStackedRound(index: number): Promise<void> {
     const view = await kit.dealUntilRound(shoe, 'pd-stacked');
+    if (view.shoe!.number !== stackedShoe) {
+      stackedShoe = view.shoe!.number;
+      shoe.stack(PLAYERS_WIN);
+      // The reader ignores a card read twice within 300 ms (debounce): the burn's last card may
+      // be the stacked order's first.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    }
     const bet = await postJson(
       studio.url,
       '/platform/tables/pd-stacked/bets',
@@ -111,19 +131,13 @@ describe('hold monitoring and the pit consoles in the browser', () => {
       { 'x-platform-key': PLATFORM_KEY },
     );
     expect(bet).toMatchObject({ status: 200, body: { accepted: true } });
-    if (index === 0) {
-      shoe.stack(PLAYERS_WIN);
-      // The reader ignores a card read twice within 300 ms (debounce): the shuffled shoe's last
-      // card may be the stacked shoe's first.
-      await new Promise((resolve) => setTimeout(resolve, 400));
+    const staff = { authorization: `Bearer ${token}` };
+    if (view.shoe!.roundNumber === ROUNDS_PER_SHOE) {
+      const cut = await postJson(studio.url, '/tables/pd-stacked/cut-card', {}, staff);
+      expect(cut.status).toBeLessThan(300);
     }
-    await kit.dealRestOfRound(shoe, 'pd-stacked');
-    const closed = await postJson(
-      studio.url,
-      '/tables/pd-stacked/close-betting',
-      {},
-      { authorization: `Bearer ${token}` },
-    );
+    await kit.dealBurst(shoe, 'pd-stacked', PLAYERS_WIN.length);
+    const closed = await postJson(studio.url, '/tables/pd-stacked/close-betting', {}, staff);
     expect(closed.status).toBeLessThan(300);
     await waitFor(`round ${view.round!.number} to be settled`, async () => {
       const rows = await studio.database.dataSource.query(
@@ -134,10 +148,62 @@ describe('hold monitoring and the pit consoles in the browser', () => {
     });
   }
 
-  it('raises the alert when a stacked shoe pushes a table’s return out of its band', async () => {
-    for (let i = 0; i < ROUNDS; i += 1) await playStackedRound(i);
+  /** Nothing on a supervisor's page that only a developer could read. */
+  const noRepositoryPaths = async (page: Page) =>
+    expect(await page.locator('main').textContent()).not.toMatch(
+      /docs\/|apps\/|src\/|\.md\b|\.ts\b|pok-deng-par/,
+    );
+
+  it('says "too few rounds to judge" while the band is wide, and never draws it below 0%', async () => {
+    for (let i = 0; i < EARLY; i += 1) await playStackedRound(i);
+    const page = await kit.signedIn('supervisor', 'supervisor-demo');
+    await page.getByRole('link', { name: 'Hold monitoring' }).click();
+    await page.waitForURL(/hold\.html$/);
+    const card = page.locator('article[data-table="pd-stacked"]');
+    await card.locator('.uplot canvas').first().waitFor();
+    expect(await card.getAttribute('data-verdict')).toBe('too-few-rounds');
+    // 200% is as much as a Player bet can return; after 10 rounds the band would still be ±58
+    // points (41% to 157%): far too wide to say anything.
+    expect(await card.locator('[data-fact="observed"]').textContent()).toBe(
+      '200.00% · too few rounds to judge',
+    );
+    expect(await card.locator('[data-fact="band"]').textContent()).toBe(
+      `too few rounds to judge (${EARLY} of about 54)`,
+    );
+    expect(await page.locator('#hold-alerts li[data-table="pd-stacked"]').count()).toBe(0);
+    // The plot's axis starts at 0% (a return below it cannot happen), and draws no band yet.
+    expect(await card.locator('.plot[role="img"]').first().getAttribute('aria-label')).toBe(
+      `Return to players after each of ${EARLY} rounds: observed 200.00%, expected 98.75%, ` +
+        'no band yet (too few rounds); axis from 0% to 225%',
+    );
+    const report = (await (
+      await fetch(`${studio.url}/console/api/hold`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as { tables: Array<{ tableId: string; series: Array<{ low: number | null }> }> };
+    const stacked = report.tables.find((t) => t.tableId === 'pd-stacked')!;
+    expect(stacked.series.every((p) => p.low === null)).toBe(true);
+    // Words for supervisors: where the figure comes from, what a virtual shoe has no need of.
+    const practice = page.locator('article[data-table="practice-1"]');
+    expect(await practice.locator('[data-fact="outages"]').textContent()).toBe(
+      'Virtual shoe: no scanner to lose',
+    );
+    expect(await card.locator('[data-fact="outages"]').textContent()).toBe('none in 24 hours');
+    expect(await page.locator('#games-table tr[data-game="pok-deng"]').textContent()).toContain(
+      'exact: every possible deal of the 8-deck shoe counted',
+    );
+    await kit.atBothSizes(page, 'hold-too-few-rounds', async () => {
+      await noRepositoryPaths(page);
+      expect(await card.isVisible()).toBe(true);
+    });
+    await page.context().close();
+  });
+
+  it('raises the alert once the band is narrow and a stacked shoe keeps the return above it', async () => {
+    for (let i = EARLY; i < ROUNDS; i += 1) await playStackedRound(i);
     const settled = await studio.database.dataSource.query(
-      `SELECT outcome, stake::int, net::int FROM settlements ORDER BY id`,
+      `SELECT s.outcome, s.stake::int, s.net::int FROM settlements s
+         JOIN rounds r ON r.id = s.round_id WHERE r.table_id = 'pd-stacked' ORDER BY s.id`,
     );
     expect(settled).toHaveLength(ROUNDS);
     // Every round a pok 9 flush against a banker 5: the player wins twice the bet; the stake
@@ -145,31 +211,42 @@ describe('hold monitoring and the pit consoles in the browser', () => {
     for (const s of settled) expect(s).toMatchObject({ stake: 20_000, net: 20_000 });
 
     const page = await kit.signedIn('supervisor', 'supervisor-demo');
-    await page.getByRole('link', { name: 'Hold monitoring' }).click();
-    await page.waitForURL(/hold\.html$/);
+    await page.goto(`${studio.url}/console/hold.html`);
     const alert = page.locator(
       '#hold-alerts li[data-table="pd-stacked"][data-alert="return-above"]',
     );
     await alert.waitFor();
+    // The band, ±24.9 points around 98.75%, lies within what can happen (0% to 200%).
     expect(await alert.textContent()).toMatch(
-      /^Pok Deng Stacked: Players' return 200\.00% over the last 5 rounds is above the 99% band/,
+      new RegExp(
+        `^Pok Deng Stacked: Players' return 200\\.00% over the last ${ROUNDS} rounds is above the 99% band 7\\d\\.\\d\\d%–12\\d\\.\\d\\d% around the expected 98\\.75%`,
+      ),
     );
     const card = page.locator('article[data-table="pd-stacked"]');
     expect(await card.getAttribute('data-verdict')).toBe('above');
-    // The plots are uPlot's canvases, drawn from the API's series.
+    expect(await card.locator('[data-fact="band"]').textContent()).toMatch(
+      /^7\d\.\d\d% – 12\d\.\d\d%$/,
+    );
+    // The plots are uPlot's canvases, drawn from the API's series; the band from round 54.
     await card.locator('.uplot canvas').nth(1).waitFor();
     expect(await card.locator('.u-title').allTextContents()).toEqual([
       'Return to players after each round (%)',
       'Rounds per hour (last 24 hours)',
     ]);
+    expect(await card.locator('.plot[role="img"]').first().getAttribute('aria-label')).toBe(
+      `Return to players after each of ${ROUNDS} rounds: observed 200.00%, expected 98.75%, ` +
+        '99% band from round 54; axis from 0% to 225%',
+    );
     const practice = page.locator('article[data-table="practice-1"]');
     expect(await practice.textContent()).toContain('Virtual shoe: no scanner needed');
-    expect(await practice.getAttribute('data-verdict')).toBe('too-few-rounds');
     expect(await page.locator('#hold-alerts li[data-table="practice-1"]').count()).toBe(0);
     expect(await page.locator('#games-table tr[data-game="pok-deng"]').textContent()).toContain(
       'Pok Deng',
     );
-    await kit.screenshot(page, 'hold-monitoring');
+    await kit.atBothSizes(page, 'hold-monitoring', async () => {
+      await noRepositoryPaths(page);
+      expect(await alert.isVisible()).toBe(true);
+    });
 
     // The API itself: supervisors only, and bad parameters get a clear 400.
     const answer = await fetch(`${studio.url}/console/api/hold?rounds=3`, {
@@ -206,7 +283,43 @@ describe('hold monitoring and the pit consoles in the browser', () => {
     expect(await practice.locator('strong').textContent()).toBe(
       'Practice 1 · European Blackjack (practice)',
     );
-    await kit.screenshot(page, 'supervisor-1280');
+    await kit.atBothSizes(page, 'supervisor-virtual-shoe', async () => {
+      expect(await practice.isVisible()).toBe(true);
+    });
+    await page.context().close();
+  });
+
+  it('gives the dealer a chooser of even buttons, and says so when a table does not exist', async () => {
+    const page = await kit.signedIn('dealer', 'dealer-demo');
+    // As wide (and as tall) as each other, whatever the length of the names.
+    await kit.atBothSizes(page, 'dealer-table-picker', async () => {
+      const boxes = await page
+        .locator('.table-picker .button')
+        .evaluateAll((els) => els.map((e) => e.getBoundingClientRect()));
+      expect(boxes).toHaveLength(2);
+      expect(Math.abs(boxes[0].width - boxes[1].width)).toBeLessThanOrEqual(1);
+      expect(Math.abs(boxes[0].height - boxes[1].height)).toBeLessThanOrEqual(1);
+    });
+    // Nothing but the chooser when no table was asked for.
+    expect(await page.locator('#unknown-table').count()).toBe(0);
+    expect((await page.locator('main').textContent())!.trim()).toMatch(/^Choose your table/);
+    expect(await page.locator('.table-picker .button').allTextContents()).toEqual([
+      'Pok Deng Stacked',
+      'Practice 1 · European Blackjack (practice)',
+    ]);
+
+    await page.goto(`${studio.url}/console/dealer.html?table=no-such-table`);
+    const unknown = page.locator('#unknown-table');
+    await unknown.getByText('There is no table “no-such-table”').waitFor();
+    await kit.atBothSizes(page, 'dealer-unknown-table', async () => {
+      expect(await unknown.isVisible()).toBe(true);
+      // No empty layout waiting forever: no connection pill, no felt, the chooser instead.
+      expect(await page.locator('#connection').count()).toBe(0);
+      expect(await page.locator('#cards').count()).toBe(0);
+      expect(await page.locator('.table-picker .button').count()).toBe(2);
+    });
+    await page.getByRole('link', { name: /Pok Deng Stacked/ }).click();
+    await page.locator('#table-name').getByText('Pok Deng Stacked').waitFor();
     await page.context().close();
   });
 
@@ -237,5 +350,71 @@ describe('hold monitoring and the pit consoles in the browser', () => {
     expect(await page.locator('#close-betting').isEnabled()).toBe(true);
     await kit.screenshot(page, 'dealer-1024x600');
     await page.context().close();
+  });
+
+  it('keeps a dealer away from the supervisor actions', async () => {
+    const page = await kit.signedIn('dealer', 'dealer-demo');
+    await page.goto(`${studio.url}/console/dealer.html?table=pd-stacked`);
+    await page.locator('#table-name').getByText('Pok Deng Stacked').waitFor();
+    expect(await page.locator('#close-betting').count()).toBe(1);
+    for (const action of ['#pause', '#resume', '#void', '#correct', '#end-shoe']) {
+      expect(await page.locator(action).count()).toBe(0);
+    }
+    expect(await page.getByRole('button', { name: /pause|void|correct/i }).count()).toBe(0);
+
+    await page.goto(`${studio.url}/console/supervisor.html`);
+    const denied = page.locator('#access-denied');
+    await denied.getByText('The supervisor view needs the supervisor role').waitFor();
+    expect(await denied.textContent()).toContain('You are signed in as Demo Dealer (dealer)');
+    expect(await page.locator('#tables').count()).toBe(0);
+    expect(await page.locator('#void').count()).toBe(0);
+    await kit.screenshot(page, 'supervisor-denied');
+
+    // Even a hand-made request from the dealer's signed-in page is refused by the service.
+    const answers = await page.evaluate(async () => {
+      const storage = (
+        globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }
+      ).sessionStorage;
+      const authorization = `Bearer ${storage.getItem('studio.console.token')}`;
+      const post = (path: string) =>
+        fetch(path, {
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/json' },
+          body: JSON.stringify({ reason: 'dealer tries' }),
+        }).then((r) => r.status);
+      return {
+        pause: await post('/tables/pd-stacked/pause'),
+        void: await post('/tables/pd-stacked/void'),
+        overview: await fetch('/console/api/tables/stream', { headers: { authorization } }).then(
+          (r) => r.status,
+        ),
+        actions: await fetch('/console/api/actions', { headers: { authorization } }).then(
+          (r) => r.status,
+        ),
+      };
+    });
+    expect(answers).toEqual({ pause: 403, void: 403, overview: 403, actions: 403 });
+    // The browser logs each refused request; those four are the ones this test asked for.
+    const refused = kit.pageErrors.filter((e) => e.includes('status of 403 (Forbidden)'));
+    expect(refused).toHaveLength(4);
+    kit.pageErrors.splice(
+      0,
+      kit.pageErrors.length,
+      ...kit.pageErrors.filter((e) => !refused.includes(e)),
+    );
+    await page.context().close();
+
+    // The sign-in page, for the record.
+    const context = await kit.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const login = kit.watch(await context.newPage(), 'anonymous');
+    await login.goto(`${studio.url}/console/supervisor.html`);
+    await login.waitForURL(/\/console\/\?next=/);
+    await login.getByLabel('Password').waitFor();
+    await kit.screenshot(login, 'login');
+    await context.close();
+
+    // Every console of this file is closed: the service has dropped all their streams.
+    const hub = studio.app.get(ConsoleStreamHub);
+    await waitFor('the closed consoles’ streams to be dropped', async () => hub.connections === 0);
   });
 });

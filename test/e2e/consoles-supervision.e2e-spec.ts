@@ -6,6 +6,7 @@ import { CreateUser } from '../../src/auth/create-user/create-user.use-case';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
 import { ConsoleStreamHub } from '../../src/consoles/console-stream.hub';
+import { slotText } from '../../src/consoles/public/names.js';
 import { PtyPair } from '@studio/virtual-shoe';
 import { ConsoleBrowserKit, TestShoe } from '../support/console-browser';
 import { postJson, signIn, startTestStudio, waitFor } from '../support/studio-harness';
@@ -167,7 +168,7 @@ describe('supervisor and auditor consoles: escalation, approval, correction, rep
     }
     await tableAlerts
       .and(supervisor.locator('[data-alert="rescan-limit"]'))
-      .getByText(`card ${slot} not recognised after ${RESCAN_LIMIT} attempts`)
+      .getByText(`${slotText(slot)} not recognised after ${RESCAN_LIMIT} attempts`)
       .waitFor();
     await tile.and(supervisor.locator('.alert')).waitFor();
     await tile.locator('.tile-phase').getByText('Paused').waitFor();
@@ -192,7 +193,7 @@ describe('supervisor and auditor consoles: escalation, approval, correction, rep
     await tile.locator('.tile-phase').getByText('Paused').waitFor({ state: 'detached' });
     await dealer.locator('#paused').waitFor({ state: 'hidden' });
     await dealer.locator('#rescan').waitFor({ state: 'hidden' });
-    await dealer.locator('#expected-slot').getByText(`Slot ${slot}`).waitFor();
+    await dealer.locator(`#expected[data-slot="${slot}"]`).waitFor();
     await supervisor
       .locator('#action-log tr[data-action="resume"]')
       .getByText('Pok Deng Escalation')
@@ -203,7 +204,7 @@ describe('supervisor and auditor consoles: escalation, approval, correction, rep
     const card = escalationShoe.next();
     expect(card.kind).toBe('card');
     await kit.dealCard(escalationShoe, 'pd-escalation', card);
-    await dealer.locator('#expected-slot').getByText(`Slot ${slot}`).waitFor({ state: 'detached' });
+    await dealer.locator(`#expected[data-slot="${slot}"]`).waitFor({ state: 'detached' });
     await waitFor('the table’s alerts to clear', async () => (await tableAlerts.count()) === 0);
     await alerts
       .locator('li[data-table="pd-escalation"][data-resolved][data-alert="rescan-limit"]')
@@ -404,10 +405,11 @@ describe('supervisor and auditor consoles: escalation, approval, correction, rep
     await page.locator('#ask-confirm').click();
     // Whatever the service answered, say it (a refusal is shown in the same line).
     await page.locator('#flash.ok, #flash.error').waitFor();
-    expect(await page.locator('#flash').textContent()).toBe('Card player-1/1 corrected');
+    expect(await page.locator('#flash').textContent()).toBe('Player 1, card 1 corrected');
 
     await slotCard.and(page.locator(`[data-card="${replacement}"]`)).waitFor();
-    // The corrected card stays in its slot's place among the cards, in dealing order.
+    // The corrected card stays in its slot's place among the cards: by hand, each hand's cards
+    // in dealing order, the hands in the order of their first card.
     const slots = await page
       .locator('#detail .card[data-slot]')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-slot')));
@@ -415,9 +417,16 @@ describe('supervisor and auditor consoles: escalation, approval, correction, rep
       `SELECT slot FROM round_cards WHERE round_id = $1 GROUP BY slot ORDER BY min(id)`,
       [correctedRoundId],
     );
-    expect(slots).toEqual(dealingOrder.map((c) => c.slot));
+    const handOf = (slot: string) => slot.split('/')[0];
+    const hands = [...new Set(dealingOrder.map((c) => handOf(c.slot)))];
+    expect(slots).toEqual(
+      hands.flatMap((h) => dealingOrder.filter((c) => handOf(c.slot) === h).map((c) => c.slot)),
+    );
+    expect(await page.locator('#detail .hand[data-hand="player-1"] .card').count()).toBe(
+      dealingOrder.filter((c) => handOf(c.slot) === 'player-1').length,
+    );
     const logged = page.locator('#action-log tr[data-action="correct-card"]');
-    await logged.getByText('Correct card player-1/1').waitFor();
+    await logged.getByText('Correct card: Player 1, card 1').waitFor();
     expect(await logged.textContent()).toContain('Scanner read the wrong card');
     await kit.screenshot(page, 'supervisor-correction');
 
@@ -477,11 +486,11 @@ describe('supervisor and auditor consoles: escalation, approval, correction, rep
     expect(await replay.getAttribute('class')).toBe('ok');
     // The corrected card is drawn with its correction, next to the card it replaced.
     const corrected = page.locator('#round-cards figure.corrected');
-    await corrected.getByText('player-1/1').first().waitFor();
+    await corrected.getByText('Player 1, card 1').first().waitFor();
     expect(
       await page
         .locator('#round-cards figure')
-        .filter({ hasText: 'player-1/1' })
+        .filter({ hasText: 'Player 1, card 1' })
         .locator('.card')
         .evaluateAll((els) => els.map((e) => e.getAttribute('data-card'))),
     ).toEqual([correction.from, correction.to]);

@@ -12,6 +12,12 @@ import { waitFor } from './studio-harness';
 
 export const SCREENSHOTS = resolve(__dirname, '..', '..', 'test-artifacts', 'screenshots');
 
+/** The screens the consoles are made for: a desktop, and a 1024×600 table-side screen. */
+export const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 1024, height: 600 },
+] as const;
+
 /**
  * A virtual shoe whose reader bytes the test writes, one emission at a time, into a real socat
  * pseudo-terminal that the service reads as the table's serial scanner: the test decides when the
@@ -81,7 +87,7 @@ export class TestShoe {
 
 export interface TableApiView {
   round: { id: string; number: number; phase: string; bettingOpen: boolean } | null;
-  shoe: { cardsDrawn: number; phase: string } | null;
+  shoe: { number: number; roundNumber: number; cardsDrawn: number; phase: string } | null;
   expectedCard: { slot: string; label: string } | null;
   rescan: { attempts: number; escalated: boolean } | null;
   paused: { kind: string; reason: string; by: string } | null;
@@ -173,6 +179,39 @@ export class ConsoleBrowserKit {
     throw new Error(`${tableId} never started a round`);
   }
 
+  /**
+   * Writes a whole run of cards at once (the reader takes them one after the other) and waits
+   * until the table has taken every one: a round of a stacked shoe in well under a second.
+   */
+  async dealBurst(shoe: TestShoe, tableId: string, count: number): Promise<void> {
+    const before = (await this.tableApi(tableId)).shoe?.cardsDrawn ?? 0;
+    for (let i = 0; i < count; i += 1) await shoe.write(shoe.nextClean());
+    await waitFor(
+      `${tableId} to take ${count} cards`,
+      async () => ((await this.tableApi(tableId)).shoe?.cardsDrawn ?? 0) >= before + count,
+    );
+  }
+
+  /**
+   * Deals each card as the table asks for it (waiting while players decide), until the round in
+   * progress ends or `cards` are dealt.
+   */
+  async dealAsAsked(
+    shoe: TestShoe,
+    tableId: string,
+    roundId: string,
+    cards: number,
+  ): Promise<void> {
+    for (let i = 0; i < cards; i += 1) {
+      const view = await waitFor(`${tableId} to ask for card ${i + 1} of its round`, async () => {
+        const v = await this.tableApi(tableId);
+        return v.round?.id !== roundId || v.expectedCard ? v : undefined;
+      });
+      if (view.round?.id !== roundId) return;
+      await this.dealCard(shoe, tableId, shoe.nextClean());
+    }
+  }
+
   /** Deals clean cards until the round in progress expects none (every hand has its cards). */
   async dealRestOfRound(shoe: TestShoe, tableId: string): Promise<void> {
     for (let i = 0; i < 60; i += 1) {
@@ -196,7 +235,7 @@ export class ConsoleBrowserKit {
   /** A new browser context (its own sessionStorage) signed in through the sign-in page. */
   async signedIn(username: string, password: string): Promise<Page> {
     const context = await this.browser.newContext({
-      viewport: { width: 1280, height: 900 },
+      viewport: SIZES[0],
       acceptDownloads: true,
     });
     const page = this.watch(await context.newPage(), username);
@@ -261,5 +300,52 @@ export class ConsoleBrowserKit {
     const path = join(SCREENSHOTS, `${view}.png`);
     await page.screenshot({ path, fullPage: true });
     this.screenshots.push(path);
+  }
+
+  /**
+   * Runs `check` with the page at each screen size the consoles are made for, a desktop and a
+   * 1024×600 table screen, and saves a screenshot of each as `<view>-<width>x<height>.png`
+   * (taken before the check, once the page has settled into the size).
+   */
+  async atBothSizes(
+    page: Page,
+    view: string,
+    check: (size: { width: number; height: number }) => Promise<void>,
+  ): Promise<void> {
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      // The pages redraw what depends on the width (the hold plots) a moment after a resize.
+      await page.waitForTimeout(400);
+      // Saved first: a check that fails leaves the picture of what it saw.
+      await this.screenshot(page, `${view}-${size.width}x${size.height}`);
+      await check(size);
+    }
+    await page.setViewportSize(SIZES[0]);
+  }
+
+  /** Computed style properties of the first element matching `selector`. */
+  async styleOf(
+    page: Page,
+    selector: string,
+    properties: string[],
+  ): Promise<Record<string, string>> {
+    return page
+      .locator(selector)
+      .first()
+      .evaluate((node, names) => {
+        const style = (
+          globalThis as unknown as {
+            getComputedStyle(n: unknown): { getPropertyValue(p: string): string };
+          }
+        ).getComputedStyle(node);
+        return Object.fromEntries(names.map((n) => [n, style.getPropertyValue(n)]));
+      }, properties);
+  }
+
+  /** The vertical gap in pixels between the bottom of one element and the top of the next. */
+  async gapBetween(page: Page, above: string, below: string): Promise<number> {
+    const a = (await page.locator(above).first().boundingBox())!;
+    const b = (await page.locator(below).first().boundingBox())!;
+    return Math.round(b.y - (a.y + a.height));
   }
 }

@@ -1,10 +1,9 @@
 // The auditor's screen: round search, a round's timeline with its cards drawn as cards, the replay
 // verdict and the exports. Read-only, over the /audit API.
-import { cardElement } from './cards.js';
 import { api, download, el, fill, flash, humanize, requireRole } from './console.js';
-import { formatAmount, formatLocal, formatUtc } from './format.js';
-import { gameName, outcomeText, plural, reasonText, tableTitle, totalText } from './names.js';
-import { inOrder } from './timeline.js';
+import { formatLocal, formatUtc } from './format.js';
+import { plural, reasonText, tableTitle } from './names.js';
+import { renderRound } from './round-view.js';
 
 /** A time as the screen's local time, with the UTC time on hover. */
 function time(iso) {
@@ -12,6 +11,8 @@ function time(iso) {
 }
 
 const STATUSES = ['', 'completed', 'voided', 'paused', 'in-progress'];
+/** Rounds still being played: marked in the list (their timeline is not complete yet). */
+const UNFINISHED = new Set(['in-progress', 'paused']);
 
 const user = await requireRole(['auditor'], 'auditor view');
 if (user) await start();
@@ -36,7 +37,10 @@ async function start() {
       el(
         'select',
         { id: 'f-status', name: 'status' },
-        STATUSES.map((s) => el('option', { value: s }, s ? humanize(s) : 'Any status')),
+        // The list opens on completed rounds: those are the ones with a whole story to read.
+        STATUSES.map((s) =>
+          el('option', { value: s, selected: s === 'completed' }, s ? humanize(s) : 'Any status'),
+        ),
       ),
     ),
     field(
@@ -133,17 +137,30 @@ async function start() {
               'Open timeline',
             );
             open.addEventListener('click', () => openRound(r.id));
-            return el('tr', { 'data-round': r.id, 'data-status': r.status }, [
-              el('td', {}, time(r.startedAt)),
-              el('td', {}, names.get(r.tableId) ?? r.tableId),
-              el('td', {}, `${r.shoeNumber} · ${r.roundNumber}`),
-              el(
-                'td',
-                {},
-                humanize(r.status) + (r.voidReason ? `: ${reasonText(r.voidReason)}` : ''),
-              ),
-              el('td', {}, open),
-            ]);
+            const unfinished = UNFINISHED.has(r.status);
+            return el(
+              'tr',
+              {
+                'data-round': r.id,
+                'data-status': r.status,
+                className: unfinished ? 'unfinished' : '',
+              },
+              [
+                el('td', {}, time(r.startedAt)),
+                el('td', {}, names.get(r.tableId) ?? r.tableId),
+                el('td', {}, `${r.shoeNumber} · ${r.roundNumber}`),
+                el('td', {}, [
+                  unfinished
+                    ? el(
+                        'span',
+                        { className: 'badge warn', title: 'The round is still being played' },
+                        `● ${r.status === 'paused' ? 'Paused' : 'In progress'}: not finished yet`,
+                      )
+                    : humanize(r.status) + (r.voidReason ? `: ${reasonText(r.voidReason)}` : ''),
+                ]),
+                el('td', {}, open),
+              ],
+            );
           }),
         ),
       ]),
@@ -160,6 +177,8 @@ async function start() {
         : null,
     );
   }
+
+  void search(null);
 
   for (const format of ['csv', 'ndjson']) {
     document.getElementById(`export-${format}`).addEventListener('click', async () => {
@@ -207,125 +226,4 @@ async function start() {
 
 function field(label, input) {
   return el('div', { className: 'field' }, [el('label', { for: input.id }, label), input]);
-}
-
-function renderRound(box, data, replay, currency, tableName) {
-  const r = data.round;
-  const cards = data.timeline.filter((e) => e.kind === 'card');
-  const timeline = inOrder(data.timeline);
-  const money = (v) => formatAmount(v, currency);
-  fill(
-    box,
-    el(
-      'h2',
-      { id: 'round-title' },
-      `Round ${r.roundNumber} of shoe ${r.shoeNumber} · ${tableName}`,
-    ),
-    el('dl', { className: 'facts' }, [
-      fact(
-        'Status',
-        humanize(r.status) + (r.voidReason ? `: ${reasonText(r.voidReason)}` : ''),
-        'round-status',
-      ),
-      fact('Game', gameName(r.game)),
-      fact('Started', time(r.startedAt)),
-      fact('Ended', r.endedAt ? time(r.endedAt) : 'not ended'),
-      fact(
-        'Replay',
-        replayText(replay),
-        'replay',
-        replay.verdict === 'match' ? 'ok' : replay.verdict === 'skipped' ? '' : 'bad',
-      ),
-      fact('Round id', r.id),
-    ]),
-    el('h3', {}, 'Cards'),
-    el(
-      'div',
-      { className: 'cards', id: 'round-cards' },
-      cards.length
-        ? cards.map((c) =>
-            el('figure', { className: `slotted${c.correctedByCardRowId ? ' corrected' : ''}` }, [
-              cardElement(c.card, { slot: c.slot }),
-              el(
-                'figcaption',
-                {},
-                `${c.slot}${c.faceDown ? (c.revealedAt ? ' · revealed' : ' · never revealed') : ''}${c.correctedByCardRowId ? ' · corrected' : ''}${c.correctionReason ? ` · correction: ${c.correctionReason}` : ''}`,
-              ),
-            ]),
-          )
-        : [el('p', { className: 'hint' }, 'No card was dealt in this round')],
-    ),
-    data.hands.length
-      ? el('div', {}, [
-          el('h3', {}, 'Hands'),
-          el(
-            'ul',
-            {},
-            data.hands.map((h) =>
-              el('li', {}, [
-                `${h.hand}${h.owner ? ` (${h.owner})` : ''}: `,
-                ...(h.cards.length
-                  ? h.cards.map((c) => cardElement(c, { slot: h.hand }))
-                  : ['no card']),
-                h.total ? ` ${totalText(h.total, r.game)}` : '',
-                h.result ? ` · ${outcomeText(h.result)}` : '',
-              ]),
-            ),
-          ),
-        ])
-      : null,
-    el('h3', {}, 'Timeline'),
-    el(
-      'ol',
-      { className: 'timeline', id: 'timeline' },
-      timeline.map((e) =>
-        el('li', { 'data-kind': e.kind, ...(e.type ? { 'data-type': e.type } : {}) }, [
-          time(e.at),
-          ' ',
-          el('strong', {}, humanize(e.kind)),
-          ' ',
-          describe(e, money),
-        ]),
-      ),
-    ),
-  );
-}
-
-function replayText(v) {
-  if (v.verdict === 'match') return `match (${plural(v.settlements, 'settlement')} recomputed)`;
-  if (v.verdict === 'skipped') return `skipped: ${v.reason}`;
-  if (v.verdict === 'mismatch')
-    return `MISMATCH: ${v.mismatches.map((m) => `${m.field}: stored ${m.stored}, replay gives ${m.replayed}`).join('; ')}`;
-  return `replay failed at ${v.step}: ${v.code} ${v.message}`;
-}
-
-function describe(e, money) {
-  switch (e.kind) {
-    case 'reading':
-      return `${e.readingKind} ${e.decoded?.code ?? ''} → ${e.outcome}${e.rescan ? ' (rescan)' : ''} · bytes ${e.rawHex}`;
-    case 'card':
-      return el('span', {}, [
-        cardElement(e.card, { slot: e.slot }),
-        ` ${e.slot}${e.faceDown ? ' (face down)' : ''}`,
-      ]);
-    case 'bet':
-      return `${e.playerId} · ${humanize(e.betType)}${e.spot ? ` ${e.spot}` : ''} · ${money(e.amount)} (deducted ${money(e.deducted)}) · ${e.status}`;
-    case 'decision':
-      return `${e.playerId}${e.hand ? ` hand ${e.hand}` : ''}: ${e.action}${e.automatic ? ' (automatic)' : ''}`;
-    case 'settlement':
-      return `${e.playerId} · ${humanize(e.betType)}${e.spot ? ` ${e.spot}` : ''} · stake ${money(e.stake)} · returned ${money(e.returned)} · net ${money(e.net)} · ${outcomeText(e.outcome)}`;
-    case 'supervisor-action':
-      return `${humanize(e.action)} by ${e.actor}${e.reason ? `: ${reasonText(e.reason)}` : ''} (${humanize(e.status).toLowerCase()})`;
-    case 'event':
-      return `#${[e.eventNo, ...(e.sameAs ?? [])].join(', #')} ${e.type}${e.visibility === 'public' ? '' : ` (${e.visibility})`}`;
-    default:
-      return '';
-  }
-}
-
-function fact(label, text, id, tone) {
-  return el('div', { className: 'fact' }, [
-    el('dt', {}, label),
-    el('dd', { ...(id ? { id: `fact-${id}` } : {}), className: tone ?? '' }, text),
-  ]);
 }

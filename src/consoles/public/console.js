@@ -183,7 +183,7 @@ export function openStream(path, { onEvent, onStatus, onDenied }) {
         }
         if (response.status === 403 || response.status === 404) {
           const data = await response.json().catch(() => ({}));
-          onDenied?.(data.message ?? `The service answered ${response.status}`);
+          onDenied?.(data.message ?? `The service answered ${response.status}`, response.status);
           return;
         }
         if (!response.ok || !response.body)

@@ -1,7 +1,7 @@
 // The dealer's screen at one table: what the system expects next, an unmistakable RESCAN when a
 // card was not read, the cards as they are read (face-down cards as backs), the scanner and the
 // dealer's controls. Everything comes from the table's live stream.
-import { cardElement } from './cards.js';
+import { handsElement } from './cards.js';
 import {
   api,
   ask,
@@ -19,14 +19,23 @@ import { reasonText, tableTitle } from './names.js';
 const user = await requireRole(['dealer', 'supervisor'], 'dealer view');
 if (user) {
   const tableId = new URLSearchParams(location.search).get('table');
-  if (tableId) showTable(tableId);
-  else await pickTable();
+  const tables = await api('/tables');
+  if (tableId && tables.some((t) => t.tableId === tableId)) showTable(tableId);
+  else pickTable(tables, tableId);
 }
 
-async function pickTable() {
-  const tables = await api('/tables');
+/** The table chooser; after a link to a table that does not exist, it says so first. */
+function pickTable(tables, unknown) {
   const main = document.getElementById('main');
-  main.replaceChildren(
+  main.classList.remove('dealer-view');
+  fill(
+    main,
+    unknown
+      ? el('section', { className: 'denied', role: 'alert', id: 'unknown-table' }, [
+          el('h2', {}, `There is no table “${unknown}”`),
+          el('p', {}, 'No table of that name is configured here. Choose your table below.'),
+        ])
+      : null,
     el('section', { className: 'panel' }, [
       el('h2', {}, 'Choose your table'),
       el(
@@ -77,7 +86,6 @@ function showTable(tableId) {
     el('section', { className: 'expected panel', 'aria-labelledby': 'expected-title' }, [
       el('h3', { id: 'expected-title' }, 'Next card'),
       el('p', { id: 'expected', className: 'expected-label' }, '—'),
-      el('p', { id: 'expected-slot', className: 'slot' }, ''),
     ]),
     el('dl', { className: 'facts' }, [
       fact('Phase', 'phase'),
@@ -92,11 +100,7 @@ function showTable(tableId) {
     el('section', { className: 'panel controls', 'aria-labelledby': 'controls-title' }, [
       el('h3', { id: 'controls-title' }, 'Dealer controls'),
       el('div', { className: 'buttons' }, [closeBetting, cutCard]),
-      el(
-        'p',
-        { className: 'hint' },
-        'Betting opens by itself when a round starts; close it early here.',
-      ),
+      el('p', { id: 'controls-why', className: 'hint', 'aria-live': 'polite' }, ''),
     ]),
     el('p', { id: 'flash', className: 'flash', role: 'status', 'aria-live': 'polite' }),
   );
@@ -128,7 +132,11 @@ function showTable(tableId) {
   // view=dealer: the table-side screen shows backs for face-down cards whoever is signed in.
   openStream(`/console/api/tables/${encodeURIComponent(tableId)}/stream?view=dealer`, {
     onStatus: showConnection,
-    onDenied: (message) => flash(message, 'error'),
+    onDenied: async (message, status) => {
+      // The table was removed from the configuration while the page was open.
+      if (status === 404) pickTable(await api('/tables'), tableId);
+      else flash(message, 'error');
+    },
     onEvent: (name, data) => {
       if (name !== 'table') return;
       view = data;
@@ -148,9 +156,10 @@ function showTable(tableId) {
     paused.textContent = view.paused
       ? `PAUSED by ${view.paused.by}: ${reasonText(view.paused.reason)}`
       : '';
-    const expected = view.expectedCard;
-    document.getElementById('expected').textContent = expectedText(view);
-    document.getElementById('expected-slot').textContent = expected ? `Slot ${expected.slot}` : '';
+    const expected = document.getElementById('expected');
+    expected.textContent = expectedText(view);
+    if (view.expectedCard) expected.dataset.slot = view.expectedCard.slot;
+    else delete expected.dataset.slot;
     setFact('phase', phaseText(view));
     setFact(
       'round',
@@ -163,18 +172,11 @@ function showTable(tableId) {
     document
       .getElementById('cards')
       .replaceChildren(
-        ...(view.cards.length
-          ? view.cards.map((c) =>
-              el('figure', { className: 'slotted' }, [
-                cardElement(c.card, { slot: c.slot, hidden: c.hidden }),
-                el('figcaption', {}, c.slot),
-              ]),
-            )
+        ...(view.hands.length
+          ? handsElement(view.hands)
           : [el('p', { className: 'hint' }, awaited(view))]),
       );
-    document.getElementById('close-betting').disabled = !view.round?.bettingOpen || !!view.paused;
-    document.getElementById('cut-card').disabled =
-      !view.shoe || view.shoe.lastRoundNumber !== null || !!view.paused;
+    renderControls(view);
     renderCountdown();
   }
 
@@ -190,6 +192,24 @@ function showTable(tableId) {
           : '—',
     );
   }
+}
+
+/** The dealer's two buttons, and in words why one cannot be used now. */
+function renderControls(view) {
+  const closeBetting = !view.round?.bettingOpen || !!view.paused;
+  const cutCard = !view.shoe || view.shoe.lastRoundNumber !== null || !!view.paused;
+  document.getElementById('close-betting').disabled = closeBetting;
+  document.getElementById('cut-card').disabled = cutCard;
+  const why = [];
+  if (view.paused) why.push('Both wait while the table is paused.');
+  else {
+    if (closeBetting) why.push('Close betting: betting is not open now.');
+    if (cutCard && view.shoe?.lastRoundNumber != null)
+      why.push('Cut card: already out, this shoe ends after this round.');
+    else if (cutCard) why.push('Cut card: no shoe is open.');
+  }
+  document.getElementById('controls-why').textContent =
+    why.join(' ') || 'Betting opens by itself when a round starts; close it early here.';
 }
 
 /** The RESCAN banner: which attempt failed, and whether the supervisor was called. */

@@ -106,3 +106,24 @@ export function formatLocalTime(iso, timeZone) {
   const text = formatLocal(iso, timeZone);
   return text.length > 10 ? text.slice(11) : text;
 }
+
+/**
+ * What a stake is made of, in words: "bet 50.00 THB + deposit 50.00 THB = stake 100.00 THB" (a
+ * Pok Deng Player bet deducts its amount twice), "bet 10.00 EUR + 10.00 EUR added by a double or
+ * split = stake 20.00 EUR", or just "bet 5.00 EUR" when the stake is the bet.
+ * @param {number} stake
+ * @param {{bet: number, deposit: number, added: number} | null} parts
+ * @param {string} currency
+ * @returns {string}
+ */
+export function stakeText(stake, parts, currency) {
+  if (!parts) return `stake ${formatAmount(stake, currency)}`;
+  const extra = [
+    parts.deposit ? `deposit ${formatAmount(parts.deposit, currency)}` : null,
+    parts.added ? `${formatAmount(parts.added, currency)} added by a double or split` : null,
+  ].filter(Boolean);
+  const bet = `bet ${formatAmount(parts.bet, currency)}`;
+  return extra.length
+    ? `${bet} + ${extra.join(' + ')} = stake ${formatAmount(stake, currency)}`
+    : bet;
+}

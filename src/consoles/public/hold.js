@@ -15,7 +15,9 @@ if (user) start();
 
 function start() {
   const rounds = el('select', { id: 'rounds', name: 'rounds' }, [
-    ...[50, 200, 1000].map((n) => el('option', { value: n, selected: n === 200 }, `${n} rounds`)),
+    ...[100, 200, 500, 1000].map((n) =>
+      el('option', { value: n, selected: n === 200 }, `${n} rounds`),
+    ),
   ]);
   const main = document.getElementById('main');
   main.replaceChildren(
@@ -38,18 +40,29 @@ function start() {
       el('div', { id: 'hold-tables', className: 'hold-tables' }),
     ]),
     el('p', { id: 'flash', className: 'flash', role: 'status', 'aria-live': 'polite' }),
-    el('p', { className: 'hint' }, [
-      'Band: 99% normal approximation around the expected return of the table’s rules, from the ',
-      'per-round spread of the observed results (see docs/hold-monitoring.md).',
+    el('p', { className: 'hint', id: 'band-explained' }, [
+      'The 99% band is where a fair table’s return lies 99 times in 100 after this many rounds, ',
+      'around the return its rules give; it narrows as rounds add up. A table is judged once its ',
+      'band is no wider than ±25 points (about 54 rounds of Pok Deng, 141 of blackjack); before ',
+      'that it reads “too few rounds to judge”. No band goes below 0% or above the most the bets ',
+      'can pay.',
     ]),
   );
   rounds.addEventListener('change', () => void load());
   void load();
   setInterval(() => void load(), REFRESH_MS);
+  // uPlot draws at a fixed width: a resized window (a rotated screen) gets plots that fit it.
+  let last = null;
+  let resizes = 0;
+  window.addEventListener('resize', () => {
+    const resize = ++resizes;
+    setTimeout(() => resize === resizes && last && render(last), 200);
+  });
 
   async function load() {
     try {
       const report = await api(`/console/api/hold?rounds=${rounds.value}`);
+      last = report;
       render(report);
     } catch (error) {
       flash(`Hold monitoring: ${error.message}`, 'error');
@@ -110,10 +123,13 @@ function render(report) {
   box.replaceChildren(...report.tables.map((t) => tableCard(t, report)));
 }
 
+/** The band, or why there is none yet: "too few rounds to judge (12 of about 54)". */
 function bandText(b) {
   if (b.low === null) return 'no bets yet';
-  const band = `${pct(b.low)} – ${pct(b.high)}`;
-  return b.verdict === 'too-few-rounds' ? `${band} (too few rounds to judge)` : band;
+  if (b.verdict === 'too-few-rounds') {
+    return `too few rounds to judge (${b.rounds} of about ${b.roundsNeeded})`;
+  }
+  return `${pct(b.low)} – ${pct(b.high)}`;
 }
 
 const VERDICT = {
@@ -143,7 +159,8 @@ function tableCard(t, report) {
           tone,
           'observed',
         ),
-        fact('Expected', `${pct(t.returns.expected)} (${bandText(t.returns)})`),
+        fact('Expected', t.returns.rounds ? pct(t.returns.expected) : '—'),
+        fact('99% band', bandText(t.returns), '', 'band'),
         fact(
           'Measured over',
           t.returns.rounds
@@ -161,8 +178,13 @@ function tableCard(t, report) {
         ),
         fact(
           'Scanner outages',
-          t.scanner ? String(t.outages) : 'none possible',
-          t.outages ? 'bad' : '',
+          t.outages === null
+            ? 'Virtual shoe: no scanner to lose'
+            : t.outages === 0
+              ? `none in ${report.hours} hours`
+              : `${plural(t.outages, 'outage')} in ${report.hours} hours`,
+          t.outages === null ? 'neutral' : t.outages ? 'bad' : 'ok',
+          'outages',
         ),
       ]),
       returnPlot,
@@ -196,13 +218,28 @@ function drawReturn(node, t) {
     return;
   }
   const x = t.series.map((_, i) => i + 1);
-  const percent = (key) => t.series.map((p) => p[key] * 100);
+  // The band is drawn from the round it is narrow enough to judge (null before: a gap).
+  const percent = (key) => t.series.map((p) => (p[key] === null ? null : p[key] * 100));
+  const top = Math.max(...t.series.flatMap((p) => [p.observed, p.expected, p.high ?? 0])) * 100;
+  const axisTop = Math.ceil(top / 25) * 25 + 25;
+  const judgedFrom = t.series.findIndex((p) => p.low !== null);
+  const last = t.series[t.series.length - 1];
+  // A canvas says nothing to a screen reader: the plot's gist in words.
+  node.setAttribute('role', 'img');
+  node.setAttribute(
+    'aria-label',
+    `Return to players after each of ${plural(t.series.length, 'round')}: observed ${pct(last.observed)}, ` +
+      `expected ${pct(last.expected)}, ` +
+      (judgedFrom < 0 ? 'no band yet (too few rounds)' : `99% band from round ${judgedFrom + 1}`) +
+      `; axis from 0% to ${axisTop}%`,
+  );
   new uPlot(
     {
       title: 'Return to players after each round (%)',
       width: width(node),
       height: 200,
-      scales: { x: { time: false } },
+      // A return below 0% cannot happen: the axis starts there.
+      scales: { x: { time: false }, y: { range: () => [0, axisTop] } },
       legend: { live: false },
       axes: [
         {

@@ -7,3 +7,6 @@ export function fixArticles(text: string): string;
 export function reasonText(text: string): string;
 export function outcomeText(code: string): string;
 export function totalText(total: string, game: string): string;
+export function slotText(slot: string): string;
+export function decisionsText(actions: string[]): string;
+export function handName(record: { hand: string; owner: string | null }, split?: boolean): string;

@@ -121,6 +121,91 @@ export function totalText(total, game) {
   return game === 'pok-deng' ? `${total} points` : `total ${total}`;
 }
 
+/**
+ * A card's slot as the table says it: "Player 3, card 2", "Dealer hole card", "Seat 1, card 3",
+ * "Common draw 2", "New shoe: burn card 4". Unknown slots stay as they are.
+ * @param {string} slot
+ * @returns {string}
+ */
+export function slotText(slot) {
+  const s = String(slot);
+  const fixed = {
+    'shoe-burn/shown': 'New shoe: shown card',
+    burn: 'Burn card',
+    'dealer-up': 'Dealer up card',
+    'dealer-hole': 'Dealer hole card',
+  };
+  if (fixed[s]) return fixed[s];
+  const rules = [
+    [/^shoe-burn\/(\d+)$/, (m) => `New shoe: burn card ${m[1]}`],
+    [/^player-(\d+)\/(\d+)$/, (m) => `Player ${m[1]}, card ${m[2]}`],
+    [/^banker\/(\d+)$/, (m) => `Banker, card ${m[1]}`],
+    [/^dealer\/(\d+)$/, (m) => `Dealer card ${m[1]}`],
+    [/^player\/(\d+)$/, (m) => `Player hand, card ${m[1]}`],
+    [/^common\/(\d+)$/, (m) => `Common draw ${m[1]}`],
+    [
+      /^seat-(\d+)\/(\d+)\/(\d+)$/,
+      (m) => `Seat ${m[1]}${m[2] === '1' ? '' : `, hand ${m[2]}`}, card ${m[3]}`,
+    ],
+  ];
+  for (const [pattern, words] of rules) {
+    const match = pattern.exec(s);
+    if (match) return words(match);
+  }
+  return s;
+}
+
+const DONE = {
+  hit: 'hit',
+  stand: 'stood',
+  double: 'doubled',
+  split: 'split',
+  surrender: 'surrendered',
+};
+
+/**
+ * The decisions of an Infinite Blackjack player group in words: "stood", "hit, then stood",
+ * "split, hit, then stood".
+ * @param {string[]} actions
+ * @returns {string}
+ */
+export function decisionsText(actions) {
+  const words = actions.map((a) => DONE[a] ?? humanWord(a));
+  if (words.length === 0) return 'made no decision';
+  if (words.length === 1) return words[0];
+  return `${words.slice(0, -1).join(', ')}, then ${words[words.length - 1]}`;
+}
+
+/**
+ * A hand of a finished round (round_hands) as the game names it. Infinite Blackjack records one
+ * hand per group of players who decided alike (`node-4/1`, owner "120 players: hit stand"): the
+ * player hand everybody played, with the group and its decisions. `split` says whether the
+ * seat or group holds more than one hand.
+ * @param {{hand: string, owner: string | null}} record
+ * @param {boolean} split
+ * @returns {string}
+ */
+export function handName({ hand, owner }, split = false) {
+  const node = /^node-\d+\/(\d+)$/.exec(hand);
+  if (node) {
+    const group = /^(\d+) players?: (.*)$/.exec(owner ?? '');
+    const which = split ? `, ${node[1] === '1' ? 'first' : 'second'} hand of the split` : '';
+    if (!group) return `Player hand${which}`;
+    const actions = group[2] === 'initial hand' ? [] : group[2].split(' ');
+    return `Player hand${which} · ${plural(Number(group[1]), 'player')} who ${decisionsText(actions)}`;
+  }
+  const seat = /^seat-(\d+)\/(\d+)$/.exec(hand);
+  const who = owner ? ` (${owner})` : '';
+  if (seat) return `Seat ${seat[1]}${split ? `, hand ${seat[2]}` : ''}${who}`;
+  const player = /^player-(\d+)$/.exec(hand);
+  if (player) return `Player ${player[1]}${who}`;
+  return `${sentence(hand)}${who}`;
+}
+
+function humanWord(code) {
+  return String(code ?? '').replace(/[-_]/g, ' ');
+}
+
 function sentence(code) {
   return String(code ?? '')
     .replace(/[-_]/g, ' ')

@@ -1,9 +1,8 @@
 // The pit boss's screen: every table at a glance, alerts, the outbox lag, and pause / resume /
 // void / card correction / end of shoe with a reason and a confirmation, plus the action log.
-import { cardElement } from './cards.js';
+import { handsElement } from './cards.js';
 import {
   api,
-  ask,
   el,
   fill,
   flash,
@@ -12,9 +11,11 @@ import {
   requireRole,
   showConnection,
 } from './console.js';
-import { formatAmount, formatLocal, formatUtc } from './format.js';
+import { renderActionLog } from './action-log.js';
+import { supervisorDialogs } from './supervisor-dialogs.js';
+import { formatLocal, formatUtc } from './format.js';
 import { groupAlerts } from './alerts.js';
-import { outcomeText, plural, reasonText, tableTitle } from './names.js';
+import { outcomeText, plural, reasonText, slotText, tableTitle } from './names.js';
 
 /** A time as the screen's local time, with the UTC time on hover. */
 function time(iso) {
@@ -245,7 +246,7 @@ function start(me) {
       const p = n.payload;
       const what =
         p.kind === 'rescan-limit'
-          ? `card ${p.slot} not recognised after ${plural(p.failedAttempts, 'attempt')}`
+          ? `${slotText(p.slot)} not recognised after ${plural(p.failedAttempts, 'attempt')}`
           : reasonText(p.message ?? outcomeText(p.kind));
       add(
         n.tableId,
@@ -320,20 +321,15 @@ function start(me) {
         `${phaseOf(t)}`,
         t.round ? ` · round ${t.round.number}` : '',
         t.paused ? ` · paused by ${t.paused.by}: ${reasonText(t.paused.reason)}` : '',
-        t.expectedCard ? ` · expects ${t.expectedCard.label} (${t.expectedCard.slot})` : '',
+        t.expectedCard ? ` · expects ${t.expectedCard.label}` : '',
       ]),
       el('p', { className: 'hint', id: 'detail-cards-of' }, CARDS_OF[t.cardsOf] ?? ''),
       el(
         'div',
-        { className: 'cards' },
-        t.cards.length === 0
+        { className: 'cards', id: 'detail-cards' },
+        t.hands.length === 0
           ? [el('p', { className: 'hint' }, awaited(t))]
-          : t.cards.map((c) =>
-              el('figure', { className: 'slotted' }, [
-                cardElement(c.card, { slot: c.slot, hidden: c.hidden }),
-                el('figcaption', {}, `${c.slot}${c.hidden ? ' (face down)' : ''}`),
-              ]),
-            ),
+          : handsElement(t.hands, { privileged: true }),
       ),
       el('div', { className: 'buttons' }, [
         button('pause', 'Pause', 'warn', !t.round || !!t.paused, () => pause(t, path)),
@@ -364,103 +360,7 @@ function start(me) {
     );
   }
 
-  async function pause(t, path) {
-    const values = await ask({
-      title: `Pause ${t.name}`,
-      text: 'Timers stop until the round is resumed.',
-      confirmLabel: 'Pause the round',
-      fields: [{ name: 'reason', label: 'Reason', kind: 'textarea' }],
-    });
-    if (values) await run(`${path}/pause`, { reason: values.reason }, 'Paused');
-  }
-
-  async function voidRound(t, path) {
-    const values = await ask({
-      title: `Void round ${t.round.number} at ${t.name}`,
-      text: 'The round is cancelled: every bet of the round is refunded, nobody wins or loses.',
-      confirmLabel: 'Void the round',
-      danger: true,
-      fields: [
-        { name: 'reason', label: 'Reason', kind: 'textarea' },
-        {
-          name: 'confirmed',
-          label: 'I confirm: void this round and refund every bet',
-          kind: 'checkbox',
-        },
-      ],
-    });
-    if (!values) return;
-    const result = await run(`${path}/void`, { reason: values.reason });
-    if (!result) return;
-    if (result.reply?.pendingApproval) {
-      flash(
-        `Void requested (#${result.reply.requestId}): a second supervisor must approve it.`,
-        'warn',
-      );
-    } else {
-      flash(
-        `Round ${t.round?.number ?? ''} voided: every bet refunded (see the action log).`,
-        'ok',
-      );
-    }
-  }
-
-  async function approve(t, action) {
-    const values = await ask({
-      title: `Approve void #${action.id}`,
-      text: `${action.by} asked to void a round at ${t.name}: ${action.reason}`,
-      confirmLabel: 'Approve and void',
-      danger: true,
-      fields: [{ name: 'confirmed', label: 'I confirm the void', kind: 'checkbox' }],
-    });
-    if (values)
-      await run(
-        `/tables/${encodeURIComponent(t.tableId)}/void-requests/${action.id}/approve`,
-        {},
-        'Void approved: every bet refunded',
-      );
-  }
-
-  async function correct(t, path, slots) {
-    const values = await ask({
-      title: `Correct a card at ${t.name}`,
-      text: 'Replaces a face-down card before it is revealed; the old and the new card are both kept.',
-      confirmLabel: 'Correct the card',
-      fields: [
-        {
-          name: 'slot',
-          label: 'Slot',
-          kind: 'select',
-          options: slots.map((c) => ({ value: c.slot, label: `${c.slot} (now ${c.card})` })),
-        },
-        {
-          name: 'card',
-          label: 'Correct card',
-          // Lower case too (it is sent upper-cased): "qh" typed on a touchscreen is QH.
-          pattern: '[2-9TJQKAtjqka][SHDCshdc]',
-          hint: 'rank then suit, e.g. QH or 7S',
-        },
-        { name: 'reason', label: 'Reason', kind: 'textarea' },
-      ],
-    });
-    if (values)
-      await run(
-        `${path}/correct-card`,
-        { slot: values.slot, card: values.card.toUpperCase(), reason: values.reason },
-        `Card ${values.slot} corrected`,
-      );
-  }
-
-  async function endShoe(t, path) {
-    const values = await ask({
-      title: `End the shoe at ${t.name}`,
-      text: 'Between rounds only: the shoe is closed and a new one is started.',
-      confirmLabel: 'End the shoe',
-      danger: true,
-      fields: [{ name: 'reason', label: 'Reason', kind: 'textarea' }],
-    });
-    if (values) await run(`${path}/end-shoe`, { reason: values.reason }, 'Shoe ended');
-  }
+  const { pause, voidRound, approve, correct, endShoe } = supervisorDialogs(run);
 
   async function run(path, body, done) {
     try {
@@ -475,60 +375,9 @@ function start(me) {
   }
 
   function renderActions() {
-    const box = document.getElementById('action-log');
-    if (!actions.length) {
-      box.replaceChildren(el('p', { className: 'hint' }, 'No supervisor action yet'));
-      return;
-    }
-    box.replaceChildren(
-      el('table', { className: 'log' }, [
-        el(
-          'thead',
-          {},
-          el(
-            'tr',
-            {},
-            ['Time', 'Table', 'Action', 'Reason', 'By', 'Status'].map((h) =>
-              el('th', { scope: 'col' }, h),
-            ),
-          ),
-        ),
-        el(
-          'tbody',
-          {},
-          actions.flatMap((a) => {
-            const row = el('tr', { 'data-action': a.action, 'data-status': a.status }, [
-              el('td', {}, time(a.at)),
-              el('td', {}, nameOfTable(a.tableId)),
-              el('td', {}, humanize(a.action) + (a.details?.slot ? ` ${a.details.slot}` : '')),
-              el('td', {}, a.reason ? reasonText(a.reason) : '—'),
-              el('td', {}, a.approvedBy ? `${a.by}, approved by ${a.approvedBy}` : a.by),
-              el('td', {}, humanize(a.status)),
-            ]);
-            if (!a.refunds) return [row];
-            const currency = currencyOf(a.tableId);
-            return [
-              row,
-              el('tr', { className: 'refunds' }, [
-                el('td', { colSpan: 6 }, [
-                  el('strong', {}, plural(a.refunds.length, 'refund')),
-                  el(
-                    'ul',
-                    { className: 'refund-list' },
-                    a.refunds.map((r) =>
-                      el(
-                        'li',
-                        { 'data-player': r.playerId },
-                        `${r.playerId} · ${humanize(r.betType)}${r.spot ? ` ${r.spot}` : ''} · stake ${formatAmount(r.stake, currency)} · refunded ${formatAmount(r.returned, currency)}`,
-                      ),
-                    ),
-                  ),
-                ]),
-              ]),
-            ];
-          }),
-        ),
-      ]),
-    );
+    renderActionLog(document.getElementById('action-log'), actions, {
+      nameOfTable,
+      currencyOf,
+    });
   }
 }

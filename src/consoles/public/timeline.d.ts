@@ -8,3 +8,17 @@ export interface TimelineEntry {
   [field: string]: unknown;
 }
 export function inOrder<T extends TimelineEntry>(timeline: readonly T[]): T[];
+export const GROUP_OVER: number;
+export interface TimelineGroup<T> {
+  group: string;
+  key: string;
+  entries: T[];
+  parts: Array<Record<string, unknown> & { key: string; count: number }>;
+}
+export function groupTimeline<T extends TimelineEntry>(
+  timeline: readonly T[],
+  over?: number,
+): Array<{ entry: T } | TimelineGroup<T>>;
+export function withCardLines<T extends TimelineEntry>(
+  items: Array<{ entry: T } | TimelineGroup<T>>,
+): Array<{ entry: T; reading?: T | null; events?: T[] } | TimelineGroup<T>>;

@@ -40,3 +40,152 @@ export function inOrder(timeline) {
   }
   return out;
 }
+
+/** More entries of one kind than this are one line with a summary (the entries behind it). */
+export const GROUP_OVER = 8;
+
+/**
+ * The timeline as an auditor reads it on a screen or two: bets, decisions and settlements, when a
+ * round has more than GROUP_OVER of them (an Infinite Blackjack round holds one per player), are
+ * each one summarised line at the place of their first entry: bets by bet type, decisions per
+ * decision window (or per hand) by action, settlements by bet type and outcome (a player group's
+ * result); so is an event type recorded more than GROUP_OVER times (one BetPlaced per bet).
+ * Every other entry stays a line of its own. Pure: the page draws the items.
+ * @param {Array<Record<string, any>>} timeline in order (see inOrder)
+ * @returns {Array<{entry: Record<string, any>} | {group: string, key: string, entries: Array<Record<string, any>>, parts: Array<Record<string, any>>}>}
+ */
+export function groupTimeline(timeline, over = GROUP_OVER) {
+  const counts = {};
+  const count = (key) => (counts[key] = (counts[key] ?? 0) + 1);
+  for (const e of timeline) count(e.kind === 'event' ? `event:${e.type}` : e.kind);
+  const grouped = (e) =>
+    e.kind === 'event'
+      ? counts[`event:${e.type}`] > over
+      : ['bet', 'decision', 'settlement'].includes(e.kind) && counts[e.kind] > over;
+  const keyOf = (e) =>
+    e.kind === 'decision'
+      ? `${e.window ?? ''}|${e.window == null ? (e.hand ?? '') : ''}`
+      : e.kind === 'event'
+        ? e.type
+        : '';
+  const groups = new Map();
+  const items = [];
+  for (const e of timeline) {
+    if (!grouped(e)) {
+      items.push({ entry: e });
+      continue;
+    }
+    const id = `${e.kind}:${keyOf(e)}`;
+    let group = groups.get(id);
+    if (!group) {
+      group = { group: e.kind, key: keyOf(e), entries: [] };
+      groups.set(id, group);
+      items.push(group);
+    }
+    group.entries.push(e);
+  }
+  for (const group of groups.values()) group.parts = partsOf(group.group, group.entries);
+  return items;
+}
+
+/**
+ * The lines of a group's summary: one per bet type, action, or bet type and outcome; for an
+ * event recorded per player (BetPlaced, DecisionAccepted) the range of its numbers.
+ */
+function partsOf(kind, entries) {
+  if (kind === 'event') {
+    const numbers = entries.flatMap((e) => [e.eventNo, ...(e.sameAs ?? [])]);
+    return [
+      {
+        key: 'numbers',
+        count: entries.length,
+        first: Math.min(...numbers),
+        last: Math.max(...numbers),
+      },
+    ];
+  }
+  const parts = new Map();
+  for (const e of entries) {
+    const key =
+      kind === 'bet' ? e.betType : kind === 'decision' ? e.action : `${e.betType}|${e.outcome}`;
+    const part = parts.get(key) ?? {
+      key,
+      count: 0,
+      ...(kind === 'bet' ? { betType: e.betType, amount: 0, deducted: 0 } : {}),
+      ...(kind === 'decision' ? { action: e.action, automatic: 0 } : {}),
+      ...(kind === 'settlement'
+        ? { betType: e.betType, outcome: e.outcome, stake: 0, returned: 0, net: 0 }
+        : {}),
+    };
+    part.count += 1;
+    if (kind === 'bet') {
+      part.amount += e.amount;
+      part.deducted += e.deducted;
+    } else if (kind === 'decision') {
+      if (e.automatic) part.automatic += 1;
+    } else {
+      part.stake += e.stake;
+      part.returned += e.returned;
+      part.net += e.net;
+    }
+    parts.set(key, part);
+  }
+  return [...parts.values()].sort(
+    (a, b) => b.count - a.count || String(a.key).localeCompare(b.key),
+  );
+}
+
+/** Events that only record a card being read and dealt: they go on the card's line. */
+const CARD_EVENTS = new Set([
+  'CardDealt',
+  'CardDealtFaceDown',
+  'ReadingProcessed',
+  'CommonCardDrawn',
+  'DealerCardDrawn',
+  'HiddenCardRecorded',
+]);
+
+/**
+ * Each dealt card as one line: the reading it was read from (its bytes) and the events that
+ * record nothing but that card join it (a rescan, any other event, stays a line of its own).
+ * @param {ReturnType<typeof groupTimeline>} items
+ */
+export function withCardLines(items) {
+  const out = [];
+  for (let i = 0; i < items.length; i += 1) {
+    const item = items[i];
+    const next = items[i + 1]?.entry;
+    if (
+      item.entry?.kind === 'reading' &&
+      next?.kind === 'card' &&
+      next.readingId !== null &&
+      next.readingId === item.entry.readingId
+    ) {
+      continue; // the card's line carries its reading
+    }
+    if (item.entry?.kind !== 'card') {
+      out.push(item);
+      continue;
+    }
+    const card = item.entry;
+    const previous = items[i - 1]?.entry;
+    const reading =
+      previous?.kind === 'reading' &&
+      card.readingId !== null &&
+      previous.readingId === card.readingId
+        ? previous
+        : null;
+    // The events of the same instant that only record this card, even past another event.
+    const events = [];
+    const others = [];
+    while (items[i + 1]?.entry?.kind === 'event' && items[i + 1].entry.at === card.at) {
+      const event = items[i + 1].entry;
+      if (CARD_EVENTS.has(event.type) && !events.some((e) => e.type === event.type))
+        events.push(event);
+      else others.push(items[i + 1]);
+      i += 1;
+    }
+    out.push({ entry: card, reading, events }, ...others);
+  }
+  return out;
+}
