@@ -23,6 +23,7 @@ import { GroupCommitTransitions1764857000000 } from './1764857000000-GroupCommit
 import { LeaseFenceKeyShare1764870000000 } from './1764870000000-LeaseFenceKeyShare';
 import { SharedSecrets1765100000000 } from './1765100000000-SharedSecrets';
 import { SignInAttemptsPerAddress1765100100000 } from './1765100100000-SignInAttemptsPerAddress';
+import { Platforms1765200000000 } from './1765200000000-Platforms';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -51,4 +52,5 @@ export const STUDIO_MIGRATIONS = [
   LeaseFenceKeyShare1764870000000,
   SharedSecrets1765100000000,
   SignInAttemptsPerAddress1765100100000,
+  Platforms1765200000000,
 ];
