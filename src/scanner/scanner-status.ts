@@ -46,11 +46,7 @@ export class ScannerStatusReporter<S extends ReaderStatus> {
   ) {}
 
   /** Applies the change to `state`; resolves the chain with the event recorded (or logged). */
-  changed(
-    state: S,
-    change: ScannerStatusChange,
-    chain: Promise<void>,
-  ): Promise<void> {
+  changed(state: S, change: ScannerStatusChange, chain: Promise<void>): Promise<void> {
     state.status = change.status;
     state.since = change.at.toISOString();
     state.reason = change.reason;

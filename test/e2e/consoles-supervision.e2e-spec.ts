@@ -1,21 +1,19 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { CreateUser } from '../../src/auth/create-user/create-user.use-case';
+import { readFileSync } from 'node:fs';
 import type { RunningStudio } from '../../src/bootstrap';
-import type { TableDefinition } from '../../src/config/tables-config';
 import { ConsoleStreamHub } from '../../src/consoles/console-stream.hub';
 import { slotText } from '../../src/consoles/public/names.js';
-import { PtyPair } from '@studio/virtual-shoe';
 import { ConsoleBrowserKit, TestShoe } from '../support/console-browser';
-import { postJson, signIn, startTestStudio, waitFor } from '../support/studio-harness';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { postJson, signIn, waitFor } from '../support/studio-harness';
+import {
+  placeSupervisionBet,
+  roundCompleted,
+  RESCAN_LIMIT,
+  startSupervisionStudio,
+  SupervisionStudio,
+  supervisorAt,
+} from '../support/supervision-studio';
 
 jest.setTimeout(180_000);
-
-const PLATFORM_KEY = 'supervision-platform-key';
-const RESCAN_LIMIT = 2;
 
 /**
  * The supervisor's and the auditor's consoles beyond the basics of consoles.e2e-spec.ts, in a real
@@ -25,9 +23,8 @@ const RESCAN_LIMIT = 2;
  * Void approval is switched on for the whole service (VOID_REQUIRES_APPROVAL=true).
  */
 describe('supervisor and auditor consoles: escalation, approval, correction, replay, export', () => {
-  let db: TestDatabase;
+  let setup: SupervisionStudio;
   let studio: RunningStudio;
-  let ptyDir: string;
   let escalationShoe: TestShoe;
   let approvalShoe: TestShoe;
   let correctionShoe: TestShoe;
@@ -35,72 +32,18 @@ describe('supervisor and auditor consoles: escalation, approval, correction, rep
 
   const q = <T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> =>
     studio.database.dataSource.query(sql, params);
-
-  async function placeBet(tableId: string, bet: Record<string, unknown>): Promise<void> {
-    const answer = await postJson(
-      studio.url,
-      `/platform/tables/${tableId}/bets`,
-      { currency: 'THB', betType: 'player', ...bet },
-      { 'x-platform-key': PLATFORM_KEY },
-    );
-    expect(answer).toMatchObject({ status: 200, body: { accepted: true } });
-  }
-
-  /** The supervisor console with one table selected, once its live stream has delivered it. */
-  async function supervisorAt(page: Page, tableId: string, name: string): Promise<void> {
-    await page.locator('#connection').getByText('live', { exact: true }).waitFor();
-    await page.locator(`.tile[data-table="${tableId}"]`).click();
-    await page.locator('#detail-title').getByText(name).waitFor();
-  }
+  const placeBet = (tableId: string, bet: Record<string, unknown>) =>
+    placeSupervisionBet(studio, tableId, bet);
 
   beforeAll(async () => {
-    ptyDir = mkdtempSync(join(tmpdir(), 'studio-supervision-'));
-    const pty = (name: string) =>
-      PtyPair.start(ptyDir, { shoe: `${name}.shoe`, reader: `${name}.reader` });
-    // Misreads every card exactly RESCAN_LIMIT times; the test decides when a card reads cleanly.
-    escalationShoe = new TestShoe(await pty('escalation'), 61, 1, RESCAN_LIMIT);
-    approvalShoe = new TestShoe(await pty('approval'), 62, 0);
-    correctionShoe = new TestShoe(await pty('correction'), 63, 0);
-    const table = (id: string, name: string, reader: string) =>
-      ({
-        id,
-        name,
-        game: 'pok-deng',
-        currency: 'THB',
-        bettingWindowMs: 300_000,
-        roundIntervalMs: 300,
-        rescan: { maxFailedAttempts: RESCAN_LIMIT, escalateAfterMs: 600_000 },
-        scanner: { wireFormat: 'line', path: reader },
-      }) as unknown as TableDefinition;
-    db = await createTestDatabase('consoles_supervision');
-    studio = await startTestStudio({
-      databaseUrl: db.url,
-      tables: [
-        table('pd-escalation', 'Pok Deng Escalation', escalationShoe.pty.readerPath),
-        table('pd-approval', 'Pok Deng Approval', approvalShoe.pty.readerPath),
-        table('pd-correction', 'Pok Deng Correction', correctionShoe.pty.readerPath),
-      ],
-      env: {
-        DEMO_USERS: 'true',
-        PLATFORM_API_KEYS: PLATFORM_KEY,
-        VOID_REQUIRES_APPROVAL: 'true',
-      },
-    });
-    const second = await studio.app
-      .get(CreateUser)
-      .execute({ username: 'supervisor2', role: 'supervisor', password: 'second-supervisor' });
-    expect(second.ok).toBe(true);
+    setup = await startSupervisionStudio();
+    ({ studio, escalationShoe, approvalShoe, correctionShoe } = setup);
     await kit.start(studio.url, await signIn(studio.url, 'supervisor', 'supervisor-demo'));
   });
 
   afterAll(async () => {
     await kit.close();
-    await studio?.close();
-    for (const shoe of [escalationShoe, approvalShoe, correctionShoe]) {
-      await shoe?.close().catch(() => undefined);
-    }
-    if (ptyDir) rmSync(ptyDir, { recursive: true, force: true });
-    await db?.drop();
+    await setup?.close();
   });
 
   afterEach(() => {
@@ -460,12 +403,7 @@ describe('supervisor and auditor consoles: escalation, approval, correction, rep
       { authorization: `Bearer ${await signIn(studio.url, 'dealer', 'dealer-demo')}` },
     );
     expect(closed.status).toBeLessThan(300);
-    await waitFor('the corrected round to complete', async () => {
-      const [row] = await q<{ status: string }>(`SELECT status FROM rounds WHERE id = $1`, [
-        correctedRoundId,
-      ]);
-      return row?.status === 'completed';
-    });
+    await roundCompleted(studio, correctedRoundId);
     const [settled] = await q<{ stake: string; returned: string; net: string }>(
       `SELECT stake, returned, net FROM settlements WHERE round_id = $1`,
       [correctedRoundId],

@@ -1,54 +1,14 @@
 import { CardCode } from '@studio/cards';
 import type { RunningStudio } from '../../src/bootstrap';
-import type { TableDefinition } from '../../src/config/tables-config';
 import type { SettlementRecord } from '../../src/games/game-adapter';
 import { VerifyRoundReplay } from '../../src/audit/verify-round-replay/verify-round-replay.use-case';
+import { ORCHESTRATOR_TABLES as TABLES } from '../support/orchestrator-tables';
 import { postJson, signIn, startTestStudio, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(240_000);
 
 const PLATFORM_KEY = 'test-platform-key';
-
-/** Virtual shoes over real socat pseudo-terminals, dealt on demand by the virtual dealer. */
-function scanner(seed: number, misreadRate: number) {
-  return {
-    wireFormat: 'studio-framed-v1',
-    virtualShoe: { seed, intervalMs: 3_600_000, misreadRate, heartbeatIntervalMs: 60_000 },
-  };
-}
-
-const TABLES: TableDefinition[] = [
-  {
-    id: 'pokdeng-e2e',
-    name: 'Pok Deng e2e',
-    game: 'pok-deng',
-    currency: 'THB',
-    bettingWindowMs: 4_000,
-    roundIntervalMs: 300,
-    scanner: scanner(11, 0.2),
-  } as unknown as TableDefinition,
-  {
-    id: 'ibj-e2e',
-    name: 'Infinite Blackjack e2e',
-    game: 'infinite-blackjack',
-    currency: 'EUR',
-    bettingWindowMs: 3_000,
-    decisionWindowMs: 1_500,
-    roundIntervalMs: 300,
-    scanner: scanner(22, 0.2),
-  } as unknown as TableDefinition,
-  {
-    id: 'pokdeng-sup',
-    name: 'Pok Deng supervised',
-    game: 'pok-deng',
-    currency: 'THB',
-    bettingWindowMs: 60_000,
-    roundIntervalMs: 300,
-    rescan: { maxFailedAttempts: 2 },
-    scanner: scanner(33, 0.6),
-  } as unknown as TableDefinition,
-];
 
 /**
  * The round orchestrator end to end on the real PostgreSQL: virtual shoes write frames into real

@@ -11,44 +11,23 @@ import {
   expectUnbrokenChain,
 } from '../support/history-checks';
 import { ServiceProcess, spawnService } from '../support/service-process';
-import { uniqueTopicPrefix, waitFor, writeTablesFile } from '../support/studio-harness';
+import { uniqueTopicPrefix, waitFor } from '../support/studio-harness';
+import {
+  CUT_CARD_AT,
+  percentile,
+  ROLL_TABLES,
+  RollInstance,
+  rollTablesFile,
+  supervisorToken,
+  tableViews,
+} from '../support/studio-roll-kit';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(900_000);
 
-const TABLES = Array.from({ length: 12 }, (_, i) =>
-  i % 2 === 0
-    ? { id: `roll-pd-${i}`, game: 'pok-deng' as const, currency: 'THB' }
-    : { id: `roll-ibj-${i}`, game: 'infinite-blackjack' as const, currency: 'EUR' },
-);
 const INSTANCES = ['roll-a', 'roll-b', 'roll-c'];
 const SEED = (i: number) => 900 + i;
 const RESTART_PAUSE = 'The service restarted while a card was expected';
-
-interface Instance {
-  id: string;
-  service: ServiceProcess;
-  url: string;
-  token: string;
-}
-
-interface TableView {
-  tableId: string;
-  driven: boolean;
-  expectedCard: { slot: string } | null;
-  paused: unknown;
-  shoe: { number: number; cardsDrawn: number; lastRoundNumber: number | null } | null;
-  round: { phase: string } | null;
-}
-
-/** Cards of an 8-deck shoe after which the dealer draws the cut card, as a real dealer would. */
-const CUT_CARD_AT = Math.floor(8 * 52 * 0.7);
-
-const percentile = (values: number[], p: number) => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 
 /**
  * Three instances as one studio (issue 15): twelve tables reading their shoes over TCP from
@@ -74,7 +53,7 @@ describe('a studio of three instances rolled and crashed under load', () => {
       cutAsked: number;
     }
   >();
-  const running = new Map<string, Instance>();
+  const running = new Map<string, RollInstance>();
   const everyService: ServiceProcess[] = [];
   const q = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) =>
     (await pool.query(sql, params)).rows as T[];
@@ -82,7 +61,7 @@ describe('a studio of three instances rolled and crashed under load', () => {
   beforeAll(async () => {
     db = await createTestDatabase('roll');
     pool = db.pool();
-    for (const [i, table] of TABLES.entries()) {
+    for (const [i, table] of ROLL_TABLES.entries()) {
       const server = await TcpShoeServer.listen({ port: 0, holdWrites: 1_000 });
       const writer = new ShoeWriter({
         shoe: new VirtualShoe({ seed: SEED(i), decks: 8, encoder: new StudioFramedV1Encoder() }),
@@ -106,24 +85,9 @@ describe('a studio of three instances rolled and crashed under load', () => {
     await db?.drop();
   });
 
-  const tablesFile = () =>
-    writeTablesFile(
-      TABLES.map((t) => ({
-        id: t.id,
-        name: t.id,
-        game: t.game,
-        currency: t.currency,
-        bettingWindowMs: 1_500,
-        decisionWindowMs: 1_500,
-        roundIntervalMs: 300,
-        scanner: {
-          wireFormat: 'studio-framed-v1',
-          path: `tcp://127.0.0.1:${shoes.get(t.id)!.server.port}`,
-        },
-      })) as never,
-    );
+  const tablesFile = () => rollTablesFile((id) => shoes.get(id)!.server.port);
 
-  async function start(id: string, file: string): Promise<Instance> {
+  async function start(id: string, file: string): Promise<RollInstance> {
     const service = spawnService({
       DATABASE_URL: db.url,
       PORT: '0',
@@ -142,30 +106,13 @@ describe('a studio of three instances rolled and crashed under load', () => {
     });
     everyService.push(service);
     const url = await service.listening(90_000);
-    const login = await fetch(`${url}/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'supervisor', password: 'supervisor-demo' }),
-    });
-    const { token } = (await login.json()) as { token: string };
+    const token = await supervisorToken(url);
     const instance = { id, service, url, token };
     running.set(id, instance);
     return instance;
   }
 
-  async function views(): Promise<TableView[]> {
-    for (const instance of running.values()) {
-      try {
-        const response = await fetch(`${instance.url}/tables`, {
-          headers: { authorization: `Bearer ${instance.token}` },
-        });
-        if (response.ok) return (await response.json()) as TableView[];
-      } catch {
-        // that instance is stopping: ask the next
-      }
-    }
-    return [];
-  }
+  const views = () => tableViews(running.values());
 
   /** The dealers: a card whenever a table expects one and has stored every card dealt so far. */
   let dealing = true;
@@ -225,7 +172,7 @@ describe('a studio of three instances rolled and crashed under load', () => {
           await q<{ n: number }>(
             `SELECT count(*)::int AS n FROM table_leases WHERE expires_at > now()`,
           )
-        )[0].n === TABLES.length,
+        )[0].n === ROLL_TABLES.length,
       60_000,
     );
 
@@ -256,7 +203,7 @@ describe('a studio of three instances rolled and crashed under load', () => {
     await platform.start();
     const simulator = new PlatformSimulator(
       platform,
-      TABLES.map((t) => ({
+      ROLL_TABLES.map((t) => ({
         tableId: t.id,
         game: t.game,
         currency: t.currency,
@@ -278,7 +225,7 @@ describe('a studio of three instances rolled and crashed under load', () => {
         `SELECT table_id, owner FROM table_leases`,
       );
       // An HTTP bet sent to an instance that does not drive the table is applied by the owner.
-      const ibj = TABLES.find((t) => t.game === 'infinite-blackjack')!.id;
+      const ibj = ROLL_TABLES.find((t) => t.game === 'infinite-blackjack')!.id;
       const owner = leases.find((l) => l.table_id === ibj)!.owner;
       const other = [...running.values()].find((i) => i.id !== owner)!;
       let httpBets = 0;
@@ -449,12 +396,12 @@ describe('a studio of three instances rolled and crashed under load', () => {
       completed.map((r) => r.id),
     );
     let events = 0;
-    for (const t of TABLES) events += await expectUnbrokenChain(q, t.id);
+    for (const t of ROLL_TABLES) events += await expectUnbrokenChain(q, t.id);
     expect(simulator.stats.seqGaps).toBe(0);
 
     // The shoes: every card dealt was read, once and in order, across every takeover; only a card
     // in flight when its instance was SIGKILLed may be missing (the table then paused for it).
-    for (const [i, t] of TABLES.entries()) {
+    for (const [i, t] of ROLL_TABLES.entries()) {
       const read = await q<{ code: string }>(
         `SELECT decoded->>'code' AS code FROM scanner_readings
           WHERE table_id = $1 AND kind = 'card' ORDER BY id`,
@@ -483,7 +430,7 @@ describe('a studio of three instances rolled and crashed under load', () => {
       `${name}: ${values.length} commands, p50 ${percentile(values, 50)} ms, p99 ${percentile(values, 99)} ms`;
     console.log(
       [
-        `studio roll: 3 instances, ${TABLES.length} tables over TCP shoes, rolling restart of each (${Math.round(rollMs / 1000)} s) then a SIGKILL of ${victimId} (it drove ${victimTables.length} tables)`,
+        `studio roll: 3 instances, ${ROLL_TABLES.length} tables over TCP shoes, rolling restart of each (${Math.round(rollMs / 1000)} s) then a SIGKILL of ${victimId} (it drove ${victimTables.length} tables)`,
         `commands sent ${sentAt.size}, answered ${answers.size}, answered more than once ${repeated} (all as duplicates)`,
         `answers by code: ${[...codes].map(([c, n]) => `${c} ${n}`).join(', ')}`,
         `events received by phase: ${[...eventsByPhase].map(([p, n]) => `${p} ${n}`).join(', ')}`,
