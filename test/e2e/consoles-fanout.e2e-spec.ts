@@ -72,7 +72,7 @@ describe('consoles on any instance see every table live and act on it', () => {
       TABLES_FILE: tablesFile,
     });
     running.push(service);
-    const url = await service.listening(60_000);
+    const url = await service.listening();
     const tokenOf = async (username: string) => {
       const login = await fetch(`${url}/auth/login`, {
         method: 'POST',

@@ -120,7 +120,7 @@ describe(`crash recovery (${RUNS} SIGKILLs at random points)`, () => {
 
   async function start(): Promise<{ service: ServiceProcess; url: string; token: string }> {
     const service = spawnService(env());
-    const url = await service.listening(60_000);
+    const url = await service.listening();
     const login = await fetch(`${url}/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

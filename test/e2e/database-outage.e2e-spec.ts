@@ -84,7 +84,7 @@ describe(`database outages (${OUTAGES} outages of 5–30 s)`, () => {
       TABLES_FILE: tablesFile,
     });
     try {
-      const url = await service.listening(60_000);
+      const url = await service.listening();
       const token = await signIn(url, 'supervisor', 'supervisor-demo');
       const ready = async () => {
         if (service.child.exitCode !== null || service.child.signalCode !== null)

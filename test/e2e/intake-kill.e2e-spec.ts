@@ -137,7 +137,7 @@ describe('Kafka intake batch across a SIGKILL of the service', () => {
 
   it('answers every command once (repeats marked duplicate) and stores every bet once', async () => {
     service = spawnService(env());
-    await service.listening(60_000);
+    await service.listening();
     await platform.start();
     const opened = await platform.waitFor(
       'betting to open',
@@ -159,7 +159,7 @@ describe('Kafka intake batch across a SIGKILL of the service', () => {
     expect(answeredBeforeKill).toBeLessThan(COMMANDS);
 
     service = spawnService(env());
-    await service.listening(60_000);
+    await service.listening();
     await waitFor('an answer to every command', async () => answered() === COMMANDS, 180_000, 100);
 
     const { byId, repeated } = answeredOnceEach(platform.results);
@@ -206,7 +206,7 @@ describe('Kafka intake batch across a SIGKILL of the service', () => {
 
   it('answers every decision of one window once and stores each once across a SIGKILL', async () => {
     expect(roundId).toBeDefined(); // the first test's round, with its 10,001 players
-    const url = await service!.listening(60_000);
+    const url = await service!.listening();
     const token = await signIn(url, 'dealer', 'dealer-demo');
     const closed = await postJson(
       url,
@@ -240,7 +240,7 @@ describe('Kafka intake batch across a SIGKILL of the service', () => {
     expect(answeredBeforeKill).toBeLessThan(COMMANDS);
 
     service = spawnService(env());
-    await service.listening(60_000);
+    await service.listening();
     await waitFor('an answer to every decision', async () => answered() === COMMANDS, 180_000, 100);
 
     const { repeated } = answeredOnceEach(decisions());

@@ -84,7 +84,7 @@ describe('command intake across a SIGKILL of the service', () => {
 
   it('answers every command and applies none twice', async () => {
     service = spawnService(env());
-    await service.listening(60_000);
+    await service.listening();
     await platform.start();
     // Pok Deng deals while betting is open. A service that dies while a card is expected comes
     // back paused for a supervisor (bets then get table-paused), so kill it only once the round's
@@ -116,7 +116,7 @@ describe('command intake across a SIGKILL of the service', () => {
     while (sent < COMMANDS) await sendSome(Math.min(20, COMMANDS - sent));
 
     service = spawnService(env());
-    await service.listening(60_000);
+    await service.listening();
     await waitFor(
       'an answer to every command',
       async () => new Set(platform.results.map((r) => r.commandId)).size === COMMANDS,

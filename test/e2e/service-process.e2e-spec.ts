@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import { REPO_ROOT } from '../support/environment';
 import { spawnService } from '../support/service-process';
 
-jest.setTimeout(180_000);
+jest.setTimeout(420_000);
 
 /**
  * The built service as an operator runs it: embedded defaults with no configuration, graceful

@@ -105,7 +105,7 @@ describe('a studio of three instances rolled and crashed under load', () => {
       PLATFORM_API_KEYS: 'roll-platform-key',
     });
     everyService.push(service);
-    const url = await service.listening(90_000);
+    const url = await service.listening();
     const token = await supervisorToken(url);
     const instance = { id, service, url, token };
     running.set(id, instance);

@@ -78,7 +78,7 @@ describe('two instances against one database', () => {
       TABLES_FILE: tablesFile,
     });
     running.push(service);
-    const url = await service.listening(60_000);
+    const url = await service.listening();
     const login = await fetch(`${url}/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -50,7 +50,9 @@ export function spawnService(env: Record<string, string>, cwd = REPO_ROOT): Serv
     killGroup,
     stdout: () => out,
     stderr: () => err,
-    async listening(timeoutMs = 60_000) {
+    // Generous: a first start on a new embedded folder creates and migrates the database, and CI
+    // runs these files beside the unit tests and the quality gates on two cores.
+    async listening(timeoutMs = 180_000) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
         const match = out.match(/listening on (http:\/\/[^\s"]+)/);
@@ -64,7 +66,7 @@ export function spawnService(env: Record<string, string>, cwd = REPO_ROOT): Serv
       killGroup('SIGKILL');
       throw new Error(`service did not start in ${timeoutMs} ms: ${err || out}`);
     },
-    async exited(timeoutMs = 30_000) {
+    async exited(timeoutMs = 90_000) {
       let timer: NodeJS.Timeout | undefined;
       try {
         return await Promise.race([
