@@ -1,4 +1,4 @@
-import type { ChainedEvent } from '../event-chain';
+import type { ChainedEvent, ChainVersion } from '../event-chain';
 import type { HistoryQuery } from './history-query';
 import { iso } from './history-query';
 
@@ -19,10 +19,12 @@ interface EventRow {
   occurred_at: Date;
   prev_hash: string;
   hash: string;
+  chain_version: number;
+  chain_salt: string | null;
 }
 
 const EVENT_COLUMNS = `id, table_id, event_no, round_id, type, visibility, payload, actor,
-  occurred_at, prev_hash, hash`;
+  occurred_at, prev_hash, hash, chain_version, chain_salt`;
 
 const chainEvent = (r: EventRow): StoredChainEvent => ({
   id: String(r.id),
@@ -36,6 +38,8 @@ const chainEvent = (r: EventRow): StoredChainEvent => ({
   occurredAt: iso(r.occurred_at)!,
   prevHash: r.prev_hash,
   hash: r.hash,
+  chainVersion: Number(r.chain_version) as ChainVersion,
+  salt: r.chain_salt,
 });
 
 /** round_events, the hash-chained event log, and the tables that have one. */

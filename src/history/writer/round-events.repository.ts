@@ -2,7 +2,7 @@ import { topicName } from '@studio/contracts';
 import type { EntityManager } from 'typeorm';
 import type { TableWrites } from '../../table-core/table-machine';
 import { OutboxRecord, outboxRecord } from '../../outbox/outbox-writer';
-import { ChainedEvent, eventHash, GENESIS_HASH } from '../event-chain';
+import { CHAIN_VERSION, ChainedEvent, eventHash, GENESIS_HASH, newSalt } from '../event-chain';
 
 /** The last event of a table's hash chain (eventNo 0 and the genesis hash before the first). */
 export interface ChainHead {
@@ -71,6 +71,8 @@ export class RoundEventsRepository {
         payload: e.payload,
         actor: e.actor ?? null,
         occurredAt,
+        chainVersion: CHAIN_VERSION,
+        salt: newSalt(),
       };
       const hash = eventHash(prevHash, fields);
       rows.push({ ...fields, prevHash, hash });
