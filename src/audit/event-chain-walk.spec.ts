@@ -1,7 +1,11 @@
-import { eventHash, GENESIS_HASH } from '../history/event-chain';
+import { createHash } from 'node:crypto';
+import { ChainedEventFields, eventHash, GENESIS_HASH, hashedText } from '../history/event-chain';
 import { ChainWalker, StoredChainEvent } from './event-chain-walk';
 
-/** Five chained events of table t-1, as the table state store writes them. */
+/**
+ * Five chained events of table t-1, as the table state store writes them: two of before the
+ * versioned chain (version 1), three after (version 2, salted).
+ */
 function chain(): StoredChainEvent[] {
   const out: StoredChainEvent[] = [];
   let prev = GENESIS_HASH;
@@ -15,6 +19,9 @@ function chain(): StoredChainEvent[] {
       payload: { slot: `player-${n}/1`, amount: n * 100 },
       actor: null,
       occurredAt: `2026-11-29T12:00:0${n}.000Z`,
+      ...(n <= 2
+        ? { chainVersion: 1 as const, salt: null }
+        : { chainVersion: 2 as const, salt: String(n).repeat(32) }),
     };
     const hash = eventHash(prev, fields);
     out.push({ ...fields, id: String(100 + n), prevHash: prev, hash });
@@ -77,5 +84,63 @@ describe('ChainWalker', () => {
       rowId: '103',
       reason: 'prev-hash-mismatch',
     });
+  });
+
+  it('refuses a version-2 row set back to version 1, and an unknown version', () => {
+    const events = chain();
+    events[3] = { ...events[3], chainVersion: 1 };
+    expect(new ChainWalker('t-1').walk(events)).toMatchObject({
+      eventNo: 4,
+      reason: 'chain-version',
+      found: '1',
+    });
+    const unknown = chain();
+    unknown[0] = { ...unknown[0], chainVersion: 3 as 2 };
+    expect(new ChainWalker('t-1').walk(unknown)).toMatchObject({
+      eventNo: 1,
+      reason: 'chain-version',
+    });
+  });
+
+  it('names an edited salt by the recomputed hash', () => {
+    const events = chain();
+    events[2] = { ...events[2], salt: 'f'.repeat(32) };
+    expect(new ChainWalker('t-1').walk(events)).toMatchObject({
+      eventNo: 3,
+      reason: 'hash-mismatch',
+    });
+  });
+});
+
+describe('the hashed text (docs/chain.md)', () => {
+  const event: ChainedEventFields = {
+    tableId: 'pd-1',
+    eventNo: 7,
+    roundId: null,
+    type: 'VoidRequested',
+    visibility: 'public',
+    payload: { reason: 'é\u2028<"x">', b: [1.5, -0, 1e21, true], a: { z: null, é: 1, A: 2 } },
+    actor: 'sup',
+    occurredAt: '2026-12-01T10:00:00.000Z',
+    chainVersion: 2,
+    salt: '0123456789abcdef0123456789abcdef',
+  };
+
+  it('version 2 is RFC 8785: keys sorted by UTF-16 code units, shortest numbers, minimal escapes', () => {
+    expect(hashedText(event)).toBe(
+      '{"actor":"sup","chainVersion":2,"eventNo":7,"occurredAt":"2026-12-01T10:00:00.000Z",' +
+        '"payload":{"a":{"A":2,"z":null,"é":1},"b":[1.5,0,1e+21,true],"reason":"é\u2028<\\"x\\">"},' +
+        '"roundId":null,"salt":"0123456789abcdef0123456789abcdef","tableId":"pd-1",' +
+        '"type":"VoidRequested","visibility":"public"}',
+    );
+  });
+
+  it('the hash is sha256 over the previous hash, a newline and that text, in UTF-8', () => {
+    const prev = 'ab'.repeat(32);
+    const expected = createHash('sha256')
+      .update(Buffer.from(`${prev}\n${hashedText(event)}`, 'utf8'))
+      .digest('hex');
+    expect(eventHash(prev, event)).toBe(expected);
+    expect(eventHash(prev, { ...event, chainVersion: 1, salt: null })).not.toBe(expected);
   });
 });

@@ -1,5 +1,5 @@
 import type { StoredChainEvent } from '../history/reader/round-events.reader';
-import { eventHash, GENESIS_HASH } from '../history/event-chain';
+import { CHAIN_VERSIONS, eventHash, GENESIS_HASH } from '../history/event-chain';
 
 export type { StoredChainEvent };
 
@@ -9,7 +9,12 @@ export type BrokenLinkReason =
   /** The row's prev_hash is not the hash of the event before it (deleted or reordered rows). */
   | 'prev-hash-mismatch'
   /** The row's content no longer hashes to its stored hash (edited). */
-  | 'hash-mismatch';
+  | 'hash-mismatch'
+  /**
+   * The row names an unknown chain version, or an older one than the event before it (versions
+   * only go up: a row set back to version 1 to be hashed the old way is a finding).
+   */
+  | 'chain-version';
 
 export interface BrokenLink {
   tableId: string;
@@ -27,6 +32,7 @@ export interface BrokenLink {
 export class ChainWalker {
   private expectedNo: number;
   private prevHash: string;
+  private version = 1;
   checked = 0;
 
   constructor(
@@ -52,6 +58,10 @@ export class ChainWalker {
       if (e.prevHash !== this.prevHash) {
         return { ...at, reason: 'prev-hash-mismatch', expected: this.prevHash, found: e.prevHash };
       }
+      if (!CHAIN_VERSIONS.includes(e.chainVersion) || e.chainVersion < this.version) {
+        const expected = `${this.version} or later`;
+        return { ...at, reason: 'chain-version', expected, found: String(e.chainVersion) };
+      }
       const recomputed = eventHash(e.prevHash, {
         tableId: e.tableId,
         eventNo: e.eventNo,
@@ -61,12 +71,15 @@ export class ChainWalker {
         payload: e.payload,
         actor: e.actor,
         occurredAt: e.occurredAt,
+        chainVersion: e.chainVersion,
+        salt: e.salt,
       });
       if (recomputed !== e.hash) {
         return { ...at, reason: 'hash-mismatch', expected: recomputed, found: e.hash };
       }
       this.expectedNo += 1;
       this.prevHash = e.hash;
+      this.version = e.chainVersion;
       this.checked += 1;
     }
     return undefined;

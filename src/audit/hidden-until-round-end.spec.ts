@@ -43,6 +43,8 @@ const event = (no: number, type: string, visibility: string, payload: unknown) =
     occurredAt: '2026-11-29T12:00:00.000Z',
     prevHash: 'a'.repeat(64),
     hash: 'b'.repeat(64),
+    chainVersion: 2,
+    salt: 'c'.repeat(32),
   }) satisfies StoredChainEvent;
 
 /** A Pok Deng round while betting is open: a burnt card, a player's face-down card, one face up. */
@@ -94,6 +96,7 @@ describe('face-down cards reach auditors only after the round has ended', () => 
       outcome: 'applied',
     });
     expect(shown.events).toEqual([expect.not.objectContaining({ hash: expect.anything() })]);
+    expect(shown.events).toEqual([expect.not.objectContaining({ salt: expect.anything() })]);
     expect(shown.events[0]).toMatchObject({ type: 'CardDealt' });
     expect(shown.hands).toEqual([]);
     const text = JSON.stringify(shown);

@@ -24,9 +24,9 @@ export type ShownReading = Omit<ReadingRecord, 'raw' | 'decoded' | 'outcomeDetai
   outcomeDetail: unknown;
   withheld?: true;
 };
-/** An event of a round in progress carries no hashes (see below). */
-export type ShownEvent = Omit<StoredChainEvent, 'prevHash' | 'hash'> &
-  Partial<Pick<StoredChainEvent, 'prevHash' | 'hash'>>;
+/** An event of a round in progress carries no hashes and no salt (see below). */
+export type ShownEvent = Omit<StoredChainEvent, 'prevHash' | 'hash' | 'salt'> &
+  Partial<Pick<StoredChainEvent, 'prevHash' | 'hash' | 'salt'>>;
 
 export interface ShownRecords {
   readings: ShownReading[];
@@ -44,8 +44,8 @@ const stillFaceDown = (c: CardRecord) => c.faceDown && c.revealedAt === null;
  * - a reading's bytes only when it became a card that is face up or revealed: the reading of a
  *   face-down card, a rescan or duplicate of it, or garbage that may hold part of it shows its
  *   outcome only (raw bytes, decoded value and detail withheld);
- * - public events only, without their hashes: a restricted event (`HiddenCardRecorded`) holds the
- *   card, and a hash over a card can be found by trying the 52 candidates;
+ * - public events only, without their hashes and salts: a restricted event (`HiddenCardRecorded`)
+ *   holds the card, and a hash over a card can be found by trying the 52 candidates;
  * - no hands (they are recorded when the round settles).
  * After the end, everything as stored.
  */
@@ -63,7 +63,7 @@ export function hiddenUntilRoundEnd(status: string, records: RoundRecords): Show
     ),
     events: records.events
       .filter((e) => e.visibility === 'public')
-      .map(({ prevHash: _prev, hash: _hash, ...e }) => e),
+      .map(({ prevHash: _prev, hash: _hash, salt: _salt, ...e }) => e),
     hands: [],
   };
 }

@@ -1,4 +1,4 @@
-import type { ChainedEvent } from '../event-chain';
+import type { ChainedEvent, ChainVersion } from '../event-chain';
 import type { HistoryQuery } from './history-query';
 import { iso } from './history-query';
 
@@ -19,10 +19,12 @@ interface EventRow {
   occurred_at: Date;
   prev_hash: string;
   hash: string;
+  chain_version: number;
+  chain_salt: string | null;
 }
 
 const EVENT_COLUMNS = `id, table_id, event_no, round_id, type, visibility, payload, actor,
-  occurred_at, prev_hash, hash`;
+  occurred_at, prev_hash, hash, chain_version, chain_salt`;
 
 const chainEvent = (r: EventRow): StoredChainEvent => ({
   id: String(r.id),
@@ -36,6 +38,8 @@ const chainEvent = (r: EventRow): StoredChainEvent => ({
   occurredAt: iso(r.occurred_at)!,
   prevHash: r.prev_hash,
   hash: r.hash,
+  chainVersion: Number(r.chain_version) as ChainVersion,
+  salt: r.chain_salt,
 });
 
 /** round_events, the hash-chained event log, and the tables that have one. */
@@ -63,5 +67,42 @@ export class RoundEventsReader {
   async tableIds(): Promise<string[]> {
     const rows = await this.q<{ id: string }>(`SELECT id FROM studio_tables ORDER BY id`);
     return rows.map((r) => r.id);
+  }
+
+  /** How many events follow event `afterNo`, and when the first of them occurred. */
+  async tail(
+    tableId: string,
+    afterNo: number,
+  ): Promise<{ events: number; oldestAt: string | null }> {
+    const [row] = await this.q<{ n: number; oldest: Date | null }>(
+      `SELECT count(*)::int AS n, min(occurred_at) AS oldest FROM round_events
+        WHERE table_id = $1 AND event_no > $2`,
+      [tableId, afterNo],
+    );
+    return { events: Number(row?.n ?? 0), oldestAt: iso(row?.oldest ?? null) };
+  }
+
+  /**
+   * The newest chain head the relay published for the table, as the database records it: the last
+   * published outbox row with a head (a round event's envelope `chain`, or a ChainCheckpoint).
+   */
+  async publishedHead(
+    tableId: string,
+  ): Promise<{ eventNo: number; hash: string; publishedAt: string } | undefined> {
+    const [row] = await this.q<{ event_no: string; hash: string; at: Date }>(
+      `SELECT h.event_no, h.hash, h.at FROM outbox_progress p
+        CROSS JOIN LATERAL (
+              SELECT COALESCE(o.chain_event_no, (o.payload->>'eventNo')::bigint) AS event_no,
+                     COALESCE(o.chain_hash, o.payload->>'hash') AS hash, o.occurred_at AS at
+                FROM outbox o
+               WHERE o.table_id = p.table_id AND o.seq <= p.last_published_seq
+                 AND (o.chain_event_no IS NOT NULL OR o.type = 'ChainCheckpoint')
+               ORDER BY o.seq DESC LIMIT 1) h
+        WHERE p.table_id = $1`,
+      [tableId],
+    );
+    return row
+      ? { eventNo: Number(row.event_no), hash: row.hash, publishedAt: iso(row.at)! }
+      : undefined;
   }
 }

@@ -185,10 +185,14 @@ BEGIN
       RAISE EXCEPTION 'hash chain of table % moved (last event %)', v_table, v_last_no
         USING ERRCODE = 'SL003';
     END IF;
-    INSERT INTO round_events (table_id, event_no, round_id, type, visibility, payload, actor, occurred_at, prev_hash, hash)
-    SELECT v_table, e."eventNo", e."roundId", e.type, e.visibility, e.payload, e.actor, e."occurredAt", e."prevHash", e.hash
+    -- Hashed by the caller (src/history/event-chain.ts, docs/chain.md); stored as hashed.
+    INSERT INTO round_events (table_id, event_no, round_id, type, visibility, payload, actor, occurred_at,
+                              prev_hash, hash, chain_version, chain_salt)
+    SELECT v_table, e."eventNo", e."roundId", e.type, e.visibility, e.payload, e.actor, e."occurredAt",
+           e."prevHash", e.hash, e."chainVersion", e.salt
       FROM jsonb_to_recordset(t->'events') AS e("eventNo" bigint, "roundId" uuid, type text, visibility text,
-           payload jsonb, actor text, "occurredAt" timestamptz, "prevHash" text, hash text);
+           payload jsonb, actor text, "occurredAt" timestamptz, "prevHash" text, hash text,
+           "chainVersion" smallint, salt text);
   END IF;
 
   PERFORM studio_append_outbox(v_table, t->'outbox');

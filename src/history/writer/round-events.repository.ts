@@ -2,7 +2,7 @@ import { topicName } from '@studio/contracts';
 import type { EntityManager } from 'typeorm';
 import type { TableWrites } from '../../table-core/table-machine';
 import { OutboxRecord, outboxRecord } from '../../outbox/outbox-writer';
-import { ChainedEvent, eventHash, GENESIS_HASH } from '../event-chain';
+import { CHAIN_VERSION, ChainedEvent, eventHash, GENESIS_HASH, newSalt } from '../event-chain';
 
 /** The last event of a table's hash chain (eventNo 0 and the genesis hash before the first). */
 export interface ChainHead {
@@ -71,6 +71,8 @@ export class RoundEventsRepository {
         payload: e.payload,
         actor: e.actor ?? null,
         occurredAt,
+        chainVersion: CHAIN_VERSION,
+        salt: newSalt(),
       };
       const hash = eventHash(prevHash, fields);
       rows.push({ ...fields, prevHash, hash });
@@ -79,12 +81,15 @@ export class RoundEventsRepository {
     return { rows, head: { eventNo, hash: prevHash } };
   }
 
-  /** The outbox records of the public events. */
-  outboxRecords(events: TableWrites['events'], at: Date, newId: () => string): OutboxRecord[] {
+  /**
+   * The outbox records of the public events, each with the chain head at it (itself): the last
+   * one a platform received anchors the restricted events before it too (docs/chain.md).
+   */
+  outboxRecords(events: readonly ChainedEvent[], at: Date, newId: () => string): OutboxRecord[] {
     return events
       .filter((e) => e.visibility === 'public')
-      .map((e) =>
-        outboxRecord({
+      .map((e) => ({
+        ...outboxRecord({
           eventId: newId(),
           topic: this.topic,
           roundId: e.roundId,
@@ -93,7 +98,8 @@ export class RoundEventsRepository {
           occurredAt: at,
           payload: e.payload,
         }),
-      );
+        chain: { eventNo: e.eventNo, hash: e.hash },
+      }));
   }
 }
 
