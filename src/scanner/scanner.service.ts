@@ -11,6 +11,7 @@ import type { ReadingRecord } from '../use-cases/common/tables.port';
 import { SerialScannerAdapter } from './serial-scanner-adapter';
 import type { ScannerSettings } from './scanner-settings';
 import { ScannerStatusEvents, ScannerStatusReporter } from './scanner-status';
+import { isTcpPath } from './tcp-port';
 import {
   mockSink,
   openTransport,
@@ -19,7 +20,8 @@ import {
   ScannerTransportKind,
   TRANSPORT_NAMES,
 } from './scanner-transport';
-import { VirtualShoeFeed, virtualShoeFeed } from './virtual-shoe-feed';
+import type { ShoeWriter, VirtualShoe } from '@studio/virtual-shoe';
+import { shoeWriter, virtualShoe } from './virtual-shoe-feed';
 
 export interface TableScannerState {
   tableId: string;
@@ -32,8 +34,9 @@ export interface TableScannerState {
   reason: string;
   reconnectAttempts: number;
   /**
-   * A scanner on a device (a serial path or a device server's tcp://…) is connected only by the
-   * instance driving its table: set while another instance drives it and this one keeps off.
+   * A scanner on a device (a serial path or a device server's tcp://…) or a built-in virtual shoe
+   * is opened only by the instance driving its table: set while another instance drives it and
+   * this one keeps off (no socat pair, no adapter, so no stale warning either).
    */
   drivenElsewhere?: true;
 }
@@ -66,14 +69,21 @@ type ScannedTable = TableDefinition & { scanner: ScannerSettings };
 
 interface RunningScanner {
   table: ScannedTable;
-  transport: ScannerTransport;
-  adapter: SerialScannerAdapter;
-  /** Connected only while this instance drives the table (a device, not a built-in shoe). */
+  /** Opened when this instance starts driving the table (kept for a hosted TCP shoe). */
+  transport?: ScannerTransport;
+  adapter?: SerialScannerAdapter;
+  /**
+   * Opened only while this instance drives the table: every device and every virtual shoe
+   * except one hosted on its own TCP port (a device server other instances may be reading).
+   */
   ownerOnly: boolean;
   attached: boolean;
   state: TableScannerState;
-  feed?: VirtualShoeFeed;
+  shoe?: VirtualShoe;
+  writer?: ShoeWriter;
   statusChain: Promise<void>;
+  /** Opening and closing one after the other: an acquire and a release never interleave. */
+  turn: Promise<void>;
 }
 
 /** Seconds the start-up waits for the built-in virtual shoes' ports before reporting "not ready". */
@@ -116,18 +126,23 @@ export class ScannerService {
   states(): TableScannerState[] {
     return [...this.scanners.values()].map((s) => ({
       ...s.state,
-      reconnectAttempts: s.adapter.attempts,
+      reconnectAttempts: s.adapter?.attempts ?? 0,
     }));
   }
 
   /** Writes the next card of a table's virtual shoe now (demo consoles and the virtual dealer). */
   async dealVirtualCard(tableId: string): Promise<void> {
-    await this.scanners.get(tableId)?.feed?.writer.dealNext();
+    const running = this.scanners.get(tableId);
+    await running?.turn; // a shoe being opened deals once its reader is connected
+    await running?.writer?.dealNext();
   }
 
   /** The table started shoe number `shoeNumber`: the virtual shoe reshuffles to match. */
   async newVirtualShoe(tableId: string, shoeNumber: number): Promise<void> {
-    await this.scanners.get(tableId)?.feed?.writer.newShoe(shoeNumber);
+    const running = this.scanners.get(tableId);
+    await running?.turn;
+    if (running?.writer) await running.writer.newShoe(shoeNumber);
+    else running?.shoe?.newShoe(shoeNumber);
   }
 
   /**
@@ -136,7 +151,7 @@ export class ScannerService {
    * as the table's ingestion keeps them), so that none comes out a second time.
    */
   resumeVirtualShoe(tableId: string, shoeNumber: number, counts: readonly number[]): void {
-    const shoe = this.scanners.get(tableId)?.feed?.shoe;
+    const shoe = this.scanners.get(tableId)?.shoe;
     if (!shoe) return;
     const dealt = counts.flatMap((n, index) =>
       Array.from({ length: n }, () => cardCode(cardFromIndex(index))),
@@ -156,24 +171,23 @@ export class ScannerService {
         "socat is not installed: the virtual shoes feed their tables through serialport's in-process mock binding instead of pseudo-terminals",
       );
     }
-    for (const table of withScanner) {
-      try {
-        await this.startTable(table);
-      } catch (error) {
-        this.logger.error(`Scanner of table ${table.id} could not start: ${oneLine(error)}`);
-      }
+    for (const table of withScanner) await this.startTable(table);
+    const open = [...this.scanners.values()].filter((s) => s.attached);
+    // Connected side by side, not one after the other: hundreds of tables start at once.
+    await Promise.all(open.map((s) => this.startWriter(s)));
+    const off = withScanner.length - open.length;
+    if (off > 0) {
+      this.logger.log(
+        `${off} of ${withScanner.length} scanners stay closed: other instances drive their tables (each opens when this instance takes its table)`,
+      );
     }
-    const virtual = [...this.scanners.values()].filter((s) => s.state.virtual);
-    await Promise.all(virtual.map((s) => s.adapter.waitUntilConnected(VIRTUAL_CONNECT_TIMEOUT_MS)));
-    for (const s of virtual) s.feed?.writer.start();
   }
 
   async stop(): Promise<void> {
     for (const s of this.scanners.values()) {
-      await s.feed?.writer.stop().catch(() => undefined);
-      if (s.attached) await s.adapter.stop();
-      await s.transport.pty?.stop().catch(() => undefined);
-      await s.transport.tcpServer?.close().catch(() => undefined);
+      await s.turn;
+      await this.close(s);
+      await s.transport?.tcpServer?.close().catch(() => undefined);
       await s.statusChain;
     }
     await this.deps.recorder.flush();
@@ -181,83 +195,130 @@ export class ScannerService {
   }
 
   /**
-   * This instance now drives the table: connect its device scanner (a device server holds what
-   * the shoe sent meanwhile, so a table moving between instances loses no frame).
+   * This instance now drives the table: open its scanner (a device server holds what the shoe
+   * sent meanwhile, so a table moving between instances loses no frame) or its virtual shoe.
+   * Not awaited by the caller: the shoe's cards wait for it (`turn`), the table does not.
    */
-  attach(tableId: string): void {
+  attach(tableId: string): Promise<void> {
     const running = this.scanners.get(tableId);
-    if (!running?.ownerOnly || running.attached) return;
-    running.attached = true;
-    delete running.state.drivenElsewhere;
-    running.adapter = this.adapterFor(running);
-    running.adapter.start();
+    if (!running?.ownerOnly) return Promise.resolve();
+    return this.inTurn(running, async () => {
+      if (running.attached) return;
+      await this.open(running);
+      await this.startWriter(running);
+    });
   }
 
-  /** Another instance drives the table now (or this one stops): let go of its device. */
-  async detach(tableId: string): Promise<void> {
+  /** Another instance drives the table now (or this one stops): let go of its scanner or shoe. */
+  detach(tableId: string): Promise<void> {
     const running = this.scanners.get(tableId);
-    if (!running?.ownerOnly || !running.attached) return;
-    running.attached = false;
-    await running.adapter.stop();
-    await this.deps.recorder.flush();
-    this.keepOff(running);
+    if (!running?.ownerOnly) return Promise.resolve();
+    return this.inTurn(running, async () => {
+      if (!running.attached) return;
+      await this.close(running);
+      this.keepOff(running);
+    });
+  }
+
+  private inTurn(running: RunningScanner, step: () => Promise<void>): Promise<void> {
+    const next = running.turn.then(step).catch((error) => {
+      this.logger.error(`Scanner of table ${running.table.id}: ${oneLine(error)}`);
+    });
+    running.turn = next;
+    return next;
   }
 
   private async startTable(table: ScannedTable): Promise<void> {
     const settings = table.scanner;
-    const transport = await openTransport(table.id, settings, Boolean(this.socatPath), this.ptys);
     const running: RunningScanner = {
       table,
-      transport,
       state: {
         tableId: table.id,
-        port: transport.path,
+        port: settings.path ?? 'virtual shoe',
         wireFormat: settings.wireFormat,
         virtual: !settings.path,
-        transport: transport.kind,
+        transport: settings.path && isTcpPath(settings.path) ? 'tcp' : 'serial',
         status: 'connecting',
         since: this.deps.clock.now().toISOString(),
         reason: 'starting',
         reconnectAttempts: 0,
       },
       statusChain: Promise.resolve(),
-      adapter: undefined as unknown as SerialScannerAdapter,
-      ownerOnly: Boolean(settings.path),
+      turn: Promise.resolve(),
+      ownerOnly: settings.virtualShoe?.tcpPort === undefined,
       attached: false,
     };
-    running.adapter = this.adapterFor(running);
-    const shoe = settings.virtualShoe;
-    if (shoe) {
-      const fallback = mockSink(() => running.adapter);
-      running.feed = virtualShoeFeed(
-        table.id,
-        { ...settings, virtualShoe: shoe },
-        transport,
-        fallback,
-        this.logger,
-      );
+    if (settings.virtualShoe) {
+      running.shoe = virtualShoe({ ...settings, virtualShoe: settings.virtualShoe });
     }
     this.scanners.set(table.id, running);
-    this.logger.log(
-      `Table ${table.id}: ${settings.wireFormat} reader on ${transport.path}` +
-        (shoe
-          ? ` fed by the virtual shoe (seed ${shoe.seed}, ${TRANSPORT_NAMES[transport.kind]})`
-          : ''),
-    );
     if (running.ownerOnly && !(this.deps.drivenHere?.(table.id) ?? true)) {
       this.keepOff(running);
       return;
     }
+    await this.inTurn(running, () => this.open(running));
+  }
+
+  /** Opens the transport (a virtual shoe's pty pair only now) and starts a new adapter on it. */
+  private async open(running: RunningScanner): Promise<void> {
+    const { table } = running;
+    const settings = table.scanner;
+    if (!running.transport) {
+      const transport = await openTransport(table.id, settings, Boolean(this.socatPath), this.ptys);
+      running.transport = transport;
+      Object.assign(running.state, { port: transport.path, transport: transport.kind });
+      const shoe = settings.virtualShoe;
+      this.logger.log(
+        `Table ${table.id}: ${settings.wireFormat} reader on ${transport.path}` +
+          (shoe
+            ? ` fed by the virtual shoe (seed ${shoe.seed}, ${TRANSPORT_NAMES[transport.kind]})`
+            : ''),
+      );
+    }
     running.attached = true;
+    delete running.state.drivenElsewhere;
+    running.adapter = this.adapterFor(running, running.transport);
     running.adapter.start();
+    if (settings.virtualShoe && running.shoe) {
+      running.writer = shoeWriter(
+        table.id,
+        { ...settings, virtualShoe: settings.virtualShoe },
+        running.shoe,
+        running.transport,
+        mockSink(() => running.adapter!),
+        this.logger,
+      );
+    }
+  }
+
+  /** A virtual shoe deals once its reader is connected (its first frames would be lost). */
+  private async startWriter(running: RunningScanner): Promise<void> {
+    if (!running.writer || !running.adapter) return;
+    await running.adapter.waitUntilConnected(VIRTUAL_CONNECT_TIMEOUT_MS);
+    running.writer.start();
+  }
+
+  /**
+   * Stops the shoe's writer, then the adapter (the last readings reach the table and are
+   * stored), then a virtual shoe's pty pair: nothing of it runs while another instance drives.
+   */
+  private async close(running: RunningScanner): Promise<void> {
+    await running.writer?.stop().catch(() => undefined);
+    running.writer = undefined;
+    if (running.attached) await running.adapter?.stop();
+    running.attached = false;
+    await this.deps.recorder.flush();
+    const pty = running.transport?.pty;
+    if (running.ownerOnly) running.transport = undefined; // opened again by the next owner here
+    await pty?.stop().catch(() => undefined);
   }
 
   /** A new adapter for this table's device (an adapter is started once and stopped once). */
-  private adapterFor(running: RunningScanner): SerialScannerAdapter {
+  private adapterFor(running: RunningScanner, transport: ScannerTransport): SerialScannerAdapter {
     const settings = running.table.scanner;
     return new SerialScannerAdapter(
       {
-        path: running.transport.path,
+        path: transport.path,
         wireFormat: settings.wireFormat,
         line: {
           baudRate: settings.baudRate,
@@ -274,7 +335,7 @@ export class ScannerService {
         reconnectInitialDelayMs: settings.reconnectInitialDelayMs,
         reconnectMaxDelayMs: settings.reconnectMaxDelayMs,
         now: () => this.deps.clock.now(),
-        openPort: running.transport.openPort,
+        openPort: transport.openPort,
       },
       {
         reading: (reading) => this.onReading(running, reading),

@@ -4,8 +4,8 @@ import type { ScannerService } from './scanner.service';
 
 /**
  * Starts and stops the scanners after and before the tables; the virtual dealer deals from the
- * virtual shoes after each committed transition, and device scanners follow the tables this
- * instance drives.
+ * virtual shoes after each committed transition, and scanners and virtual shoes are open only
+ * for the tables this instance drives.
  */
 export class ScannersLifecycle {
   constructor(
@@ -15,7 +15,9 @@ export class ScannersLifecycle {
   ) {
     registry.onTransition((tableId, outcome) => dealer.onTransition(tableId, outcome));
     registry.onDriven({
-      running: (tableId) => scanners.attach(tableId),
+      // Not awaited: the table runs at once; its virtual shoe deals once its reader is open.
+      running: (tableId) => void scanners.attach(tableId),
+      // Awaited: the last readings reach the table before it is released.
       stopping: (tableId) => scanners.detach(tableId),
     });
   }

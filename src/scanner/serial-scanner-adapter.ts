@@ -68,13 +68,14 @@ export interface ScannerAdapterOptions {
  * One table's card-shoe reader on a serial port or a serial device server's TCP socket (only how
  * the byte stream is opened differs, see PortFactory). Decodes every byte into readings, reports
  * `disconnected` when the port closes, fails or is unplugged and reopens it with capped exponential
- * backoff, and reports `stale` when an open port stays silent past the heartbeat timeout. The
- * decoder lives as long as the adapter, so sequence gaps across a reconnection are still seen; a
- * frame cut by a disconnection is flushed as a truncated reading.
+ * backoff, and reports `stale` when an open port stays silent past the heartbeat timeout. Every
+ * connection gets its own decoder, so its sequence check starts afresh with `first`
+ * (docs/scanner-protocol.md): a device server that restarted and numbers from 0 again is not a
+ * reader going `backwards`. A frame cut by a disconnection is flushed as a truncated reading.
  */
 export class SerialScannerAdapter {
   private port?: ScannerPort;
-  private readonly decoder: FrameDecoder;
+  private decoder: FrameDecoder;
   private current: ScannerConnectionStatus = 'connecting';
   /** Failed tries since the port was last open (what readiness and the consoles show). */
   private reconnectAttempts = 0;
@@ -95,9 +96,13 @@ export class SerialScannerAdapter {
     private readonly options: ScannerAdapterOptions,
     private readonly listener: ScannerAdapterListener,
   ) {
-    const format = wireFormat(options.wireFormat);
-    if (!format) throw new Error(`Unknown wire format "${options.wireFormat}"`);
-    this.decoder = format.createDecoder(options.decoder);
+    this.decoder = this.newDecoder();
+  }
+
+  private newDecoder(): FrameDecoder {
+    const format = wireFormat(this.options.wireFormat);
+    if (!format) throw new Error(`Unknown wire format "${this.options.wireFormat}"`);
+    return format.createDecoder(this.options.decoder);
   }
 
   get status(): ScannerConnectionStatus {
@@ -169,6 +174,8 @@ export class SerialScannerAdapter {
       return;
     }
     this.port = port;
+    // A new connection numbers afresh (the previous decoder was flushed when it was lost).
+    this.decoder = this.newDecoder();
     port.on('data', (chunk: Buffer) => this.received(chunk));
     port.on('close', (error?: Error | null) =>
       this.lost(error ? `port closed: ${reason(error)}` : 'port closed', port),

@@ -5,36 +5,45 @@ import { oneLine } from '../common/one-line';
 import type { ScannerSettings } from './scanner-settings';
 import type { ScannerTransport } from './scanner-transport';
 
-/** A table's built-in virtual shoe and the writer that deals it onto the reader's line. */
-export interface VirtualShoeFeed {
-  shoe: VirtualShoe;
-  writer: ShoeWriter;
+type VirtualShoeSettings = ScannerSettings & {
+  virtualShoe: NonNullable<ScannerSettings['virtualShoe']>;
+};
+
+/**
+ * A table's built-in virtual shoe: its order lives as long as the service, so a table that comes
+ * back to this instance deals on from it (or resumes it from the table's counts).
+ */
+export function virtualShoe(settings: VirtualShoeSettings): VirtualShoe {
+  const shoeSettings = settings.virtualShoe;
+  return new VirtualShoe({
+    seed: shoeSettings.seed,
+    decks: shoeSettings.decks,
+    encoder: wireFormat(settings.wireFormat)!.createEncoder!(),
+    misreadRate: shoeSettings.misreadRate,
+    noiseRate: shoeSettings.noiseRate,
+    duplicateRate: shoeSettings.duplicateRate,
+  });
 }
 
-/** The virtual shoe of a table without a device, writing to its transport (or `fallback`). */
-export function virtualShoeFeed(
+/**
+ * The writer that deals `shoe` onto its table's line (the transport, or `fallback`): one per
+ * connection, made when this instance starts driving the table and stopped when it stops.
+ */
+export function shoeWriter(
   tableId: string,
-  settings: ScannerSettings & { virtualShoe: NonNullable<ScannerSettings['virtualShoe']> },
+  settings: VirtualShoeSettings,
+  shoe: VirtualShoe,
   transport: ScannerTransport,
   fallback: ByteSink,
   logger: Logger,
-): VirtualShoeFeed {
+): ShoeWriter {
   const shoeSettings = settings.virtualShoe;
-  const encoder = wireFormat(settings.wireFormat)!.createEncoder!();
   const sink: ByteSink =
     transport.tcpServer ??
     (transport.pty
       ? new SerialPortSink({ path: transport.pty.shoePath, baudRate: settings.baudRate })
       : fallback);
-  const shoe = new VirtualShoe({
-    seed: shoeSettings.seed,
-    decks: shoeSettings.decks,
-    encoder,
-    misreadRate: shoeSettings.misreadRate,
-    noiseRate: shoeSettings.noiseRate,
-    duplicateRate: shoeSettings.duplicateRate,
-  });
-  const writer = new ShoeWriter({
+  return new ShoeWriter({
     shoe,
     sink,
     intervalMs: shoeSettings.intervalMs,
@@ -44,5 +53,4 @@ export function virtualShoeFeed(
       shoeSettings.intervalMs > 0 ? Math.min(400, Math.floor(shoeSettings.intervalMs / 3)) : 400,
     onError: (error) => logger.warn(`Virtual shoe of table ${tableId}: ${oneLine(error)}`),
   });
-  return { shoe, writer };
 }
