@@ -26,6 +26,7 @@ import { SignInAttemptsPerAddress1765100100000 } from './1765100100000-SignInAtt
 import { Platforms1765200000000 } from './1765200000000-Platforms';
 import { ChainVersions1765210000000 } from './1765210000000-ChainVersions';
 import { OutboxChainHead1765210100000 } from './1765210100000-OutboxChainHead';
+import { SessionLiveness1765250000000 } from './1765250000000-SessionLiveness';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -57,4 +58,5 @@ export const STUDIO_MIGRATIONS = [
   Platforms1765200000000,
   ChainVersions1765210000000,
   OutboxChainHead1765210100000,
+  SessionLiveness1765250000000,
 ];

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { livenessSettingsOf } from '../database/instance-liveness';
 import { TableLeaseRepository } from '../database/table-lease.repository';
 import { ChainCheckpointRepository } from './chain-checkpoint.repository';
 import { HoldStatisticsReader } from './hold-statistics.reader';
@@ -37,7 +38,7 @@ export interface HistoryModuleOptions {
 export class HistoryModule {
   static forRoot(options: HistoryModuleOptions): DynamicModule {
     const { dataSource, topicPrefix, leaseTtlMs } = options;
-    const leases = new TableLeaseRepository(dataSource, leaseTtlMs);
+    const leases = new TableLeaseRepository(dataSource, leaseTtlMs, livenessSettingsOf(dataSource));
     const writer = createTransitionWriter(dataSource, topicPrefix);
     const query = historyQueryOf(dataSource);
     const scannerHistory = new ScannerHistoryRepository(dataSource, topicPrefix);

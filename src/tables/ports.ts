@@ -68,6 +68,24 @@ export interface LeaseStore {
     ttlMs: number,
   ): Promise<{ live: number; mine: boolean }>;
   withdraw(instanceId: string, token: string): Promise<void>;
+  /**
+   * Liveness by database session (absent or 'off': the TTL alone). 'taken': another live
+   * process holds this instance id's session lock.
+   */
+  openLiveness?(instanceId: string): Promise<'open' | 'taken' | 'off'>;
+  /** The liveness session was open and broke (to be opened again). */
+  readonly livenessLost?: boolean;
+  closeLiveness?(): Promise<void>;
+  /** Instances whose session lock is gone: their leases expire now. Returns who, and how many. */
+  expireDeadInstances?(instanceId: string): Promise<Array<{ owner: string; tables: number }>>;
+  /** Of these tables, those nobody holds now or still held under this owner (worth a claim). */
+  claimable?(tableIds: readonly string[], owner: string): Promise<string[]>;
+  /** A table's lease row as it is now (why a renewal did not return it). */
+  current?(tableId: string): Promise<(TableLease & { released: boolean }) | undefined>;
+  /** Tables per live owner. */
+  distribution?(): Promise<Record<string, number>>;
+  /** The last reading of the table stored (its device sequence number), for a takeover's check. */
+  lastFrame?(tableId: string): Promise<{ sequence: number | null } | undefined>;
 }
 
 /** Injection tokens of the ports above: the history module binds its classes to them. */

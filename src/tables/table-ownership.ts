@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError } from '../common/config-error';
 import { oneLine } from '../common/one-line';
 import type { LeaseStore, TableLease } from './ports';
+import { lossReason, seconds, tableList } from './table-ownership.reports';
 
 /** Sharing the tables out among the live instances (absent: take whatever is free). */
 export interface TableBalancing {
@@ -16,6 +17,11 @@ export interface TableBalancing {
    * serves one process, so there is no one to share an instance id with, and nothing to wait for.
    */
   sharedDatabase: boolean;
+  /**
+   * How often the instance looks for dead instances (their session lock gone), free tables while
+   * it is below its share, and tables to hand over while above it. Default 250 ms.
+   */
+  probeIntervalMs?: number;
 }
 
 export interface OwnershipListener {
@@ -25,25 +31,44 @@ export interface OwnershipListener {
   lost(tableId: string): Promise<void> | void;
 }
 
+/** What a handover of every table before a stop did (see TableOwnership.handOverAll). */
+export interface HandOverReport {
+  /** Released between rounds. */
+  handedOver: string[];
+  /** Still mid-round at the deadline: stop() releases them (their next owner continues the round). */
+  remaining: string[];
+}
+
 /**
  * Keeps this instance's claims on its configured tables: renews the leases it holds, takes free or
  * expired ones, and tells the listener when a table is gained or lost. Several instances configured
- * with the same tables share them out; when one dies its tables pass to the others after the TTL.
+ * with the same tables share them out. An instance's liveness is its database session (an advisory
+ * lock, see LivenessSession): when one dies the others see its lock gone within a probe interval,
+ * expire its leases and take its tables; the TTL remains the fallback (a partition).
  */
 export class TableOwnership {
   private readonly logger = new Logger('TableOwnership');
   private readonly held = new Map<string, TableLease>();
   private timer?: NodeJS.Timeout;
   private renewTimer?: NodeJS.Timeout;
+  private probeTimer?: NodeJS.Timeout;
   private renewing?: Promise<void>;
   private running?: Promise<void>;
+  private probing = false;
+  private kicked = false;
   private started = false;
   private stopped = false;
+  /** Set by handOverAll: no table is taken any more, each is handed over between rounds. */
+  private draining = false;
   /** The last fair share computed (kept when the database cannot be asked). */
   private share = Infinity;
   /** This process, among processes that might be started with the same instance id. */
   private readonly token = randomUUID();
   private impostorReported = false;
+  /** When the held leases were last renewed (performance.now()), and since when renewals fail. */
+  private renewedAt = performance.now();
+  private failingSince?: number;
+  private livenessRetryAt = 0;
 
   constructor(
     private readonly leases: LeaseStore,
@@ -62,6 +87,11 @@ export class TableOwnership {
     return this.held.get(tableId);
   }
 
+  /** Tables per live instance, by the leases in the database (operators' view of the spread). */
+  async distribution(): Promise<Record<string, number>> {
+    return (await this.leases.distribution?.()) ?? { [this.instanceId]: this.held.size };
+  }
+
   /**
    * Claims tables now, then keeps claiming every renewIntervalMs. Renewing runs on its own timer
    * and in one statement, so a slow start of a newly acquired table never lets the others expire.
@@ -70,52 +100,87 @@ export class TableOwnership {
     this.started = true;
     await this.claimInstanceId();
     await this.loop();
+    this.renewedAt = performance.now();
     this.renewTimer = setInterval(() => void this.renewHeld(), this.renewIntervalMs);
+    if (this.balancing?.sharedDatabase) {
+      this.probeTimer = setInterval(() => void this.probe(), this.balancing.probeIntervalMs ?? 250);
+    }
   }
 
   /** Releases every lease so other instances can take over without waiting for expiry. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    clearInterval(this.probeTimer);
     await this.running;
     // All tables at once, still renewed meanwhile: a table stopped late must not see its lease
     // expire and be taken as after a crash (paused) instead of handed over.
-    await Promise.all(
-      [...this.held].map(async ([tableId, lease]) => {
-        await this.listener.lost(tableId);
-        this.held.delete(tableId);
-        await this.leases.release(lease).catch(() => undefined);
-      }),
-    );
+    await Promise.all([...this.held.keys()].map((tableId) => this.release(tableId)));
     clearInterval(this.renewTimer);
     await this.renewing;
     this.held.clear();
     if (this.balancing) {
       await this.leases.withdraw(this.instanceId, this.token).catch(() => undefined);
     }
+    await this.leases.closeLiveness?.();
+  }
+
+  /**
+   * Before a graceful stop: takes no more tables and hands each held table over as soon as it is
+   * between rounds (never mid-round), until all are gone or the deadline (epoch ms) passes. What
+   * is still mid-round then is released by stop(), every reading committed, so its next owner
+   * continues the round at once.
+   */
+  async handOverAll(deadline: number): Promise<HandOverReport> {
+    this.draining = true;
+    const handedOver: string[] = [];
+    for (;;) {
+      const ready = [...this.held.keys()].filter((id) => this.balancing?.canHandOver(id) ?? true);
+      await Promise.all(ready.map((id) => this.release(id)));
+      handedOver.push(...ready);
+      if (this.held.size === 0 || Date.now() >= deadline) break;
+      await sleep(Math.min(100, Math.max(0, deadline - Date.now())));
+    }
+    const remaining = this.ownedTables;
+    this.logger.log(
+      `Handed ${handedOver.length} tables over between rounds` +
+        (remaining.length > 0 ? `; ${remaining.length} still mid-round at the deadline` : ''),
+    );
+    return { handedOver, remaining };
+  }
+
+  /** Stops the table here, then gives the lease up (its next owner continues at once). */
+  private async release(tableId: string): Promise<void> {
+    const lease = this.held.get(tableId);
+    if (!lease) return;
+    this.held.delete(tableId);
+    await this.listener.lost(tableId);
+    await this.leases.release(lease).catch(() => undefined);
   }
 
   /**
    * Two live processes under one instance id would both take that id's leases. A predecessor that
-   * crashed is waited out (its presence expires within the TTL); a live one refuses the start.
+   * crashed is waited out (its session lock goes at once, its presence within the TTL); a live
+   * one refuses the start.
    */
   private async claimInstanceId(): Promise<void> {
     if (!this.balancing?.sharedDatabase) return;
     const deadline = performance.now() + this.balancing.ttlMs + 1_000;
     for (;;) {
       try {
-        const presence = await this.leases.announce(
-          this.instanceId,
-          this.token,
-          this.balancing.ttlMs,
-        );
-        if (presence.mine) return;
+        const liveness = (await this.leases.openLiveness?.(this.instanceId)) ?? 'off';
+        const presence =
+          liveness === 'taken'
+            ? undefined
+            : await this.leases.announce(this.instanceId, this.token, this.balancing.ttlMs);
+        if (presence?.mine) return;
       } catch (error) {
         // An outage at start-up: the ownership loop keeps trying, the check is made there too.
         this.logger.warn(`Could not announce this instance: ${oneLine(error)}`);
         return;
       }
       if (performance.now() > deadline) {
+        await this.leases.closeLiveness?.();
         throw new ConfigError(
           `STUDIO_INSTANCE_ID "${this.instanceId}" is in use by another live instance: give each instance its own id`,
         );
@@ -137,12 +202,77 @@ export class TableOwnership {
 
   private async loop(): Promise<void> {
     await this.tick();
+    if (this.kicked) {
+      this.kicked = false;
+      return this.loop();
+    }
     if (this.started && !this.stopped) {
       this.timer = setTimeout(() => void this.loop(), this.renewIntervalMs);
     }
   }
 
-  /** Renews every held lease in one statement; tells the listener of those another instance took. */
+  /** Claims now rather than at the next tick (tables became free); once more if one is running. */
+  private kick(): void {
+    if (this.stopped || this.draining) return;
+    if (this.running) {
+      this.kicked = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    void this.loop();
+  }
+
+  /**
+   * The fast path between ticks: dead instances (session lock gone) lose their leases now, free
+   * tables are claimed while below the share, and tables above it are handed over between rounds.
+   */
+  private async probe(): Promise<void> {
+    if (this.probing || this.stopped) return;
+    this.probing = true;
+    try {
+      await this.keepLivenessOpen();
+      const dead = (await this.leases.expireDeadInstances?.(this.instanceId)) ?? [];
+      for (const { owner, tables } of dead) {
+        this.logger.warn(
+          `Instance "${owner}" is gone (its database session ended: the process died or lost its connection); ` +
+            `its ${tables} tables are free now`,
+        );
+      }
+      if (this.draining) return;
+      if (dead.length > 0) this.kick();
+      else if (this.held.size < this.share && (await this.anyClaimable())) this.kick();
+      if (this.held.size > this.share) await this.handOverExcess();
+    } catch (error) {
+      this.logger.debug(`Liveness probe failed: ${oneLine(error)}`);
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  /** The liveness session broke (a connection cut): opened again, at most once a second. */
+  private async keepLivenessOpen(): Promise<void> {
+    if (!this.leases.livenessLost || performance.now() < this.livenessRetryAt) return;
+    this.livenessRetryAt = performance.now() + 1_000;
+    const state = await this.leases.openLiveness?.(this.instanceId);
+    if (state === 'open') this.logger.warn('Liveness session was lost and is open again');
+    if (state === 'taken') {
+      this.logger.error(
+        `Another live process holds the liveness lock of instance "${this.instanceId}": give each instance its own STUDIO_INSTANCE_ID`,
+      );
+    }
+  }
+
+  private async anyClaimable(): Promise<boolean> {
+    if (!this.leases.claimable) return false;
+    const free = await this.leases.claimable(this.notHeld(), this.instanceId);
+    return free.length > 0;
+  }
+
+  private notHeld(): string[] {
+    return this.tableIds.filter((id) => !this.held.has(id));
+  }
+
+  /** Renews every held lease in one statement; tells the listener of those lost, and why. */
   private async renewHeld(): Promise<void> {
     if (this.renewing) return this.renewing;
     const run = (async () => {
@@ -150,7 +280,7 @@ export class TableOwnership {
       try {
         const started = performance.now();
         const renewed = new Map((await this.leases.renewAll(mine)).map((l) => [l.tableId, l]));
-        this.reportSlowRenewal(performance.now() - started);
+        this.reportRenewal(performance.now() - started, mine.length);
         for (const lease of mine) {
           const now = renewed.get(lease.tableId);
           if (this.held.get(lease.tableId) !== lease) continue; // released or replaced meanwhile
@@ -159,13 +289,14 @@ export class TableOwnership {
             continue;
           }
           this.held.delete(lease.tableId);
+          const row = await this.leases.current?.(lease.tableId).catch(() => null);
           this.logger.warn(
-            `Lost table ${lease.tableId} (epoch ${lease.epoch}): another instance took it`,
+            `Lost table ${lease.tableId} (epoch ${lease.epoch}): ${lossReason(lease, row)}`,
           );
           await this.listener.lost(lease.tableId);
         }
       } catch (error) {
-        this.logger.warn(`Lease renewal failed: ${oneLine(error)}`);
+        this.reportFailedRenewal(error);
       }
     })();
     this.renewing = run;
@@ -176,20 +307,58 @@ export class TableOwnership {
     }
   }
 
-  /** A renewal slower than its interval is how leases start to lapse under a live owner. */
-  private reportSlowRenewal(tookMs: number): void {
-    if (tookMs <= this.renewIntervalMs) return;
+  /**
+   * A renewal slower than its interval is how leases start to lapse under a live owner; one late
+   * by half the TTL says the leases came close to lapsing; the first after failures ends an outage.
+   */
+  private reportRenewal(tookMs: number, count: number): void {
+    const now = performance.now();
+    const sinceLast = now - this.renewedAt;
+    this.renewedAt = now;
+    if (this.failingSince !== undefined) {
+      const outage = now - this.failingSince;
+      this.failingSince = undefined;
+      this.logger.warn(
+        `Database outage of ${seconds(outage)} s is over: kept ${count} tables under the same lease epochs` +
+          (this.balancing && outage > this.balancing.ttlMs
+            ? ' (their leases had lapsed and nobody took them)'
+            : ''),
+      );
+      return;
+    }
+    if (tookMs > this.renewIntervalMs) {
+      this.logger.warn(
+        `Lease renewal took ${Math.round(tookMs)} ms, longer than its ${this.renewIntervalMs} ms interval: ` +
+          'the database or this process is overloaded, and its tables may pass to other instances',
+      );
+    } else if (this.balancing && sinceLast > this.renewIntervalMs + this.balancing.ttlMs / 2) {
+      this.logger.warn(
+        `Lease renewal late: ${Math.round(sinceLast)} ms since the last one (interval ${this.renewIntervalMs} ms, ` +
+          `TTL ${this.balancing.ttlMs} ms): this process was stalled`,
+      );
+    }
+  }
+
+  /** One warning when renewals start failing; the outage's length is said when it ends. */
+  private reportFailedRenewal(error: unknown): void {
+    if (this.failingSince !== undefined) {
+      this.logger.debug(`Lease renewal failed again: ${oneLine(error)}`);
+      return;
+    }
+    this.failingSince = this.renewedAt;
     this.logger.warn(
-      `Lease renewal took ${Math.round(tookMs)} ms, longer than its ${this.renewIntervalMs} ms interval: ` +
-        'the database or this process is overloaded, and its tables may pass to other instances',
+      `Lease renewal failed (database unreachable?): ${oneLine(error)}; ` +
+        'tables stay here and are kept when it comes back unless another instance took them',
     );
   }
 
   private async renewAndAcquire(): Promise<void> {
     const share = await this.fairShare();
     await this.renewHeld();
-    for (const tableId of this.tableIds) {
-      if (this.stopped) return;
+    if (this.draining) return;
+    const candidates = await this.candidates();
+    for (const tableId of candidates) {
+      if (this.stopped || this.draining) return;
       if (this.held.has(tableId) || this.held.size >= share) continue;
       try {
         const acquired = await this.leases.tryAcquire(tableId, this.instanceId);
@@ -202,7 +371,18 @@ export class TableOwnership {
         this.logger.warn(`Lease upkeep for table ${tableId} failed: ${oneLine(error)}`);
       }
     }
-    if (this.held.size > share && !this.stopped) await this.handOverOne();
+    if (this.held.size > share && !this.stopped) await this.handOverExcess();
+  }
+
+  /** Tables a claim can win now (one query), or every table not held when the store cannot say. */
+  private async candidates(): Promise<readonly string[]> {
+    const notHeld = this.notHeld();
+    if (!this.leases.claimable || this.held.size >= this.share) return notHeld;
+    try {
+      return await this.leases.claimable(notHeld, this.instanceId);
+    } catch {
+      return notHeld;
+    }
   }
 
   /** Tables this instance should drive: all when alone or unbalanced, else its even share. */
@@ -230,20 +410,19 @@ export class TableOwnership {
   }
 
   /**
-   * More than its share (another instance joined): one table between rounds is released the way
-   * a graceful stop releases it, and an instance below its share takes it and continues at once.
+   * More than its share (another instance joined): the tables above it that are between rounds
+   * are released the way a graceful stop releases them, and instances below their share take
+   * them and continue at once. A table mid-round waits for its round to end (a later probe).
    */
-  private async handOverOne(): Promise<void> {
-    const tableId = [...this.held.keys()].find((id) => this.balancing!.canHandOver(id));
-    if (!tableId) return;
-    const lease = this.held.get(tableId)!;
-    this.held.delete(tableId);
-    try {
-      await this.listener.lost(tableId);
-      await this.leases.release(lease);
-      this.logger.log(`Handed table ${tableId} over to even out the tables among the instances`);
-    } catch (error) {
-      this.logger.warn(`Handing table ${tableId} over failed: ${oneLine(error)}`);
-    }
+  private async handOverExcess(): Promise<void> {
+    const excess = this.held.size - this.share;
+    if (!this.balancing || excess <= 0) return;
+    const ready = [...this.held.keys()].filter((id) => this.balancing!.canHandOver(id));
+    const chosen = ready.slice(0, excess);
+    if (chosen.length === 0) return;
+    await Promise.all(chosen.map((id) => this.release(id)));
+    this.logger.log(
+      `Handed ${chosen.length} tables over between rounds to even out the instances (share ${this.share}): ${tableList(chosen)}`,
+    );
   }
 }

@@ -14,6 +14,7 @@ import type { ReadingStore, TableLease, TransitionStore } from './ports';
 import { TableRuntime, TransitionListener } from './table-runtime';
 import { tableRunSettings } from './table-settings';
 import type { OwnershipListener } from './table-ownership';
+import { FrameEvidence, FrameSource, frameSourceOf, TakeoverGuard } from './takeover-check';
 
 /** Told when this instance starts and stops driving a table (scanner connections, inbox). */
 export interface DrivenTablesListener {
@@ -33,6 +34,7 @@ export class TableRuntimeRegistry implements OwnershipListener, Tables {
   private readonly logger = new Logger('Tables');
   private readonly runtimes = new Map<string, TableRuntime>();
   private readonly machines = new Map<string, TableMachine>();
+  private readonly frameSources = new Map<string, FrameSource>();
   private readonly listeners: TransitionListener[] = [];
   private readonly drivenListeners: DrivenTablesListener[] = [];
   private supervisionRelay?: SupervisionRelay;
@@ -43,8 +45,11 @@ export class TableRuntimeRegistry implements OwnershipListener, Tables {
     private readonly readings: ReadingStore,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    /** Where a takeover finds the last stored frame (absent: a takeover mid-round pauses). */
+    private readonly evidence?: FrameEvidence,
   ) {
     for (const table of tables) {
+      this.frameSources.set(table.id, frameSourceOf(table));
       const settings = tableRunSettings(table);
       // Every configured game has an adapter (the game registry is total over the four games).
       this.machines.set(table.id, new TableMachine(settings, createGameAdapter(settings)!));
@@ -95,6 +100,14 @@ export class TableRuntimeRegistry implements OwnershipListener, Tables {
     return Promise.resolve({ accepted: false, code: lookup.code, message: lookup.message });
   }
 
+  /**
+   * A frame of a table's reader that the table does not apply (heartbeat, status): the scanners
+   * pass every one here, so that a table taken over can tell from its number that none was lost.
+   */
+  observeFrame(tableId: string, reading: { sequence?: number }): void {
+    this.runtimes.get(tableId)?.observeFrame(reading);
+  }
+
   /** Driven here and not in a round: the table can pass to another instance at no cost. */
   isBetweenRounds(tableId: string): boolean {
     const kind = this.runtimes.get(tableId)?.snapshot.phase.kind;
@@ -116,6 +129,9 @@ export class TableRuntimeRegistry implements OwnershipListener, Tables {
       ids: this.ids,
       listeners: this.listeners,
       deckCount: machine.adapter.shoeRules.deckCount,
+      takeover: this.evidence
+        ? new TakeoverGuard(lease.tableId, this.frameSources.get(lease.tableId)!, this.evidence)
+        : undefined,
     });
     await runtime.start();
     this.runtimes.set(lease.tableId, runtime);

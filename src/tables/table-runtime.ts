@@ -27,6 +27,7 @@ import type { CommandRecord, ReadingStore, TableLeaseFence, TransitionStore } fr
 import { UNSTORED_READING } from '../table-core/table-writes';
 import { GroupStep, StepAhead } from './step-ahead';
 import { TableTimers } from './table-timers';
+import type { TakeoverGuard } from './takeover-check';
 
 /** Where a committed transition is announced (WebSocket consoles, the outbox relay...). */
 export interface TransitionListener {
@@ -43,6 +44,8 @@ export interface TableRuntimeDeps {
   ids: IdGenerator;
   listeners: readonly TransitionListener[];
   deckCount: number;
+  /** Judges a takeover mid-round by the reader's frame numbers (absent: such a takeover pauses). */
+  takeover?: TakeoverGuard;
 }
 
 /**
@@ -95,10 +98,11 @@ export class TableRuntime implements DrivenTable {
   }
 
   /**
-   * Rebuilds the table from the database. A table whose last owner died while a card was expected
-   * mid-round waits paused for a supervisor: nobody can tell whether a card was scanned and lost.
-   * After a graceful handover (the lease released with every received reading committed) nothing
-   * is uncertain, and the round continues at once.
+   * Rebuilds the table from the database. A table taken mid-round without a handover (its last
+   * owner died or lost its lease while a card was expected) continues when its reader can prove
+   * that no frame was lost (TakeoverGuard: the first frame read continues the stored sequence),
+   * and waits paused for a supervisor when it cannot, with what is known as the reason. After a
+   * graceful handover (every received reading committed) nothing is uncertain.
    */
   async start(): Promise<void> {
     const stored = await this.deps.store.load(this.tableId);
@@ -109,13 +113,8 @@ export class TableRuntime implements DrivenTable {
         this.state.phase.kind === 'in-round' &&
         this.machine.expected(this.state) !== null &&
         !this.deps.lease.handedOver;
-      if (inFlight) {
-        await this.submit({
-          type: 'pause',
-          by: 'system',
-          reason: 'The service restarted while a card was expected: check the table, then resume',
-        });
-      }
+      const reason = inFlight ? await this.takeoverPause() : undefined;
+      if (reason) await this.submit({ type: 'pause', by: 'system', reason });
     } else {
       this.state = initialTableState(this.machine.settings, this.deps.deckCount);
       this.version = 0;
@@ -123,6 +122,29 @@ export class TableRuntime implements DrivenTable {
     await this.submit({ type: 'start' });
     this.timers.reconcile();
     this.timers.startTicking();
+  }
+
+  private async takeoverPause(): Promise<string | undefined> {
+    const guard = this.deps.takeover;
+    if (!guard) {
+      return 'The service restarted while a card was expected: check the table, then resume';
+    }
+    const reason = await guard.begin();
+    if (!reason && guard.awaitingFirstFrame) {
+      this.logger.log('Taken over mid-round: the first frame read will show whether one was lost');
+    }
+    return reason;
+  }
+
+  /**
+   * A frame read from the table's reader that the table itself does not apply (a heartbeat, a
+   * status frame): after a takeover its number alone can prove that no frame was lost.
+   */
+  observeFrame(reading: { sequence?: number }): void {
+    const gap = this.deps.takeover?.observe(reading);
+    if (!gap) return;
+    this.logger.warn(`Paused after the takeover: ${gap}`);
+    void this.submit({ type: 'pause', by: 'system', reason: gap }).catch(() => undefined);
   }
 
   /**
@@ -144,6 +166,8 @@ export class TableRuntime implements DrivenTable {
 
   /** A reading not stored yet: stored by the transition that applies it (one commit), or alone. */
   submitReading(record: ReadingRecord): Promise<CommandResult> {
+    // A gap since the takeover pauses the table before this reading is applied.
+    this.observeFrame(record.reading);
     const input: TableInput = {
       type: 'reading',
       readingId: UNSTORED_READING,

@@ -63,9 +63,16 @@ export class TablesModule {
       providers: [
         {
           provide: TableRuntimeRegistry,
-          inject: [TRANSITION_STORE, READING_STORE],
-          useFactory: (writer: TransitionStore, readings: ReadingStore) =>
-            new TableRuntimeRegistry(config.tables, writer, readings, clock, ids),
+          inject: [TRANSITION_STORE, READING_STORE, LEASE_STORE],
+          useFactory: (writer: TransitionStore, readings: ReadingStore, leases: LeaseStore) =>
+            new TableRuntimeRegistry(
+              config.tables,
+              writer,
+              readings,
+              clock,
+              ids,
+              leases.lastFrame ? { lastFrame: (id) => leases.lastFrame!(id) } : undefined,
+            ),
         },
         {
           provide: TableOwnership,
