@@ -116,6 +116,8 @@ export class TablesModule {
       ],
       exports: [
         TableRuntimeRegistry,
+        // Read by the metrics (tables driven here and their leases).
+        TableOwnership,
         TablesLifecycle,
         RegisterConfiguredTables,
         ApplyCommands,
