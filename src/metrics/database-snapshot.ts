@@ -29,7 +29,7 @@ export class DatabaseSnapshot {
   constructor(
     private readonly reads: DatabaseMetricReads,
     private readonly now: () => number,
-    private readonly deadlineMs = 2_000,
+    private readonly deadlineMs = 1_500,
     private readonly holdEveryMs = 10_000,
   ) {}
 
