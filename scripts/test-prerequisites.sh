@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs (or explains how to install) what the tests need beyond npm packages:
 # socat for virtual serial lines, Java + Maven for the Kafka broker, Debian's chromium for the
-# consoles' browser tests (driven by playwright-core; no browser is downloaded), a running PostgreSQL.
+# consoles' browser tests (driven by playwright-core; no browser is downloaded), Debian's prometheus
+# (prometheus and promtool: the alert rules' e2e) and systemd (systemd-analyze verify of the unit),
+# a running PostgreSQL.
 set -euo pipefail
 
 need_apt=()
@@ -9,6 +11,8 @@ command -v socat >/dev/null 2>&1 || need_apt+=(socat)
 command -v java >/dev/null 2>&1 || need_apt+=(openjdk-17-jre-headless)
 command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+command -v promtool >/dev/null 2>&1 || need_apt+=(prometheus)
+command -v systemd-analyze >/dev/null 2>&1 || need_apt+=(systemd)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then

@@ -3,7 +3,6 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
-import { SecurityLog } from './auth/security-log';
 import { Clock, IdGenerator, RandomUuidGenerator, SystemClock } from './clock/clock';
 import type { StudioConfig } from './config/studio-config';
 import { ConsolesModule } from './consoles/consoles.module';
@@ -25,13 +24,13 @@ import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsAccessGuard } from './metrics/metrics-access.guard';
 import { RoundMetricsListener } from './metrics/round-metrics.listener';
 import { StudioMetrics } from './metrics/studio-metrics';
+import { PoolCounts, studioMetricsProvider } from './metrics/studio-metrics.provider';
 import { EventPublisher } from './outbox/event-publisher';
 import { MetricsController } from './metrics/metrics.controller';
 import { OutboxModule } from './outbox/outbox.module';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { PlatformCommandsModule } from './platform/platform-commands.module';
 import { PlatformHttpModule } from './platform/platform-http.module';
-import { CommandIntakeHandler } from './platform/command-intake.handler';
 import { PlatformKafkaModule } from './platform/platform-kafka.module';
 import { scannersCheck } from './scanner/scanner-readiness';
 import { ScannerModule } from './scanner/scanner.module';
@@ -101,11 +100,12 @@ export class StudioModule implements NestModule {
     const kafka = KafkaModule.forRoot(config);
     const outbox = OutboxModule.forRoot({ config, dataSource, clock, kafka });
     const scanners = ScannerModule.forRoot({ config, clock, ids, history, tables });
+    const inbox = new CommandInboxRepository(dataSource);
     const commands = PlatformCommandsModule.forRoot({
       config,
       clock,
       ids,
-      inboxRepository: new CommandInboxRepository(dataSource),
+      inboxRepository: inbox,
       tables,
       kafka,
     });
@@ -159,28 +159,13 @@ export class StudioModule implements NestModule {
             scannersCheck(scanners),
           ],
         },
-        {
-          provide: StudioMetrics,
-          inject: [
-            OutboxRelay,
-            EventPublisher,
-            SecurityLog,
-            { token: CommandIntakeHandler, optional: true },
-          ],
-          useFactory: (
-            relay: OutboxRelay,
-            publisher: EventPublisher,
-            security: SecurityLog,
-            intake: CommandIntakeHandler | undefined,
-          ) =>
-            new StudioMetrics({
-              lag: () => relay.lag(),
-              relayCounters: () => relay.counters,
-              publisher,
-              signInEvents: () => security.counts,
-              ...(intake ? { intakeCounters: () => intake.intake.counters } : {}),
-            }),
-        },
+        studioMetricsProvider({
+          config,
+          clock,
+          inbox,
+          // TypeORM's PostgreSQL driver keeps its pg.Pool as `master`.
+          pool: () => (dataSource.driver as unknown as { master?: PoolCounts }).master,
+        }),
         MetricsAccessGuard,
         // Subscribed while the module is built, so they hear the tables' very first transitions
         // (an automatic pause after a restart happens as the tables start).

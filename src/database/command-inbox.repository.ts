@@ -94,6 +94,15 @@ export class CommandInboxRepository {
     return rows.map((r) => r.table_id);
   }
 
+  /** How many commands wait in each table's inbox (the metrics' inbox depth). */
+  async waitingPerTable(): Promise<Array<{ tableId: string; waiting: number }>> {
+    const rows: Array<{ table_id: string; waiting: number }> = await this.dataSource.query(
+      `SELECT table_id, count(*)::int AS waiting FROM command_inbox
+        WHERE answer IS NULL AND expiring_at IS NULL GROUP BY table_id`,
+    );
+    return rows.map((r) => ({ tableId: r.table_id, waiting: r.waiting }));
+  }
+
   /** Answered over Kafka: the rows go. */
   async remove(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;

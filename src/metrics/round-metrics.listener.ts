@@ -4,7 +4,10 @@ import { summariseTransition } from '../logging/transition-summary';
 import type { MachineOutcome } from '../table-core/table-machine';
 import type { StudioMetrics } from './studio-metrics';
 
-/** Counts rounds, pauses and supervisor actions and times rounds, from committed transitions. */
+/**
+ * Counts rounds, pauses, rescans and supervisor actions and times rounds, from committed
+ * transitions.
+ */
 export class RoundMetricsListener {
   private readonly started = new Map<string, number>();
   private readonly games: Map<string, string>;
@@ -19,6 +22,9 @@ export class RoundMetricsListener {
 
   onTransition(table: string, outcome: MachineOutcome): void {
     const game = this.games.get(table) ?? 'unknown';
+    // A public event (no card in it): the dealer was asked to scan a card again.
+    const rescans = outcome.writes.events.filter((e) => e.type === 'RescanRequired').length;
+    if (rescans > 0) this.metrics.operational?.rescans.inc({ table }, rescans);
     for (const note of summariseTransition(outcome)) {
       switch (note.kind) {
         case 'round-started':

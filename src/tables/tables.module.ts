@@ -123,6 +123,8 @@ export class TablesModule {
       ],
       exports: [
         TableRuntimeRegistry,
+        // Read by the metrics (tables driven here and their leases).
+        TableOwnership,
         TablesLifecycle,
         RegisterConfiguredTables,
         ApplyCommands,
