@@ -156,11 +156,7 @@ export class AuditController {
     summary: "Walk each table's hash-chained round events and name the first broken link",
   })
   @ApiOptionalQuery('tableId', ID, 'Only this table.')
-  @ApiResponse({
-    status: 200,
-    description: 'One verdict per table',
-    schema: { type: 'array', items: Answers.ChainVerdict },
-  })
+  @ApiOk({ type: 'array', items: Answers.ChainVerdict }, 'One verdict per table')
   @Get('chain')
   @Roles('auditor')
   verifyChain(@Query('tableId') tableId?: string) {

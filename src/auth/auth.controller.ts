@@ -11,11 +11,25 @@ import {
   UnauthorizedException,
   UseGuards,
 } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { USER_ROLES } from '@studio/persistence';
-import { ApiJsonBody, ApiStaff } from '../http/api-docs';
-import { LOGIN_BODY } from '../http/http-schemas';
+import {
+  ApiJsonBody,
+  ApiOk,
+  ApiPublic,
+  ApiStaff,
+  ApiSummary,
+  ApiThrottled,
+} from '../http/api-docs';
+import {
+  ERROR_BODY,
+  LISTED_USER,
+  LOGIN_BODY,
+  SIGN_IN_BODY,
+  STAFF_USER,
+} from '../http/http-schemas';
+import { openApiSchema } from '../http/openapi-schema';
 import { Clock } from '../clock/clock';
 import type { AuthenticatedUser } from './authenticated-user';
 import { ListUsers } from './list-users/list-users.use-case';
@@ -26,7 +40,6 @@ import { SignInThrottlerGuard } from './sign-in-throttler.guard';
 import { SignOut } from './sign-out/sign-out.use-case';
 
 @Controller('auth')
-@ApiTags('auth')
 export class AuthController {
   constructor(
     private readonly signIn: SignIn,
@@ -39,6 +52,14 @@ export class AuthController {
    * Throttled per client address, delayed and locked out per (account, address), slowed per
    * account past its ceiling: each a 429 with Retry-After (docs/security.md).
    */
+  @ApiPublic('auth', 'Sign in: a bearer token for the staff routes')
+  @ApiOk(SIGN_IN_BODY, 'signed in')
+  @ApiResponse({
+    status: 401,
+    description: 'unknown username or wrong password',
+    schema: openApiSchema(ERROR_BODY),
+  })
+  @ApiThrottled()
   @Post('login')
   @ApiJsonBody(LOGIN_BODY)
   @HttpCode(200)
@@ -69,6 +90,8 @@ export class AuthController {
     );
   }
 
+  @ApiSummary('Sign out: the token is revoked')
+  @ApiResponse({ status: 204, description: 'signed out' })
   @Post('logout')
   @ApiStaff('auth', ...USER_ROLES)
   @HttpCode(204)
@@ -78,6 +101,8 @@ export class AuthController {
   }
 
   /** Who may use the consoles: supervisors only. */
+  @ApiSummary('The staff accounts')
+  @ApiOk({ type: 'array', items: LISTED_USER }, 'every account')
   @Get('users')
   @ApiStaff('auth', 'supervisor')
   @Roles('supervisor')
@@ -85,6 +110,8 @@ export class AuthController {
     return this.listUsers.execute();
   }
 
+  @ApiSummary('Who is signed in')
+  @ApiOk(STAFF_USER, 'the signed-in user')
   @Get('me')
   @ApiStaff('auth', ...USER_ROLES)
   @Roles(...USER_ROLES)

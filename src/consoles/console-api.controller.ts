@@ -14,7 +14,7 @@ import type { Response } from 'express';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser, Roles } from '../auth/roles.guard';
 import type { StudioConfig } from '../config/studio-config';
-import { ApiIdParams, ApiOk, ApiOptionalQuery, ApiStaff } from '../http/api-docs';
+import { ApiIdParams, ApiOk, ApiOptionalQuery, ApiStaff, ApiSummary } from '../http/api-docs';
 import { ACTION_LOG_ENTRY, ERROR_BODY, ID_PARAM } from '../http/http-schemas';
 import { openApiSchema } from '../http/openapi-schema';
 import { STUDIO_CONFIG } from '../tokens';
@@ -37,6 +37,7 @@ export class ConsoleApiController {
   ) {}
 
   /** Every table at a glance, plus the outbox lag every few seconds (supervisor overview). */
+  @ApiSummary('Live views of every table (Server-Sent Events)')
   @Get('tables/stream')
   @Roles('supervisor')
   @ApiStaff('consoles', 'supervisor')
@@ -51,6 +52,7 @@ export class ConsoleApiController {
    * dealer's view whoever is signed in: the table-side screen never shows a face-down card, even
    * when a supervisor signs in at it.
    */
+  @ApiSummary("Live view of one table, filtered by the caller's role (Server-Sent Events)")
   @Get('tables/:tableId/stream')
   @Roles('dealer', 'supervisor')
   @ApiStaff('consoles', 'dealer', 'supervisor')
@@ -83,6 +85,8 @@ export class ConsoleApiController {
     });
   }
 
+  @ApiSummary("The supervisors' action log, newest first")
+  @ApiResponse({ status: 404, description: 'unknown table', schema: openApiSchema(ERROR_BODY) })
   @Get('actions')
   @Roles('supervisor')
   @ApiStaff('consoles', 'supervisor')
@@ -112,6 +116,7 @@ export class ConsoleApiController {
     return loadActionLog(this.history, { tableId, limit: count });
   }
 
+  @ApiSummary('The outbox lag and whether publishing is on')
   @Get('outbox')
   @Roles('supervisor')
   @ApiStaff('consoles', 'supervisor')

@@ -1,5 +1,9 @@
 import { Controller, Get, NotFoundException, Param, Res } from '@nestjs/common';
+import { ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ApiPublic } from '../http/api-docs';
+import { ERROR_BODY } from '../http/http-schemas';
+import { openApiSchema } from '../http/openapi-schema';
 import { CONSOLE_SECURITY_HEADERS, ConsoleAssets } from './console-assets';
 
 /**
@@ -10,11 +14,18 @@ import { CONSOLE_SECURITY_HEADERS, ConsoleAssets } from './console-assets';
 export class ConsolePagesController {
   constructor(private readonly assets: ConsoleAssets) {}
 
+  @ApiPublic('console pages', "The consoles' start page (HTML)")
+  @ApiProduces('text/html')
+  @ApiResponse({ status: 200, description: 'the page' })
   @Get()
   index(@Res() response: Response): Promise<void> {
     return this.serve('index.html', response);
   }
 
+  @ApiPublic('console pages', 'A console page, script or style sheet')
+  @ApiProduces('text/html', 'text/javascript', 'text/css')
+  @ApiResponse({ status: 200, description: 'the file' })
+  @ApiResponse({ status: 404, description: 'no such file', schema: openApiSchema(ERROR_BODY) })
   @Get(':file')
   file(@Param('file') file: string, @Res() response: Response): Promise<void> {
     return this.serve(file, response);
@@ -40,6 +51,8 @@ export class ConsolePagesController {
 /** The service's root sends a person who opens it in a browser to the consoles. */
 @Controller()
 export class RootRedirectController {
+  @ApiPublic('console pages', 'Send a browser to the consoles')
+  @ApiResponse({ status: 302, description: 'to /console/' })
   @Get()
   root(@Res() response: Response): void {
     response.redirect(302, '/console/');

@@ -1,15 +1,14 @@
 import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
-import { ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Clock } from '../clock/clock';
 import { Roles } from '../auth/roles.guard';
-import { ApiOk, ApiStaff } from '../http/api-docs';
+import { ApiOk, ApiPublic, ApiStaff, ApiSummary } from '../http/api-docs';
 import { LIVENESS_BODY, READINESS_BODY } from '../http/http-schemas';
 import { openApiSchema } from '../http/openapi-schema';
 import { READINESS_CHECKS, ReadinessCheck, ReadinessReport, runReadiness } from './readiness';
 
 @Controller('health')
-@ApiTags('health')
 export class HealthController {
   private readonly startedAt: Date;
 
@@ -21,6 +20,7 @@ export class HealthController {
   }
 
   /** The process is up and serving HTTP. */
+  @ApiPublic('health', 'Liveness: the process is up')
   @Get('live')
   @ApiOk(LIVENESS_BODY, 'the process is up')
   live() {
@@ -34,6 +34,7 @@ export class HealthController {
    * Open to load balancers and probes: 200 when everything the service depends on is usable, 503
    * otherwise, with each check's status only (no paths, messages or reader states).
    */
+  @ApiPublic('health', 'Readiness: every dependency is usable (for load balancers)')
   @Get('ready')
   @ApiOk(READINESS_BODY, 'every check is ok')
   @ApiResponse({
@@ -50,6 +51,7 @@ export class HealthController {
   }
 
   /** The full report (pty paths, reader states, outbox lag, error messages): supervisors only. */
+  @ApiSummary('Readiness with what each check found')
   @Get('ready/details')
   @Roles('supervisor')
   @ApiStaff('health', 'supervisor')

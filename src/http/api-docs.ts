@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBody,
+  ApiOperation,
   ApiParam,
   ApiQuery,
   ApiResponse,
@@ -50,6 +51,22 @@ export const ApiStaff = (tag: string, ...roles: string[]) =>
     error(403, `signed in without the role ${roles.join(' or ')}`),
   );
 
+/** A route anyone may call: documented with an empty security requirement, as it behaves. */
+export const ApiPublic = (tag: string, summary: string) =>
+  applyDecorators(ApiTags(tag), ApiOperation({ summary, security: [] }));
+
+/** What an operation does, in a line (generated clients name and document methods with it). */
+export const ApiSummary = (summary: string) => ApiOperation({ summary });
+
+/** Sign-in's throttling and lock-outs (docs/security.md): 429 with Retry-After. */
+export const ApiThrottled = () =>
+  ApiResponse({
+    status: 429,
+    description: 'too many attempts from the address, or the account is locked here for a while',
+    headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } },
+    schema: openApiSchema(ERROR_BODY),
+  });
+
 /** A route of the platform API (X-Platform-Key). */
 export const ApiPlatform = () =>
   applyDecorators(
@@ -63,5 +80,9 @@ export const ApiTableCommandErrors = () =>
   applyDecorators(
     error(404, 'unknown table (or void request)'),
     error(409, 'the table refuses the command in its current phase'),
-    error(503, 'no instance drove the table within COMMAND_WAIT_MS, or the table is stopping'),
+    error(
+      503,
+      'no instance drove the table within COMMAND_WAIT_MS, the table is stopping, the database ' +
+        'is out, or the address has too many open connections (Retry-After)',
+    ),
   );

@@ -9,6 +9,7 @@ const text: SchemaObject = { type: 'string' };
 const nullableText: SchemaObject = { type: 'string', nullable: true };
 
 export const RoundSummary: SchemaObject = {
+  title: 'RoundSummary',
   type: 'object',
   properties: {
     id: { type: 'string', format: 'uuid' },
@@ -26,6 +27,7 @@ export const RoundSummary: SchemaObject = {
 };
 
 export const RoundPage: SchemaObject = {
+  title: 'RoundPage',
   type: 'object',
   properties: {
     items: { type: 'array', items: RoundSummary },
@@ -34,6 +36,7 @@ export const RoundPage: SchemaObject = {
 };
 
 export const TimelineEntry: SchemaObject = {
+  title: 'TimelineEntry',
   type: 'object',
   description:
     'kind is reading (rawHex: the bytes received, outcome, rescan), card (slot, card, readingId, faceDown, correction), bet, decision (automatic marks auto-play; window: the Infinite Blackjack window it was taken in), settlement, supervisor-action or event (eventNo, prevHash, hash). Until the round has ended (completed or voided), a face-down card has card null, a reading not of a face-up card has rawHex, decoded and outcomeDetail null (both with withheld: true), and events are the public ones without hashes.',
@@ -48,6 +51,7 @@ export const TimelineEntry: SchemaObject = {
 };
 
 export const RoundTimeline: SchemaObject = {
+  title: 'RoundTimeline',
   type: 'object',
   properties: {
     round: RoundSummary,
@@ -57,6 +61,7 @@ export const RoundTimeline: SchemaObject = {
 };
 
 export const PlayerBet: SchemaObject = {
+  title: 'PlayerBet',
   type: 'object',
   properties: {
     betId: text,
@@ -80,6 +85,7 @@ export const PlayerBet: SchemaObject = {
 };
 
 export const PlayerBetPage: SchemaObject = {
+  title: 'PlayerBetPage',
   type: 'object',
   properties: {
     items: { type: 'array', items: PlayerBet },
@@ -88,6 +94,7 @@ export const PlayerBetPage: SchemaObject = {
 };
 
 export const RoundVerdict: SchemaObject = {
+  title: 'RoundVerdict',
   type: 'object',
   description:
     'verdict match | mismatch (mismatches: [{ field, stored, replayed }], e.g. field settlement[1].net) | replay-failed (step, code, message) | skipped (reason: not completed).',
@@ -112,6 +119,7 @@ export const RoundVerdict: SchemaObject = {
 };
 
 export const RangeVerdict: SchemaObject = {
+  title: 'RangeVerdict',
   type: 'object',
   properties: {
     from: text,
@@ -124,6 +132,7 @@ export const RangeVerdict: SchemaObject = {
 };
 
 export const ChainVerdict: SchemaObject = {
+  title: 'ChainVerdict',
   type: 'object',
   properties: {
     tableId: text,

@@ -109,6 +109,7 @@ ERROR_BODY.additionalProperties = true;
 
 /** The answer to an accepted table or platform command (what it produced varies by command). */
 export const ACCEPTED_BODY: JsonSchema = {
+  title: 'Accepted',
   type: 'object',
   properties: {
     accepted: { const: true },
@@ -121,6 +122,7 @@ const nullable = (schema: JsonSchema): JsonSchema => ({ ...schema, nullable: tru
 
 /** What a console shows of a table (see src/tables/table-view.ts). */
 export const TABLE_VIEW: JsonSchema = {
+  title: 'TableView',
   type: 'object',
   properties: {
     tableId: def('id'),
@@ -154,6 +156,7 @@ export const TABLE_VIEW: JsonSchema = {
 
 /** GET /health/live. */
 export const LIVENESS_BODY: JsonSchema = {
+  title: 'Liveness',
   type: 'object',
   properties: { status: { const: 'ok' }, uptimeSeconds: { type: 'integer', minimum: 0 } },
   required: ['status', 'uptimeSeconds'],
@@ -162,6 +165,7 @@ export const LIVENESS_BODY: JsonSchema = {
 
 /** GET /health/ready: 200 when every check is ok, 503 otherwise. */
 export const READINESS_BODY: JsonSchema = {
+  title: 'Readiness',
   type: 'object',
   properties: {
     status: { type: 'string', enum: ['ok', 'error'] },
@@ -172,6 +176,7 @@ export const READINESS_BODY: JsonSchema = {
 
 /** One entry of the supervisors' action log (see src/consoles/console-queries.ts). */
 export const ACTION_LOG_ENTRY: JsonSchema = {
+  title: 'ActionLogEntry',
   type: 'object',
   properties: {
     id: { type: 'string' },
@@ -198,3 +203,37 @@ export const LOGIN_BODY = httpSchema(
   },
   ['username', 'password'],
 );
+
+const ROLE: JsonSchema = { type: 'string', enum: ['dealer', 'supervisor', 'auditor'] };
+
+/** Who is signed in (GET /auth/me; also in the sign-in answer). */
+export const STAFF_USER: JsonSchema = {
+  title: 'StaffUser',
+  type: 'object',
+  properties: { id: def('uuid'), username: def('id'), displayName: { type: 'string' }, role: ROLE },
+  required: ['id', 'username', 'displayName', 'role'],
+};
+
+/** POST /auth/login's answer. */
+export const SIGN_IN_BODY: JsonSchema = {
+  title: 'SignIn',
+  type: 'object',
+  properties: {
+    token: { type: 'string', description: 'opaque bearer token for Authorization: Bearer' },
+    expiresAt: def('timestamp'),
+    user: STAFF_USER,
+  },
+  required: ['token', 'expiresAt', 'user'],
+};
+
+/** One account of GET /auth/users. */
+export const LISTED_USER: JsonSchema = {
+  title: 'ListedUser',
+  type: 'object',
+  properties: {
+    ...STAFF_USER.properties,
+    role: { type: 'string' },
+    disabled: { type: 'boolean' },
+  },
+  required: ['id', 'username', 'displayName', 'role', 'disabled'],
+};

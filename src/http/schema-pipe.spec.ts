@@ -8,7 +8,7 @@ import {
   PLACE_BET_BODY,
   REASON_BODY,
 } from './http-schemas';
-import { openApiSchema } from './openapi-schema';
+import { openApiComponents, openApiSchema } from './openapi-schema';
 import { SchemaPipe } from './schema-pipe';
 
 const BODY: ArgumentMetadata = { type: 'body' };
@@ -110,10 +110,26 @@ describe('SchemaPipe', () => {
 });
 
 describe('openApiSchema', () => {
-  it('inlines the shared definitions and writes const as enum', () => {
-    const schema = openApiSchema(PLACE_BET_BODY) as { properties: Record<string, unknown> };
-    expect(JSON.stringify(schema)).not.toContain('$ref');
-    expect(schema.properties.amount).toMatchObject({ type: 'integer', minimum: 1 });
-    expect(openApiSchema({ const: true })).toEqual({ enum: [true] });
+  it('names titled schemas and the shared definitions as components, referenced by $ref', () => {
+    expect(openApiSchema(PLACE_BET_BODY)).toEqual({ $ref: '#/components/schemas/PlaceBetBody' });
+    const components = openApiComponents();
+    const body = components.PlaceBetBody as { properties: Record<string, unknown> };
+    expect(body.properties.amount).toEqual({ $ref: '#/components/schemas/amount' });
+    expect(components.amount).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(JSON.stringify(components)).not.toContain('https://');
+    // A use's own description stays beside the reference (OpenAPI 3.1 allows it).
+    expect(openApiSchema({ $ref: ID_PARAM.$ref, description: 'the table' })).toEqual({
+      $ref: '#/components/schemas/id',
+      description: 'the table',
+    });
+  });
+
+  it('says nullable as OpenAPI 3.1 does, and refuses two schemas under one name', () => {
+    const nullable = { type: 'string', enum: ['a'], nullable: true } as never;
+    expect(openApiSchema(nullable)).toEqual({ type: ['string', 'null'], enum: ['a', null] });
+    expect(openApiSchema({ const: true })).toEqual({ const: true });
+    expect(() => openApiSchema({ title: 'PlaceBetBody', type: 'string' })).toThrow(
+      /Two different schemas are named PlaceBetBody/,
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { Controller, Get, Res, UseGuards } from '@nestjs/common';
-import { ApiProduces } from '@nestjs/swagger';
+import { ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ApiStaff } from '../http/api-docs';
+import { ApiStaff, ApiSummary } from '../http/api-docs';
 import { MetricsAccessGuard } from './metrics-access.guard';
 import { StudioMetrics } from './studio-metrics';
 
@@ -13,6 +13,12 @@ import { StudioMetrics } from './studio-metrics';
 export class MetricsController {
   constructor(private readonly metrics: StudioMetrics) {}
 
+  @ApiSummary('Prometheus metrics (text exposition format)')
+  @ApiResponse({
+    status: 200,
+    description: 'the metrics',
+    content: { 'text/plain': { schema: { type: 'string' } } },
+  })
   @Get('metrics')
   @UseGuards(MetricsAccessGuard)
   @ApiStaff('operations', 'supervisor (or the METRICS_TOKEN bearer)')

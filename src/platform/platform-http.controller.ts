@@ -18,6 +18,7 @@ import {
   ApiJsonBody,
   ApiOk,
   ApiPlatform,
+  ApiSummary,
   ApiTableCommandErrors,
 } from '../http/api-docs';
 import { ACCEPTED_BODY, DECIDE_BODY, ID_PARAM, PLACE_BET_BODY } from '../http/http-schemas';
@@ -95,6 +96,7 @@ export class PlatformHttpController {
     private readonly decide: Decide,
   ) {}
 
+  @ApiSummary("Place a player's bet (the PlaceBet command)")
   @Post('bets')
   @HttpCode(200)
   @ApiJsonBody(PLACE_BET_BODY)
@@ -107,6 +109,7 @@ export class PlatformHttpController {
     return toHttp(isRejection(command) ? command : await this.placeBet.execute(command));
   }
 
+  @ApiSummary("Take a player's decision (the Decide command)")
   @Post('decisions')
   @HttpCode(200)
   @ApiJsonBody(DECIDE_BODY)

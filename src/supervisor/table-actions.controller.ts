@@ -19,7 +19,14 @@ import { isRejection } from '../use-cases/common/table-command';
 import type { CommandRejection, CommandResult } from '../use-cases/common/tables.port';
 import { VoidRoundCommand } from '../use-cases/void-round/void-round.command';
 import { VoidRound } from '../use-cases/void-round/void-round.use-case';
-import { ApiIdParams, ApiJsonBody, ApiOk, ApiStaff, ApiTableCommandErrors } from '../http/api-docs';
+import {
+  ApiIdParams,
+  ApiJsonBody,
+  ApiOk,
+  ApiStaff,
+  ApiSummary,
+  ApiTableCommandErrors,
+} from '../http/api-docs';
 import { ACCEPTED_BODY, CORRECT_CARD_BODY, ID_PARAM, REASON_BODY } from '../http/http-schemas';
 import { SchemaPipe } from '../http/schema-pipe';
 import { toHttp } from './http-result';
@@ -62,6 +69,7 @@ export class TableActionsController {
     private readonly approveVoid: ApproveVoid,
   ) {}
 
+  @ApiSummary('Close betting for the round')
   @Post('close-betting')
   @HttpCode(200)
   @ApiStaff('table actions', 'dealer', 'supervisor')
@@ -71,6 +79,7 @@ export class TableActionsController {
     return run(command, (c) => this.closeBetting.execute(c));
   }
 
+  @ApiSummary('Draw the cut card: the shoe ends after this round')
   @Post('cut-card')
   @HttpCode(200)
   @ApiStaff('table actions', 'dealer', 'supervisor')
@@ -80,6 +89,7 @@ export class TableActionsController {
     return run(command, (c) => this.cutCard.execute(c));
   }
 
+  @ApiSummary('Pause the round, with a reason')
   @Post('pause')
   @HttpCode(200)
   @ApiStaff('table actions', 'supervisor')
@@ -98,6 +108,7 @@ export class TableActionsController {
     return run(command, (c) => this.pauseRound.execute(c));
   }
 
+  @ApiSummary('Resume a paused round')
   @Post('resume')
   @HttpCode(200)
   @ApiStaff('table actions', 'supervisor')
@@ -107,6 +118,7 @@ export class TableActionsController {
     return run(command, (c) => this.resumeRound.execute(c));
   }
 
+  @ApiSummary('Void the round (or request a void), with a reason')
   @Post('void')
   @HttpCode(200)
   @ApiStaff('table actions', 'supervisor')
@@ -125,6 +137,7 @@ export class TableActionsController {
     return run(command, (c) => this.voidRound.execute(c));
   }
 
+  @ApiSummary("Approve another supervisor's void request")
   @Post('void-requests/:requestId/approve')
   @ApiIdParams('requestId')
   @HttpCode(200)
@@ -139,6 +152,7 @@ export class TableActionsController {
     return run(command, (c) => this.approveVoid.execute(c));
   }
 
+  @ApiSummary('Replace a mis-scanned card before the round settles')
   @Post('correct-card')
   @HttpCode(200)
   @ApiStaff('table actions', 'supervisor')
@@ -159,6 +173,7 @@ export class TableActionsController {
     return run(command, (c) => this.correctCard.execute(c));
   }
 
+  @ApiSummary('End the shoe now, with a reason')
   @Post('end-shoe')
   @HttpCode(200)
   @ApiStaff('table actions', 'supervisor')

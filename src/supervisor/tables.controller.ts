@@ -3,7 +3,7 @@ import { ApiResponse } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser, Roles } from '../auth/roles.guard';
 import type { StudioConfig } from '../config/studio-config';
-import { ApiIdParams, ApiOk, ApiStaff } from '../http/api-docs';
+import { ApiIdParams, ApiOk, ApiStaff, ApiSummary } from '../http/api-docs';
 import { isDatabaseUnavailable } from '../http/database-unavailable';
 import { ERROR_BODY, ID_PARAM, TABLE_VIEW } from '../http/http-schemas';
 import { openApiSchema } from '../http/openapi-schema';
@@ -24,6 +24,7 @@ export class TablesController {
     private readonly stored: TableStateReader,
   ) {}
 
+  @ApiSummary('Every configured table, as the caller may see it')
   @Get()
   @Roles('dealer', 'supervisor', 'auditor')
   @ApiOk({ type: 'array', items: TABLE_VIEW }, 'every configured table')
@@ -31,6 +32,7 @@ export class TablesController {
     return Promise.all(this.config.tables.map((t) => this.listed(t.id, user)));
   }
 
+  @ApiSummary('One table: supervisors also see its face-down cards')
   @Get(':tableId')
   @Roles('dealer', 'supervisor', 'auditor')
   @ApiIdParams('tableId')

@@ -1,22 +1,25 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { RunningStudio } from '../../src/bootstrap';
 import { PLACE_BET_BODY } from '../../src/http/http-schemas';
 import { openApiSchema } from '../../src/http/openapi-schema';
 import { postJson, signIn, startTestStudio } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { dereferenced, lintOpenApi, PLATFORM_DOCUMENT_FILE } from '../support/openapi-lint';
 
 jest.setTimeout(120_000);
 
 interface Operation {
+  summary?: string;
   requestBody?: { content: Record<string, { schema: unknown }> };
   responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
-  security?: unknown[];
+  security?: Array<Record<string, unknown>>;
 }
 type OpenApi = {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, unknown> };
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
 };
 
 /** Every route the Nest router serves, as "GET /tables/{tableId}" (Swagger UI's own excluded). */
@@ -47,6 +50,8 @@ describe('OpenAPI document', () => {
   let db: TestDatabase;
   let studio: RunningStudio;
   let doc: OpenApi;
+  /** The same document with every `$ref` replaced by what it names, for Ajv. */
+  let resolved: OpenApi;
   const tokens: Record<'dealer' | 'supervisor' | 'auditor', string> = {
     dealer: '',
     supervisor: '',
@@ -68,6 +73,7 @@ describe('OpenAPI document', () => {
     });
     expect(answer.status).toBe(200);
     doc = (await answer.json()) as OpenApi;
+    resolved = await dereferenced(doc);
   });
 
   afterAll(async () => {
@@ -110,6 +116,14 @@ describe('OpenAPI document', () => {
     expect(bets.requestBody!.content['application/json'].schema).toEqual(
       openApiSchema(PLACE_BET_BODY),
     );
+    expect(bets.requestBody!.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/PlaceBetBody',
+    });
+    // The contract's shared definitions are named components, referenced where they are used.
+    expect(doc.components.schemas.PlaceBetBody).toMatchObject({
+      properties: { amount: { $ref: '#/components/schemas/amount' } },
+    });
+    expect(doc.components.schemas.amount).toMatchObject({ type: 'integer', minimum: 1 });
     expect(bets.security).toEqual([{ 'platform-key': [] }]);
     expect(doc.paths['/tables/{tableId}/pause'].post.security).toEqual([{ bearer: [] }]);
   });
@@ -117,7 +131,8 @@ describe('OpenAPI document', () => {
   /** The documented JSON schema of one answer of one operation. */
   function documented(method: string, path: string, status: number): unknown {
     const schema =
-      doc.paths[path]?.[method]?.responses[String(status)]?.content?.['application/json']?.schema;
+      resolved.paths[path]?.[method]?.responses[String(status)]?.content?.['application/json']
+        ?.schema;
     if (!schema) throw new Error(`${method} ${path} documents no JSON ${status} answer`);
     return schema;
   }
@@ -178,5 +193,110 @@ describe('OpenAPI document', () => {
       platform,
     );
     expect(refused.body).toMatchObject({ error: 'invalid-request', pointer: '/betType' });
+  });
+});
+
+describe('OpenAPI documents checked as a platform engineer would', () => {
+  let db: TestDatabase;
+  let studio: RunningStudio;
+  let full: OpenApi;
+  let platform: OpenApi;
+  const platformKey = { 'x-platform-key': 'k-openapi-2' };
+  /** The only public operations with no client error to answer, and the only one without a 2XX. */
+  const NO_4XX = ['GET /', 'GET /console', 'GET /health/live', 'GET /health/ready'];
+  const NO_2XX = ['GET /'];
+
+  beforeAll(async () => {
+    db = await createTestDatabase('openapi_lint');
+    studio = await startTestStudio({
+      databaseUrl: db.url,
+      env: { DEMO_USERS: 'true', PLATFORM_API_KEYS: 'k-openapi-2' },
+    });
+    const token = await signIn(studio.url, 'auditor', 'auditor-demo');
+    const served = await fetch(`${studio.url}/docs/openapi.json`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    full = (await served.json()) as OpenApi;
+    const answer = await fetch(`${studio.url}/docs/platform/openapi.json`, {
+      headers: platformKey,
+    });
+    expect(answer.status).toBe(200);
+    platform = (await answer.json()) as OpenApi;
+  });
+
+  afterAll(async () => {
+    await studio?.close();
+    await db?.drop();
+  });
+
+  it.each([
+    ['the full document', () => full],
+    ['the platform document', () => platform],
+  ])('%s: 0 errors from swagger-parser, 0 problems from redocly lint', async (_, document) => {
+    const report = await lintOpenApi(document());
+    expect(report).toEqual({ swaggerParser: null, redocly: [] });
+    expect(document().openapi).toBe('3.1.0');
+  });
+
+  it('every operation has a summary, a security requirement, a 2XX, a 4XX and a 503', () => {
+    const gaps: string[] = [];
+    for (const [path, item] of Object.entries(full.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const name = `${method.toUpperCase()} ${path}`;
+        const codes = Object.keys(op.responses);
+        if (!op.summary) gaps.push(`${name}: no summary`);
+        if (!Array.isArray(op.security)) gaps.push(`${name}: no security`);
+        if (!NO_2XX.includes(name) && !codes.some((c) => c.startsWith('2'))) {
+          gaps.push(`${name}: no 2XX`);
+        }
+        if (!NO_4XX.includes(name) && !codes.some((c) => c.startsWith('4'))) {
+          gaps.push(`${name}: no 4XX`);
+        }
+        if (!codes.includes('503')) gaps.push(`${name}: no 503`);
+      }
+    }
+    expect(gaps).toEqual([]);
+  });
+
+  it('documents security as the routes behave: without credentials, 401 exactly where required', async () => {
+    const wrong: string[] = [];
+    for (const [path, item] of Object.entries(full.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const url = studio.url + path.replace(/\{\w+\}/g, 'x');
+        const answer = await fetch(url, { method: method.toUpperCase(), redirect: 'manual' });
+        await answer.arrayBuffer();
+        const secured = (op.security ?? []).length > 0;
+        if (secured !== (answer.status === 401)) {
+          wrong.push(`${method.toUpperCase()} ${path}: ${answer.status}, secured: ${secured}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(full.paths['/console/api/hold'].get.security).toEqual([{ bearer: [] }]);
+  });
+
+  it('publishes the platform routes on their own, readable with a platform key, as committed', async () => {
+    const url = `${studio.url}/docs/platform/openapi.json`;
+    expect((await fetch(url)).status).toBe(401);
+    expect((await fetch(url, { headers: { 'x-platform-key': 'not-a-key' } })).status).toBe(401);
+    const staff = await signIn(studio.url, 'dealer', 'dealer-demo');
+    const asStaff = await fetch(url, { headers: { authorization: `Bearer ${staff}` } });
+    expect(await asStaff.json()).toEqual(platform);
+    const routes = Object.entries(platform.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        'POST /platform/tables/{tableId}/bets',
+        'POST /platform/tables/{tableId}/decisions',
+      ]),
+    );
+    expect(routes.every((r) => r.includes(' /platform'))).toBe(true);
+    expect(Object.keys(platform.components.securitySchemes)).toEqual(['platform-key']);
+    // UPDATE_OPENAPI=1 rewrites the committed copy (then review the diff).
+    if (process.env.UPDATE_OPENAPI === '1') {
+      writeFileSync(PLATFORM_DOCUMENT_FILE, `${JSON.stringify(platform, null, 2)}\n`);
+    }
+    expect(JSON.parse(readFileSync(PLATFORM_DOCUMENT_FILE, 'utf8'))).toEqual(platform);
   });
 });
