@@ -18,8 +18,11 @@ export class PlatformAdminError extends Error {}
 
 const CURRENCY = /^[A-Z]{3}$/;
 
+/** Ids that name no platform: `bot:` keys are the practice tables' bots (player keys, src/common). */
+const RESERVED_IDS = new Set(['bot']);
+
 function platformId(id: string | undefined): string {
-  if (!id || !PLATFORM_ID_PATTERN.test(id)) {
+  if (!id || !PLATFORM_ID_PATTERN.test(id) || RESERVED_IDS.has(id)) {
     throw new PlatformAdminError(
       `platform id must match ${PLATFORM_ID_PATTERN.source} (got ${JSON.stringify(id ?? '')})`,
     );
