@@ -27,6 +27,7 @@ import { Platforms1765200000000 } from './1765200000000-Platforms';
 import { ChainVersions1765210000000 } from './1765210000000-ChainVersions';
 import { OutboxChainHead1765210100000 } from './1765210100000-OutboxChainHead';
 import { SessionLiveness1765250000000 } from './1765250000000-SessionLiveness';
+import { PlayerPlatforms1765300000000 } from './1765300000000-PlayerPlatforms';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -59,4 +60,5 @@ export const STUDIO_MIGRATIONS = [
   ChainVersions1765210000000,
   OutboxChainHead1765210100000,
   SessionLiveness1765250000000,
+  PlayerPlatforms1765300000000,
 ];

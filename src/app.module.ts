@@ -40,6 +40,7 @@ import type { TransitionListener } from './tables/table-runtime';
 import { TableRuntimeRegistry } from './tables/table-runtime.registry';
 import { TablesModule } from './tables/tables.module';
 import { StudioLifecycle } from './studio-lifecycle';
+import { PlatformsModule } from './platforms/platforms.module';
 import { STUDIO_CONFIG } from './tokens';
 
 export interface StudioModuleOptions {
@@ -110,6 +111,7 @@ export class StudioModule implements NestModule {
       kafka,
     });
     const platformKafka = PlatformKafkaModule.forRoot(config, { clock, commands, kafka });
+    const platforms = PlatformsModule.forRoot({ config, dataSource, clock });
     return {
       module: StudioModule,
       imports: [
@@ -123,7 +125,8 @@ export class StudioModule implements NestModule {
         commands,
         platformKafka,
         SupervisorModule.forRoot({ config, tables, history }),
-        PlatformHttpModule.forRoot({ config, commands }),
+        platforms,
+        PlatformHttpModule.forRoot({ commands, platforms }),
         AuditModule.forRoot({
           history,
           settings: config.audit,

@@ -91,6 +91,8 @@ export interface StudioConfig {
     /** How long a command waits in its table's inbox for an instance to drive the table. */
     commandWaitMs: number;
     platformKeys: string[];
+    /** How long an instance trusts what it read of a platform key or platform (revocation delay). */
+    platformKeyCacheMs: number;
     virtualDealerPaceMs: number;
     voidRequiresApproval: boolean;
     /** How often a driven table's grown event chain is anchored by a ChainCheckpoint (0: round end only). */
@@ -183,6 +185,7 @@ export function loadStudioConfig(
         .split(',')
         .map((k) => k.trim())
         .filter(Boolean),
+      platformKeyCacheMs: read.integer('PLATFORM_KEY_CACHE_MS', 5_000, 0, 60_000),
     },
     auth: readAuthSettings(read),
     audit: readAuditSettings(read),

@@ -7,6 +7,7 @@ import type { PlatformCommand } from '../use-cases/common/platform-command';
 import { isRejection } from '../use-cases/common/table-command';
 import type { CommandRejection, CommandResult } from '../use-cases/common/tables.port';
 import { DecideCommand } from '../use-cases/decide/decide.command';
+import { DEFAULT_PLATFORM } from '../common/player-key';
 import { PlaceBetCommand } from '../use-cases/place-bet/place-bet.command';
 
 export interface IntakeCounters {
@@ -34,6 +35,8 @@ export function platformCommandOf(message: CommandMessage): PlatformCommand | Co
     tableId: message.tableId,
     commandId: message.commandId,
     roundId: message.roundId,
+    // The v1 topics are the default platform's (the per-platform topics name theirs).
+    platformId: DEFAULT_PLATFORM,
     playerId: message.playerId,
   };
   switch (message.type) {

@@ -1,18 +1,4 @@
-import {
-  Body,
-  CanActivate,
-  Controller,
-  ExecutionContext,
-  HttpCode,
-  Inject,
-  Injectable,
-  Param,
-  Post,
-  UnauthorizedException,
-  UseGuards,
-} from '@nestjs/common';
-import type { Request } from 'express';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import {
   ApiIdParams,
   ApiJsonBody,
@@ -29,32 +15,8 @@ import { DecideCommand } from '../use-cases/decide/decide.command';
 import { Decide } from '../use-cases/decide/decide.use-case';
 import { PlaceBetCommand } from '../use-cases/place-bet/place-bet.command';
 import { PlaceBet } from '../use-cases/place-bet/place-bet.use-case';
-
-export const PLATFORM_KEYS = Symbol('PLATFORM_KEYS');
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
-
-/** Casino platforms authenticate with X-Platform-Key (keys from PLATFORM_API_KEYS). */
-@Injectable()
-export class PlatformKeyGuard implements CanActivate {
-  private readonly keys: Buffer[];
-  constructor(@Inject(PLATFORM_KEYS) keys: string[]) {
-    this.keys = keys.map(digest);
-  }
-
-  canActivate(context: ExecutionContext): boolean {
-    const given = context.switchToHttp().getRequest<Request>().headers['x-platform-key'];
-    const ok =
-      typeof given === 'string' && this.keys.some((key) => timingSafeEqual(key, digest(given)));
-    if (!ok) {
-      throw new UnauthorizedException({
-        error: 'unauthenticated',
-        message: 'Send a valid X-Platform-Key header (configured in PLATFORM_API_KEYS)',
-      });
-    }
-    return true;
-  }
-}
+import type { Platform } from '../platforms/platform-directory';
+import { CurrentPlatform, PlatformKeyGuard } from './platform-key.guard';
 
 interface BetBody {
   commandId?: string;
@@ -104,8 +66,9 @@ export class PlatformHttpController {
   async bet(
     @Param('tableId', tableIdPipe) tableId: string,
     @Body(new SchemaPipe(PLACE_BET_BODY, { codes: AMOUNT_CODES })) body: BetBody,
+    @CurrentPlatform() platform: Platform,
   ) {
-    const command = PlaceBetCommand.create({ tableId, ...body });
+    const command = PlaceBetCommand.create({ tableId, ...body, platformId: platform.id });
     return toHttp(isRejection(command) ? command : await this.placeBet.execute(command));
   }
 
@@ -117,8 +80,9 @@ export class PlatformHttpController {
   async decision(
     @Param('tableId', tableIdPipe) tableId: string,
     @Body(new SchemaPipe(DECIDE_BODY)) body: DecisionBody,
+    @CurrentPlatform() platform: Platform,
   ) {
-    const command = DecideCommand.create({ tableId, ...body });
+    const command = DecideCommand.create({ tableId, ...body, platformId: platform.id });
     return toHttp(isRejection(command) ? command : await this.decide.execute(command));
   }
 }

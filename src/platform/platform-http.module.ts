@@ -1,23 +1,16 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import type { StudioConfig } from '../config/studio-config';
-import {
-  PLATFORM_KEYS,
-  PlatformHttpController,
-  PlatformKeyGuard,
-} from './platform-http.controller';
+import { PlatformHttpController } from './platform-http.controller';
+import { PlatformKeyGuard } from './platform-key.guard';
 
-/** The casino platforms' HTTP API (bets and decisions with a platform key). */
+/** The casino platforms' HTTP API (bets and decisions with a platform's key). */
 @Module({})
 export class PlatformHttpModule {
-  static forRoot(deps: { config: StudioConfig; commands: DynamicModule }): DynamicModule {
+  static forRoot(deps: { commands: DynamicModule; platforms: DynamicModule }): DynamicModule {
     return {
       module: PlatformHttpModule,
-      imports: [deps.commands],
+      imports: [deps.commands, deps.platforms],
       controllers: [PlatformHttpController],
-      providers: [
-        { provide: PLATFORM_KEYS, useValue: deps.config.orchestrator.platformKeys },
-        PlatformKeyGuard,
-      ],
+      providers: [PlatformKeyGuard],
     };
   }
 }

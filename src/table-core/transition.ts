@@ -7,6 +7,7 @@ import type {
 } from '../games/game-adapter';
 import type { MachineContext, MachineOutcome, MachineRejection } from './table-input';
 import { RoundState, roundOf, TableSettings, TableState, withRound } from './table-state';
+import { withPlatformPlayers } from './player-names';
 import { emptyWrites } from './table-writes';
 
 /** The timer that starts the next round. */
@@ -59,7 +60,13 @@ export class Transition {
   }
 
   emit(event: RoundEvent, actor?: string): void {
-    this.writes.events.push({ ...event, roundId: this.roundId, ...(actor ? { actor } : {}) });
+    const payload = withPlatformPlayers(event.payload);
+    this.writes.events.push({
+      ...event,
+      payload,
+      roundId: this.roundId,
+      ...(actor ? { actor } : {}),
+    });
   }
 
   publicEvent(type: string, payload: Record<string, unknown>, actor?: string): void {

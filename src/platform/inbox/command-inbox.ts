@@ -33,6 +33,7 @@ import {
   isNotDrivenHere,
   platformCommandOf,
 } from '../command-applier';
+import { DEFAULT_PLATFORM } from '../../common/player-key';
 import { HttpInboxCommand, InboxCommand, sourceMessage } from './inbox-command';
 
 export interface CommandInboxSettings {
@@ -362,9 +363,11 @@ function commandOf(
   command: Exclude<InboxCommand, { kind: 'supervision' }>,
 ): PlatformCommand | CommandRejection {
   if (command.via === 'kafka') return platformCommandOf(command.message);
+  // Rows stored before commands named their platform were the default platform's.
+  const platformId = (command.command.platformId as string | undefined) ?? DEFAULT_PLATFORM;
   return command.kind === 'bet'
-    ? PlaceBetCommand.create(command.command)
-    : DecideCommand.create(command.command);
+    ? PlaceBetCommand.create({ ...command.command, platformId })
+    : DecideCommand.create({ ...command.command, platformId });
 }
 
 function supervisionOf(entry: InboxEntry): SupervisionInput | undefined {

@@ -54,6 +54,7 @@ describe('a table command for a table driven by another instance', () => {
     const command = PlaceBetCommand.create({
       tableId: 't1',
       commandId: 'c1',
+      platformId: 'default',
       playerId: 'p1',
       betType: 'main',
       amount: 100,

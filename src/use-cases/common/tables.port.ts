@@ -94,6 +94,8 @@ export interface PlaceBetFields {
   tableId: string;
   commandId?: string;
   roundId?: string;
+  /** The platform that sent it (the HTTP key's, the Kafka topic's): the player is (platform, playerId). */
+  platformId: string;
   playerId: string;
   betType: string;
   spot?: string;
@@ -107,6 +109,8 @@ export interface DecideFields {
   tableId: string;
   commandId?: string;
   roundId?: string;
+  /** The platform that sent it: a platform decides only for its own players. */
+  platformId: string;
   playerId: string;
   action: string;
   seat?: string;

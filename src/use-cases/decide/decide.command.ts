@@ -1,3 +1,4 @@
+import { PLATFORM_ID_PATTERN, playerKey } from '../../common/player-key';
 import { commandFingerprint } from '../common/command-fingerprint';
 import { rejected } from '../common/table-command';
 import type { BatchItem, CommandRejection, DecideFields } from '../common/tables.port';
@@ -13,6 +14,9 @@ export class DecideCommand {
     if (typeof fields.action !== 'string' || fields.action === '') {
       return rejected('invalid-command', 'A decision needs an action');
     }
+    if (typeof fields.platformId !== 'string' || !PLATFORM_ID_PATTERN.test(fields.platformId)) {
+      return rejected('invalid-command', 'A decision needs the platform that sends it');
+    }
     return new DecideCommand(fields);
   }
 
@@ -23,6 +27,7 @@ export class DecideCommand {
   /** The table input (a decision needs no check before the table's state). */
   toItem(): { item: BatchItem } {
     const c = this.fields;
+    const player = playerKey(c.platformId, c.playerId);
     return {
       item: {
         input: {
@@ -30,7 +35,7 @@ export class DecideCommand {
           decision: {
             commandId: c.commandId,
             roundId: c.roundId,
-            playerId: c.playerId,
+            playerId: player,
             action: c.action,
             seat: c.seat,
           },
@@ -39,7 +44,7 @@ export class DecideCommand {
           commandId: c.commandId,
           kind: 'decide',
           fingerprint: c.commandId
-            ? commandFingerprint('decide', [c.tableId, c.roundId, c.playerId, c.action, c.seat])
+            ? commandFingerprint('decide', [c.tableId, c.roundId, player, c.action, c.seat])
             : undefined,
         },
       },

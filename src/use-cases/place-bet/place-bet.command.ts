@@ -1,3 +1,4 @@
+import { PLATFORM_ID_PATTERN, playerKey } from '../../common/player-key';
 import { commandFingerprint } from '../common/command-fingerprint';
 import { rejected } from '../common/table-command';
 import type { BatchItem, CommandRejection, PlaceBetFields } from '../common/tables.port';
@@ -9,6 +10,9 @@ export class PlaceBetCommand {
   static create(fields: PlaceBetFields): PlaceBetCommand | CommandRejection {
     if (typeof fields.playerId !== 'string' || fields.playerId.trim() === '') {
       return rejected('invalid-command', 'A bet needs a playerId');
+    }
+    if (typeof fields.platformId !== 'string' || !PLATFORM_ID_PATTERN.test(fields.platformId)) {
+      return rejected('invalid-command', 'A bet needs the platform that sends it');
     }
     return new PlaceBetCommand(fields);
   }
@@ -34,7 +38,7 @@ export class PlaceBetCommand {
             betId,
             commandId: c.commandId,
             roundId: c.roundId,
-            playerId: c.playerId,
+            playerId: playerKey(c.platformId, c.playerId),
             betType: c.betType,
             spot: c.spot,
             amount: c.amount,
@@ -57,7 +61,7 @@ function placeBetFingerprint(c: PlaceBetFields): string {
   return commandFingerprint('place-bet', [
     c.tableId,
     c.roundId,
-    c.playerId,
+    playerKey(c.platformId, c.playerId),
     c.betType,
     c.spot,
     c.amount,

@@ -38,7 +38,25 @@ function payload(
   properties: Record<string, JsonSchema>,
   required: string[] = Object.keys(properties),
 ): JsonSchema {
-  return { type: 'object', properties, required, additionalProperties: false };
+  return {
+    type: 'object',
+    properties: withPlatform(properties),
+    required,
+    additionalProperties: false,
+  };
+}
+
+/** Whose player it is, next to every playerId: absent for the `default` platform's players. */
+const PLATFORM_ID: JsonSchema = {
+  type: 'string',
+  pattern: '^[a-z0-9][a-z0-9-]{0,39}$',
+  description: "the player's platform; absent for the default platform (the v1 topics')",
+};
+
+function withPlatform(properties: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  return 'playerId' in properties && !('platformId' in properties)
+    ? { ...properties, platformId: PLATFORM_ID }
+    : properties;
 }
 
 /**
@@ -46,7 +64,12 @@ function payload(
  * typed, others are still allowed. The contract page marks these events "open".
  */
 function openPayload(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
-  return { type: 'object', properties, required, additionalProperties: true };
+  return {
+    type: 'object',
+    properties: withPlatform(properties),
+    required,
+    additionalProperties: true,
+  };
 }
 
 /** One settled bet (rows of the `settlements` table, as platforms credit them). */

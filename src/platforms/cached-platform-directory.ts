@@ -1,0 +1,97 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../clock/clock';
+import { apiKeyHash } from './api-key';
+import {
+  Authentication,
+  DEFAULT_PLATFORM_ID,
+  Platform,
+  PlatformDirectory,
+} from './platform-directory';
+import type { KeyOwner, PlatformsRepository } from './platforms.repository';
+
+/** Entries kept at most: unknown keys are cached too, so a flood of them cannot grow it freely. */
+const MAX_ENTRIES = 10_000;
+
+class TtlCache<V> {
+  private readonly entries = new Map<string, { value: V; until: number }>();
+  constructor(
+    private readonly ttlMs: number,
+    private readonly clock: Clock,
+  ) {}
+
+  async get(key: string, load: () => Promise<V>): Promise<V> {
+    const now = this.clock.now().getTime();
+    const hit = this.entries.get(key);
+    if (hit && hit.until > now) return hit.value;
+    const value = await load();
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    if (this.ttlMs > 0) this.entries.set(key, { value, until: now + this.ttlMs });
+    return value;
+  }
+}
+
+/**
+ * The platform directory over the registry, with a short cache per instance (`ttlMs`): a request
+ * costs no query while its key was seen within that time, and a revoked key or a suspended
+ * platform is refused by every instance at most `ttlMs` later, with no restart or message between
+ * instances. The `PLATFORM_API_KEYS` keys are the `default` platform's, compared in memory.
+ */
+export class CachedPlatformDirectory extends PlatformDirectory {
+  private readonly keyOwners: TtlCache<KeyOwner | undefined>;
+  private readonly platforms: TtlCache<Platform | undefined>;
+  private readonly active: TtlCache<Platform[]>;
+  private readonly defaultKeys: Buffer[];
+
+  constructor(
+    private readonly repository: PlatformsRepository,
+    clock: Clock,
+    ttlMs: number,
+    defaultKeys: readonly string[],
+  ) {
+    super();
+    this.keyOwners = new TtlCache(ttlMs, clock);
+    this.platforms = new TtlCache(ttlMs, clock);
+    this.active = new TtlCache(ttlMs, clock);
+    this.defaultKeys = defaultKeys.map(apiKeyHash);
+  }
+
+  get(id: string): Promise<Platform | undefined> {
+    return this.platforms.get(id, () => this.repository.get(id));
+  }
+
+  listActive(): Promise<Platform[]> {
+    return this.active.get('', () => this.repository.list(true));
+  }
+
+  async authenticate(apiKey: string): Promise<Authentication> {
+    const hash = apiKeyHash(apiKey);
+    // Every configured key is compared (in constant time each), so timing tells no prefix.
+    const isDefaultKey = this.defaultKeys.reduce(
+      (hit, key) => timingSafeEqual(key, hash) || hit,
+      false,
+    );
+    if (isDefaultKey) return admitted(await this.get(DEFAULT_PLATFORM_ID));
+    const owner = await this.keyOwners.get(hash.toString('hex'), () =>
+      this.repository.keyOwner(hash),
+    );
+    if (!owner) return admitted(undefined);
+    if (owner.revokedAt) {
+      return { ok: false, code: 'api-key-revoked', message: `Key ${owner.keyId} was revoked` };
+    }
+    return admitted(owner.platform);
+  }
+}
+
+function admitted(platform: Platform | undefined): Authentication {
+  if (!platform) {
+    return { ok: false, code: 'unknown-api-key', message: 'No platform has this key' };
+  }
+  if (platform.status !== 'active') {
+    return {
+      ok: false,
+      code: 'platform-suspended',
+      message: `Platform ${platform.id} is suspended`,
+    };
+  }
+  return { ok: true, platform };
+}

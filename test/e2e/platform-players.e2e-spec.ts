@@ -1,0 +1,169 @@
+import type { RunningStudio } from '../../src/bootstrap';
+import { RandomUuidGenerator, SystemClock } from '../../src/clock/clock';
+import type { TableDefinition } from '../../src/config/tables-config';
+import { VerifyRoundReplay } from '../../src/audit/verify-round-replay/verify-round-replay.use-case';
+import { runPlatformAdmin } from '../../src/platforms/platform-admin';
+import { PlatformsRepository } from '../../src/platforms/platforms.repository';
+import { postJson, signIn, startTestStudio, waitFor } from '../support/studio-harness';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+
+jest.setTimeout(240_000);
+
+const DEFAULT_KEY = 'players-default-key';
+
+const TABLES = [
+  {
+    id: 'ibj-players',
+    name: 'Infinite Blackjack players',
+    game: 'infinite-blackjack',
+    currency: 'EUR',
+    bettingWindowMs: 6_000,
+    decisionWindowMs: 4_000,
+    roundIntervalMs: 300,
+    scanner: {
+      wireFormat: 'studio-framed-v1',
+      virtualShoe: { seed: 41, intervalMs: 3_600_000, misreadRate: 0, heartbeatIntervalMs: 60_000 },
+    },
+  } as unknown as TableDefinition,
+];
+
+/**
+ * Players are (platform, playerId): the same playerId sent by two platforms is two players in one
+ * Infinite Blackjack round (a bet each, decisions each, settlements each), every row names its
+ * platform, and the events name the platform beside the bare playerId (never the core's key).
+ */
+describe('players of several platforms at one table', () => {
+  let db: TestDatabase;
+  let studio: RunningStudio;
+  let casinoKey: string;
+  let supervisorToken: string;
+
+  const q = <T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> =>
+    studio.database.dataSource.query(sql, params);
+  const post = (path: string, body: unknown, key: string) =>
+    postJson(studio.url, `/platform/tables/ibj-players/${path}`, body, { 'x-platform-key': key });
+
+  async function tableView() {
+    const response = await fetch(`${studio.url}/tables/ibj-players`, {
+      headers: { authorization: `Bearer ${supervisorToken}` },
+    });
+    return (await response.json()) as {
+      round: { id: string; phase: string; bettingOpen: boolean } | null;
+    };
+  }
+
+  beforeAll(async () => {
+    db = await createTestDatabase('platform-players');
+    studio = await startTestStudio({
+      databaseUrl: db.url,
+      tables: TABLES,
+      env: { DEMO_USERS: 'true', PLATFORM_API_KEYS: DEFAULT_KEY, VIRTUAL_DEALER_PACE_MS: '40' },
+    });
+    const deps = {
+      repository: new PlatformsRepository(studio.database.dataSource),
+      clock: new SystemClock(),
+      ids: new RandomUuidGenerator(),
+    };
+    await runPlatformAdmin(['add', 'casino-a', 'EUR', 'Casino A'], deps);
+    casinoKey = (await runPlatformAdmin(['key:create', 'casino-a'], deps)).split('\n')[1];
+    supervisorToken = await signIn(studio.url, 'supervisor', 'supervisor-demo');
+  });
+
+  afterAll(async () => {
+    await studio?.close();
+    await db.drop();
+  });
+
+  it('seats the same playerId of two platforms as two players in one round', async () => {
+    const round = await waitFor('betting to open', async () => {
+      const view = await tableView();
+      return view.round?.bettingOpen ? view.round : undefined;
+    });
+    const main = (commandId: string, amount: number) => ({
+      commandId,
+      playerId: 'alice',
+      betType: 'main',
+      amount,
+    });
+    expect(await post('bets', main('d-1', 1_000), DEFAULT_KEY)).toMatchObject({
+      status: 200,
+      body: { accepted: true },
+    });
+    expect(await post('bets', main('a-1', 2_000), casinoKey)).toMatchObject({
+      status: 200,
+      body: { accepted: true },
+    });
+    // Each platform's alice has her one bet of the round; neither took the other's.
+    const again = await post('bets', main('a-2', 3_000), casinoKey);
+    expect(again.status).toBe(409);
+    // casino-a's alice hits once and stands; the default alice is auto-played (she sends nothing).
+    let hits = 0;
+    await waitFor(
+      'the round to complete',
+      async () => {
+        const [status] = await q<{ status: string }>(`SELECT status FROM rounds WHERE id = $1`, [
+          round.id,
+        ]);
+        if (status?.status === 'completed') return true;
+        if ((await tableView()).round?.phase === 'deciding') {
+          const action = hits === 0 ? 'hit' : 'stand';
+          const r = await post('decisions', { playerId: 'alice', action }, casinoKey);
+          if (r.body.accepted === true && action === 'hit') hits += 1;
+        }
+        return undefined;
+      },
+      120_000,
+      200,
+    );
+    const bets = await q<{ platform_id: string; player_id: string; amount: string }>(
+      `SELECT platform_id, player_id, amount FROM bets WHERE round_id = $1 ORDER BY amount`,
+      [round.id],
+    );
+    expect(bets).toEqual([
+      { platform_id: 'default', player_id: 'alice', amount: '1000' },
+      { platform_id: 'casino-a', player_id: 'casino-a:alice', amount: '2000' },
+    ]);
+    const decisions = await q<{ platform_id: string; action: string; automatic: boolean }>(
+      `SELECT platform_id, action, automatic FROM decisions WHERE round_id = $1 ORDER BY id`,
+      [round.id],
+    );
+    expect(decisions.filter((d) => d.platform_id === 'casino-a' && !d.automatic)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ action: 'hit' })]),
+    );
+    expect(decisions.filter((d) => d.platform_id === 'default' && !d.automatic)).toEqual([]);
+    const settled = await q<{ platform_id: string; stake: string }>(
+      `SELECT platform_id, stake FROM settlements WHERE round_id = $1 AND bet_type = 'main'
+        ORDER BY stake`,
+      [round.id],
+    );
+    expect(settled).toEqual([
+      { platform_id: 'default', stake: '1000' },
+      { platform_id: 'casino-a', stake: '2000' },
+    ]);
+    // Replaying the stored cards, bets and decisions gives the stored settlements.
+    expect(await new VerifyRoundReplay(q).round(round.id)).toMatchObject({ verdict: 'match' });
+    // The events name each player by platform and bare playerId; the core's key stays inside.
+    const events = await q<{ type: string; payload: Record<string, unknown> }>(
+      `SELECT type, payload FROM round_events WHERE round_id = $1 ORDER BY event_no`,
+      [round.id],
+    );
+    // (An Infinite Blackjack bet id is built from the key: an opaque id, seen by its platform only.)
+    expect(JSON.stringify(events)).not.toMatch(/"playerId":"[^"]*:/);
+    const accepted = events
+      .filter((e) => e.type === 'BetsAccepted')
+      .flatMap((e) => e.payload.bets as Record<string, unknown>[]);
+    expect(accepted).toEqual([
+      { playerId: 'alice', main: 1_000, side: {} },
+      { playerId: 'alice', platformId: 'casino-a', main: 2_000, side: {} },
+    ]);
+    const settlements = events
+      .filter((e) => e.type === 'BetsSettled')
+      .flatMap((e) => e.payload.settlements as { platformId?: string; playerId: string }[]);
+    expect(settlements.map((s) => [s.platformId ?? 'default', s.playerId]).sort()).toEqual(
+      expect.arrayContaining([
+        ['casino-a', 'alice'],
+        ['default', 'alice'],
+      ]),
+    );
+  });
+});
