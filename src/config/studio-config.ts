@@ -57,6 +57,8 @@ export interface KafkaConfig {
     partitionsConsumedConcurrently: number;
     /** Most commands applied together (one transaction per table and game window). */
     batchSize: number;
+    /** How often the brokers' topics are looked at for a new platform's commands topic, ms. */
+    topicRefreshMs?: number;
   };
 }
 
@@ -154,6 +156,7 @@ export function loadStudioConfig(
             partitions: read.integer('KAFKA_COMMAND_PARTITIONS', 6, 1, 1000),
             partitionsConsumedConcurrently: read.integer('KAFKA_COMMAND_CONCURRENCY', 4, 1, 100),
             batchSize: read.integer('KAFKA_COMMAND_BATCH_SIZE', 5000, 1, 100_000),
+            topicRefreshMs: read.integer('KAFKA_COMMAND_TOPIC_REFRESH_MS', 10_000, 200, 3_600_000),
           },
         }
       : undefined,

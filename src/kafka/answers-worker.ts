@@ -1,13 +1,10 @@
-import type { CommandResultMessage } from '@studio/contracts';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { KafkaConfig } from '../config/studio-config';
-import { ResultsProducer } from './results-producer';
+import { ResultsProducer, RoutedResults } from './results-producer';
 import { WorkerLink, WorkerReply } from './worker-link';
 
 type Request =
-  | { id: number; topic: string; results: readonly CommandResultMessage[] }
-  | { id: number; warmUp: true }
-  | { id: number };
+  { id: number; routed: readonly RoutedResults[] } | { id: number; warmUp: true } | { id: number };
 type Reply = WorkerReply | { warn: string };
 
 /**
@@ -34,8 +31,8 @@ export class AnswersWorker {
     });
   }
 
-  async publish(topic: string, results: readonly CommandResultMessage[]): Promise<void> {
-    await this.link.request((id) => ({ id, topic, results }));
+  async publish(routed: readonly RoutedResults[]): Promise<void> {
+    await this.link.request((id) => ({ id, routed }));
   }
 
   /** Starts the worker and connects its producer (at start-up, not with the first answers). */
@@ -59,7 +56,7 @@ function serve(config: KafkaConfig): void {
   port.on('message', (request: Request) => {
     queue = queue.then(async () => {
       try {
-        if ('topic' in request) await producer.sendResults(request.topic, request.results);
+        if ('routed' in request) await producer.sendResults(request.routed);
         else if ('warmUp' in request) await producer.warmUp();
         else await producer.disconnect();
         port.postMessage({ id: request.id } satisfies Reply);
