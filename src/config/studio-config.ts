@@ -48,6 +48,11 @@ export interface KafkaConfig {
   };
   /** TLS to the brokers; absent: plaintext. */
   tls?: { caFile?: string; rejectUnauthorized: boolean };
+  /**
+   * Whether the v1 topics (events, commands, results) still serve the `default` platform beside
+   * the contract 2.0 topics: true through the deprecation period (KAFKA_V1_TOPICS).
+   */
+  v1Topics?: boolean;
   /** The platform command topic's consumer (microservice transport). */
   commands: {
     enabled: boolean;
@@ -150,6 +155,7 @@ export function loadStudioConfig(
           eventPartitions: read.integer('KAFKA_EVENT_PARTITIONS', 6, 1, 1000),
           connectTimeoutMs: read.integer('KAFKA_CONNECT_TIMEOUT_MS', 5_000, 100, 120_000),
           ...kafkaSecurity(read),
+          v1Topics: read.boolean('KAFKA_V1_TOPICS', true),
           commands: {
             enabled: read.boolean('KAFKA_COMMAND_INTAKE', true),
             groupId: read.string('KAFKA_COMMAND_GROUP_ID', 'live-dealer-studio-commands'),
