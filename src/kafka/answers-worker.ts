@@ -46,25 +46,48 @@ export class AnswersWorker {
   }
 }
 
-/** The worker's side: one producer, requests handled one after the other. */
+/**
+ * The worker's side: one producer, requests handled one after the other; answers asked for while
+ * a send is in flight go out together in the next one (one request for the chunks of several
+ * partitions, or of several platforms' topics, instead of one each), each in the order asked.
+ */
 function serve(config: KafkaConfig): void {
   const port = parentPort!;
   const producer = new ResultsProducer(config, (warn) =>
     port.postMessage({ warn } satisfies Reply),
   );
+  const reply = (id: number, error?: unknown) =>
+    port.postMessage(
+      (error === undefined
+        ? { id }
+        : { id, error: String((error as Error)?.message ?? error) }) satisfies Reply,
+    );
   let queue: Promise<void> = Promise.resolve();
+  let waiting: Array<Extract<Request, { routed: unknown }>> = [];
   port.on('message', (request: Request) => {
+    if ('routed' in request) {
+      waiting.push(request);
+      // A send of the waiting answers is already queued: this one joins it.
+      if (waiting.length > 1) return;
+      queue = queue.then(async () => {
+        const group = waiting;
+        waiting = [];
+        try {
+          await producer.sendResults(group.flatMap((r) => r.routed));
+          for (const r of group) reply(r.id);
+        } catch (error) {
+          for (const r of group) reply(r.id, error ?? 'send failed');
+        }
+      });
+      return;
+    }
     queue = queue.then(async () => {
       try {
-        if ('routed' in request) await producer.sendResults(request.routed);
-        else if ('warmUp' in request) await producer.warmUp();
+        if ('warmUp' in request) await producer.warmUp();
         else await producer.disconnect();
-        port.postMessage({ id: request.id } satisfies Reply);
+        reply(request.id);
       } catch (error) {
-        port.postMessage({
-          id: request.id,
-          error: String((error as Error)?.message ?? error),
-        } satisfies Reply);
+        reply(request.id, error ?? 'failed');
       }
     });
   });
