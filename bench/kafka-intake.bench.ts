@@ -18,9 +18,14 @@
  * a COPY of its commands as one row each before answering it; the bare round alone and the COPY
  * alone are printed beside it, with the ratio to the larger of those two. Then the cost per command of
  * each player count. An uncounted scenario of 10,000 players runs first (BENCH_WARM_UP_PLAYERS).
+ *
+ * The players are spread over BENCH_PLATFORMS casino platforms (default 20): each platform sends
+ * its players' commands on its own commands topic and reads its answers on its own results topic
+ * (contract 2.0), so the intake routes every command by platform. BENCH_PLATFORMS=0 sends on the
+ * v1 topics (the `default` platform) as before. The floors stay one commands and one results topic.
  */
 import 'reflect-metadata';
-import type { CommandMessage } from '@studio/contracts';
+import type { CommandMessage, CommandResultMessage } from '@studio/contracts';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +38,7 @@ import { OutboxRelay } from '../src/outbox/outbox-relay';
 import { CloseBettingCommand } from '../src/use-cases/close-betting/close-betting.command';
 import { CloseBetting } from '../src/use-cases/close-betting/close-betting.use-case';
 import { copyFloor, copyStore, kafkaRoundFloor } from './intake-floors';
+import { BenchPlatforms } from './intake-platforms';
 
 const PLAYER_COUNTS = (process.env.BENCH_PLAYERS ?? '10000,100000').split(',').map(Number);
 const BROKERS = process.env.BENCH_KAFKA_BROKERS ?? '127.0.0.1:19092';
@@ -50,6 +56,10 @@ const FLOORS = process.env.BENCH_FLOORS !== '0';
  * are (they run after the project). Without it the first scenario pays V8's warm-up alone.
  */
 const WARM_UP_PLAYERS = Number(process.env.BENCH_WARM_UP_PLAYERS ?? '10000');
+/** Casino platforms the players are spread over (0: the v1 topics of the `default` platform). */
+const PLATFORMS = Number(process.env.BENCH_PLATFORMS ?? '20');
+/** Partitions of each platform's topics (the project's own topics keep KAFKA_COMMAND_PARTITIONS). */
+const PLATFORM_PARTITIONS = Number(process.env.BENCH_PLATFORM_PARTITIONS ?? '3');
 
 async function admin(sql: string): Promise<void> {
   const client = new Client({ connectionString: ADMIN_URL });
@@ -116,6 +126,9 @@ async function scenario(PLAYERS: number, measures: Measure[]): Promise<void> {
   );
   const url = new URL(ADMIN_URL);
   url.pathname = `/${dbName}`;
+  const platforms =
+    PLATFORMS > 0 ? new BenchPlatforms(BROKERS, prefix, PLATFORMS, PLATFORM_PARTITIONS) : undefined;
+  await platforms?.createTopics();
   const studio = await startStudio(
     loadStudioConfig({
       DATABASE_URL: url.toString(),
@@ -137,19 +150,27 @@ async function scenario(PLAYERS: number, measures: Measure[]): Promise<void> {
     brokers: [BROKERS],
     topicPrefix: prefix,
     keepResults: false,
+    // With platforms, the answers are on their own results topics (read by `platforms`).
+    ...(platforms ? { read: { results: false } } : {}),
   });
+  // Commands (player i's on its platform's topic) and their answers, whichever way they travel.
+  const sendMany = (commands: CommandMessage[], players: number[]) =>
+    platforms ? platforms.sendMany(commands, players) : client.sendMany(commands);
   try {
     await client.start();
+    await platforms?.start();
     let answered = 0;
     let rejected = 0;
     const rejectionCodes = new Map<string, number>();
-    client.onResult((r) => {
+    const onResult = (r: CommandResultMessage) => {
       answered += 1;
       if (r.status === 'rejected') {
         rejected += 1;
         rejectionCodes.set(r.code ?? '?', (rejectionCodes.get(r.code ?? '?') ?? 0) + 1);
       }
-    });
+    };
+    if (platforms) platforms.onResult(onResult);
+    else client.onResult(onResult);
     const roundId = await (async () => {
       await until(
         'betting to open',
@@ -180,8 +201,12 @@ async function scenario(PLAYERS: number, measures: Measure[]): Promise<void> {
       const c0 = cpu();
       for (let i = 0; i < PLAYERS; i += SEND_CHUNK) {
         const chunk: CommandMessage[] = [];
-        for (let j = i; j < Math.min(PLAYERS, i + SEND_CHUNK); j += 1) chunk.push(make(j));
-        await client.sendMany(chunk);
+        const players: number[] = [];
+        for (let j = i; j < Math.min(PLAYERS, i + SEND_CHUNK); j += 1) {
+          chunk.push(make(j));
+          players.push(j);
+        }
+        await sendMany(chunk, players);
       }
       const sentMs = performance.now() - t0;
       await until(`${label} answers`, () => answered - before >= PLAYERS, 3_600_000);
@@ -219,7 +244,7 @@ async function scenario(PLAYERS: number, measures: Measure[]): Promise<void> {
     // the project's first batches must not carry its code's compilation and its connections'
     // first statements. Players of their own, who then play along automatically.
     const warm = answered;
-    await client.sendMany(
+    await sendMany(
       Array.from({ length: WARM_UP }, (_, i) => ({
         commandId: `warm-up-${i}`,
         type: 'PlaceBet' as const,
@@ -230,6 +255,7 @@ async function scenario(PLAYERS: number, measures: Measure[]): Promise<void> {
         betType: 'main',
         amount: 1_000,
       })),
+      Array.from({ length: WARM_UP }, (_, i) => i),
     );
     await until('the warm-up answers', () => answered - warm >= WARM_UP, 120_000);
     await phase('bets', 'bets', (i) => ({
@@ -276,6 +302,7 @@ async function scenario(PLAYERS: number, measures: Measure[]): Promise<void> {
         `${((Date.parse(last.envelope.occurredAt) - Date.parse(first.envelope.occurredAt)) / 1000).toFixed(2)} s of event time`,
     );
   } finally {
+    await platforms?.stop();
     await client.stop();
     await studio.close();
     await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
@@ -316,7 +343,10 @@ async function main(): Promise<void> {
   }
   const measures: Measure[] = [];
   for (const players of PLAYER_COUNTS) await scenario(players, measures);
-  console.log('\n=== intake: project | floor (same run) | ratio');
+  console.log(
+    `\n=== intake (${PLATFORMS > 0 ? `players spread over ${PLATFORMS} platforms` : 'v1 topics'}): ` +
+      'project | floor (same run) | ratio',
+  );
   for (const m of measures) printMeasure(m);
   for (const label of new Set(measures.map((m) => m.label))) {
     const runs = measures.filter((m) => m.label === label);

@@ -9,6 +9,18 @@
 #   KAFKA_HOME_DIR   folder for config, data, log and pid (default .cache/kafka/broker-$KAFKA_PORT)
 #   KAFKA_HEAP       JVM heap (default 384m)
 #   KAFKA_START_TIMEOUT  seconds to wait for the broker to accept clients (default 90)
+#
+# KAFKA_SASL=1: the client listener takes SASL/SCRAM (SCRAM-SHA-256 and -512) only, and the KRaft
+# StandardAuthorizer enforces ACLs (allow.everyone.if.no.acl.found=false: a principal may do only
+# what an ACL or super.users gives it). Set when the broker's data is first formatted:
+#   KAFKA_SCRAM_USERS    name:password,... SCRAM users created by `kafka-storage format --add-scram`
+#                        (default studio:studio-secret); more later with kafka-configs --alter
+#                        --add-config 'SCRAM-SHA-256=[password=...]' --entity-type users
+#   KAFKA_SUPER_USERS    principals allowed everything, ';'-separated (default User:studio: the
+#                        studio service makes every platform's topics and reads and writes them)
+#   KAFKA_BROKER_PASSWORD  the broker's own SCRAM user `broker` (inter-broker listener)
+# The controller listener stays PLAINTEXT on loopback (its principal, ANONYMOUS, is a super user so
+# the broker may register): in production it must not be reachable by platforms.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,6 +32,10 @@ HOME_DIR="${KAFKA_HOME_DIR:-$CACHE/broker-$PORT}"
 HEAP="${KAFKA_HEAP:-384m}"
 START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
 PID_FILE="$HOME_DIR/broker.pid"
+SASL="${KAFKA_SASL:-0}"
+SCRAM_USERS="${KAFKA_SCRAM_USERS:-studio:studio-secret}"
+SUPER_USERS="${KAFKA_SUPER_USERS:-User:studio}"
+BROKER_PASSWORD="${KAFKA_BROKER_PASSWORD:-broker-secret}"
 
 log() { echo "[kafka:$PORT] $*" >&2; }
 
@@ -43,17 +59,53 @@ port_open() {
   (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && exec 3>&- 3<&-
 }
 
+# The listeners: PLAINTEXT, or SASL/SCRAM with the KRaft StandardAuthorizer (KAFKA_SASL=1).
+listener_config() {
+  if [ "$SASL" = 1 ]; then
+    cat <<PROPS
+listeners=SASL_PLAINTEXT://127.0.0.1:$PORT,CONTROLLER://127.0.0.1:$CONTROLLER_PORT
+advertised.listeners=SASL_PLAINTEXT://127.0.0.1:$PORT
+inter.broker.listener.name=SASL_PLAINTEXT
+listener.security.protocol.map=SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT
+sasl.enabled.mechanisms=SCRAM-SHA-256,SCRAM-SHA-512
+sasl.mechanism.inter.broker.protocol=SCRAM-SHA-256
+listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="broker" password="$BROKER_PASSWORD";
+listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
+allow.everyone.if.no.acl.found=false
+super.users=User:broker;User:ANONYMOUS;$SUPER_USERS
+PROPS
+  else
+    cat <<PROPS
+listeners=PLAINTEXT://127.0.0.1:$PORT,CONTROLLER://127.0.0.1:$CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$PORT
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+PROPS
+  fi
+}
+
+# `--add-scram` arguments of kafka-storage format: the broker's user and KAFKA_SCRAM_USERS.
+scram_arguments() {
+  [ "$SASL" = 1 ] || return 0
+  local entry
+  printf '%s\0' --add-scram "SCRAM-SHA-256=[name=broker,password=$BROKER_PASSWORD]"
+  IFS=',' read -ra entries <<<"$SCRAM_USERS"
+  for entry in "${entries[@]}"; do
+    [ -n "$entry" ] || continue
+    printf '%s\0' --add-scram "SCRAM-SHA-256=[name=${entry%%:*},password=${entry#*:}]"
+    printf '%s\0' --add-scram "SCRAM-SHA-512=[name=${entry%%:*},password=${entry#*:}]"
+  done
+}
+
 write_config() {
   mkdir -p "$HOME_DIR/data"
   cat >"$HOME_DIR/server.properties" <<PROPS
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$CONTROLLER_PORT
-listeners=PLAINTEXT://127.0.0.1:$PORT,CONTROLLER://127.0.0.1:$CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$PORT
 controller.listener.names=CONTROLLER
-inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+$(listener_config)
 log.dirs=$HOME_DIR/data
 num.partitions=3
 offsets.topic.replication.factor=1
@@ -62,7 +114,7 @@ transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1
 min.insync.replicas=1
 group.initial.rebalance.delay.ms=0
-auto.create.topics.enable=true
+auto.create.topics.enable=$([ "$SASL" = 1 ] && echo false || echo true)
 log.retention.hours=24
 log.segment.bytes=16777216
 PROPS
@@ -87,19 +139,23 @@ start() {
   if [ ! -f "$HOME_DIR/data/meta.properties" ]; then
     local cluster_id
     cluster_id=$(java -cp "$LIBS/*" "${java_opts[@]}" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n1)
+    local scram=()
+    while IFS= read -r -d '' arg; do scram+=("$arg"); done < <(scram_arguments)
     java -cp "$LIBS/*" "${java_opts[@]}" kafka.tools.StorageTool format -t "$cluster_id" \
-      -c "$HOME_DIR/server.properties" >>"$HOME_DIR/broker.log" 2>&1
+      -c "$HOME_DIR/server.properties" "${scram[@]}" >>"$HOME_DIR/broker.log" 2>&1
   fi
   nohup java -cp "$LIBS/*" "${java_opts[@]}" kafka.Kafka "$HOME_DIR/server.properties" \
     >>"$HOME_DIR/broker.out" 2>&1 </dev/null &
   echo $! >"$PID_FILE"
   local deadline=$((SECONDS + START_TIMEOUT))
-  until node "$ROOT/scripts/kafka-ready.js" "127.0.0.1:$PORT" >/dev/null 2>&1; do
+  local ready_sasl=""
+  if [ "$SASL" = 1 ]; then ready_sasl="broker:$BROKER_PASSWORD"; fi
+  until KAFKA_READY_SASL="$ready_sasl" node "$ROOT/scripts/kafka-ready.js" "127.0.0.1:$PORT" >/dev/null 2>&1; do
     if ! is_running; then log "broker exited during start-up; last lines of $HOME_DIR/broker.out:"; tail -n 30 "$HOME_DIR/broker.out" >&2; exit 1; fi
     if [ $SECONDS -ge $deadline ]; then log "broker did not accept clients within ${START_TIMEOUT}s"; stop; exit 1; fi
     sleep 0.5
   done
-  log "ready on 127.0.0.1:$PORT (pid $(cat "$PID_FILE"))"
+  log "ready on 127.0.0.1:$PORT (pid $(cat "$PID_FILE"))$([ "$SASL" = 1 ] && echo ', SASL/SCRAM with ACLs')"
 }
 
 stop() {

@@ -48,6 +48,11 @@ export interface KafkaConfig {
   };
   /** TLS to the brokers; absent: plaintext. */
   tls?: { caFile?: string; rejectUnauthorized: boolean };
+  /**
+   * Whether the v1 topics (events, commands, results) still serve the `default` platform beside
+   * the contract 2.0 topics: true through the deprecation period (KAFKA_V1_TOPICS).
+   */
+  v1Topics?: boolean;
   /** The platform command topic's consumer (microservice transport). */
   commands: {
     enabled: boolean;
@@ -57,6 +62,8 @@ export interface KafkaConfig {
     partitionsConsumedConcurrently: number;
     /** Most commands applied together (one transaction per table and game window). */
     batchSize: number;
+    /** How often the brokers' topics are looked at for a new platform's commands topic, ms. */
+    topicRefreshMs?: number;
   };
 }
 
@@ -150,12 +157,14 @@ export function loadStudioConfig(
           eventPartitions: read.integer('KAFKA_EVENT_PARTITIONS', 6, 1, 1000),
           connectTimeoutMs: read.integer('KAFKA_CONNECT_TIMEOUT_MS', 5_000, 100, 120_000),
           ...kafkaSecurity(read),
+          v1Topics: read.boolean('KAFKA_V1_TOPICS', true),
           commands: {
             enabled: read.boolean('KAFKA_COMMAND_INTAKE', true),
             groupId: read.string('KAFKA_COMMAND_GROUP_ID', 'live-dealer-studio-commands'),
             partitions: read.integer('KAFKA_COMMAND_PARTITIONS', 6, 1, 1000),
             partitionsConsumedConcurrently: read.integer('KAFKA_COMMAND_CONCURRENCY', 4, 1, 100),
             batchSize: read.integer('KAFKA_COMMAND_BATCH_SIZE', 5000, 1, 100_000),
+            topicRefreshMs: read.integer('KAFKA_COMMAND_TOPIC_REFRESH_MS', 10_000, 200, 3_600_000),
           },
         }
       : undefined,

@@ -1,13 +1,10 @@
-import type { CommandResultMessage } from '@studio/contracts';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { KafkaConfig } from '../config/studio-config';
-import { ResultsProducer } from './results-producer';
+import { ResultsProducer, RoutedResults } from './results-producer';
 import { WorkerLink, WorkerReply } from './worker-link';
 
 type Request =
-  | { id: number; topic: string; results: readonly CommandResultMessage[] }
-  | { id: number; warmUp: true }
-  | { id: number };
+  { id: number; routed: readonly RoutedResults[] } | { id: number; warmUp: true } | { id: number };
 type Reply = WorkerReply | { warn: string };
 
 /**
@@ -34,8 +31,8 @@ export class AnswersWorker {
     });
   }
 
-  async publish(topic: string, results: readonly CommandResultMessage[]): Promise<void> {
-    await this.link.request((id) => ({ id, topic, results }));
+  async publish(routed: readonly RoutedResults[]): Promise<void> {
+    await this.link.request((id) => ({ id, routed }));
   }
 
   /** Starts the worker and connects its producer (at start-up, not with the first answers). */
@@ -49,25 +46,48 @@ export class AnswersWorker {
   }
 }
 
-/** The worker's side: one producer, requests handled one after the other. */
+/**
+ * The worker's side: one producer, requests handled one after the other; answers asked for while
+ * a send is in flight go out together in the next one (one request for the chunks of several
+ * partitions, or of several platforms' topics, instead of one each), each in the order asked.
+ */
 function serve(config: KafkaConfig): void {
   const port = parentPort!;
   const producer = new ResultsProducer(config, (warn) =>
     port.postMessage({ warn } satisfies Reply),
   );
+  const reply = (id: number, error?: unknown) =>
+    port.postMessage(
+      (error === undefined
+        ? { id }
+        : { id, error: String((error as Error)?.message ?? error) }) satisfies Reply,
+    );
   let queue: Promise<void> = Promise.resolve();
+  let waiting: Array<Extract<Request, { routed: unknown }>> = [];
   port.on('message', (request: Request) => {
+    if ('routed' in request) {
+      waiting.push(request);
+      // A send of the waiting answers is already queued: this one joins it.
+      if (waiting.length > 1) return;
+      queue = queue.then(async () => {
+        const group = waiting;
+        waiting = [];
+        try {
+          await producer.sendResults(group.flatMap((r) => r.routed));
+          for (const r of group) reply(r.id);
+        } catch (error) {
+          for (const r of group) reply(r.id, error ?? 'send failed');
+        }
+      });
+      return;
+    }
     queue = queue.then(async () => {
       try {
-        if ('topic' in request) await producer.sendResults(request.topic, request.results);
-        else if ('warmUp' in request) await producer.warmUp();
+        if ('warmUp' in request) await producer.warmUp();
         else await producer.disconnect();
-        port.postMessage({ id: request.id } satisfies Reply);
+        reply(request.id);
       } catch (error) {
-        port.postMessage({
-          id: request.id,
-          error: String((error as Error)?.message ?? error),
-        } satisfies Reply);
+        reply(request.id, error ?? 'failed');
       }
     });
   });

@@ -9,7 +9,8 @@ import type { KafkaConfig } from '../config/studio-config';
 import type { RawCommandMessage } from './raw-command-message';
 import { AnswersWorker } from './answers-worker';
 import { ensureKafkaTopics } from './kafka-topics';
-import { ResultsProducer } from './results-producer';
+import { PlatformTopics } from './platform-topics';
+import { ResultsProducer, RoutedResults } from './results-producer';
 
 /**
  * Publishes answers to the results topic and unreadable commands to the dead-letter topic, with an
@@ -25,6 +26,8 @@ export class CommandAnswersPublisher {
   readonly resultsTopic: string;
   readonly deadLetterTopic: string;
   readonly commandsTopic: string;
+  readonly topics: PlatformTopics;
+  private readonly knownTopics: Set<string>;
 
   constructor(
     private readonly config: KafkaConfig,
@@ -36,6 +39,8 @@ export class CommandAnswersPublisher {
     this.commandsTopic = topicName('platformCommands', config.topicPrefix);
     this.resultsTopic = topicName('commandResults', config.topicPrefix);
     this.deadLetterTopic = topicName('commandDeadLetters', config.topicPrefix);
+    this.topics = new PlatformTopics(config.topicPrefix);
+    this.knownTopics = new Set([this.resultsTopic]);
   }
 
   /** Creates the command, results and dead-letter topics when missing (before the consumer joins). */
@@ -54,15 +59,54 @@ export class CommandAnswersPublisher {
     );
   }
 
-  async publishResult(result: CommandResultMessage): Promise<void> {
-    await this.publishResults([result]);
+  async publishResult(result: CommandResultMessage, commandTopic?: string): Promise<void> {
+    await this.publishResults([result], commandTopic ? [commandTopic] : undefined);
   }
 
-  /** Answers in the order given (one producer request per 1,000 answers). */
-  async publishResults(results: readonly CommandResultMessage[]): Promise<void> {
+  /**
+   * Answers in the order given, each back the way its command came (`commandTopics[i]`, the topic
+   * it was read from: a platform's commands topic answers on that platform's results topic, the v1
+   * topic on the v1 results topic); one producer request per 1,000 answers however many platforms.
+   */
+  async publishResults(
+    results: readonly CommandResultMessage[],
+    commandTopics?: readonly string[],
+  ): Promise<void> {
     if (results.length === 0) return;
-    if (this.worker) await this.worker.publish(this.resultsTopic, results);
-    else await this.producer.sendResults(this.resultsTopic, results);
+    const routed = this.route(results, commandTopics);
+    await this.ensureResultsTopics(routed.map((r) => r.topic));
+    if (this.worker) await this.worker.publish(routed);
+    else await this.producer.sendResults(routed);
+  }
+
+  /** Consecutive answers for one topic travel together; their order is kept. */
+  private route(
+    results: readonly CommandResultMessage[],
+    commandTopics?: readonly string[],
+  ): RoutedResults[] {
+    if (!commandTopics) return [{ topic: this.resultsTopic, results }];
+    const byTopic = new Map<string, CommandResultMessage[]>();
+    results.forEach((result, i) => {
+      const topic = this.topics.resultsTopicFor(commandTopics[i] ?? this.commandsTopic);
+      let list = byTopic.get(topic);
+      if (!list) byTopic.set(topic, (list = []));
+      list.push(result);
+    });
+    return [...byTopic].map(([topic, list]) => ({ topic, results: list }));
+  }
+
+  /**
+   * A platform's results topic is made with its other topics by the set-up command
+   * (`npm run platform:kafka -- setup`); made here too if missing, once per topic per process.
+   */
+  private async ensureResultsTopics(topics: readonly string[]): Promise<void> {
+    const missing = topics.filter((t) => !this.knownTopics.has(t));
+    if (missing.length === 0) return;
+    await ensureKafkaTopics(
+      this.producer.client,
+      missing.map((topic) => ({ topic, numPartitions: this.config.commands.partitions })),
+    );
+    for (const topic of missing) this.knownTopics.add(topic);
   }
 
   async publishDeadLetter(

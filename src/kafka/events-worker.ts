@@ -9,6 +9,7 @@ import { startWorker, StartWorker, WorkerLink, WorkerReply } from './worker-link
 type Request =
   | { id: number; op: 'connect'; topics: string[] }
   | { id: number; op: 'publish'; topic: string; messages: OutgoingMessage[] }
+  | { id: number; op: 'topics'; topics: string[] }
   | { id: number; op: 'disconnect' };
 type StatusReply = WorkerReply & { status: PublisherStatus };
 type LogLine = { level: keyof KafkaLogSink; line: string };
@@ -70,6 +71,11 @@ export class WorkerEventPublisher extends EventPublisher {
     await this.link.request((id) => ({ id, op: 'publish', topic, messages }));
   }
 
+  /** Posted at once, so it reaches the worker before the publishes asked after it. */
+  async prepareTopics(topics: string[]): Promise<void> {
+    await this.link.request((id) => ({ id, op: 'topics', topics }));
+  }
+
   status(): PublisherStatus {
     return this.last;
   }
@@ -101,7 +107,9 @@ function serve(config: KafkaConfig): void {
         ? publisher.connect(request.topics)
         : request.op === 'publish'
           ? publisher.publish(request.topic, request.messages)
-          : publisher.disconnect();
+          : request.op === 'topics'
+            ? publisher.prepareTopics(request.topics)
+            : publisher.disconnect();
     work.then(
       () => port.postMessage({ id: request.id, status: publisher.status() } satisfies Reply),
       (error: unknown) =>

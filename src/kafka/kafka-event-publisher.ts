@@ -98,6 +98,10 @@ export class KafkaEventPublisher extends EventPublisher {
     });
   }
 
+  async prepareTopics(topics: string[]): Promise<void> {
+    await this.inOrder(() => this.ensureTopics(topics));
+  }
+
   status(): PublisherStatus {
     return { enabled: true, connected: this.connected, lastError: this.lastError };
   }

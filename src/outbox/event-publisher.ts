@@ -29,6 +29,11 @@ export abstract class EventPublisher {
    * called again, so nothing reaches the broker past a gap.
    */
   abstract publish(topic: string, messages: OutgoingMessage[]): Promise<void>;
+  /**
+   * Makes sure topics first met while publishing exist (a platform's private events topic), in
+   * order with the publishes: those asked for after it wait for it. Does not reset a failure.
+   */
+  abstract prepareTopics(topics: string[]): Promise<void>;
   abstract status(): PublisherStatus;
   abstract disconnect(): Promise<void>;
 }
@@ -40,6 +45,7 @@ export class DisabledEventPublisher extends EventPublisher {
   async publish(): Promise<void> {
     throw new Error('Kafka publishing is switched off (KAFKA_BROKERS is not set)');
   }
+  async prepareTopics(): Promise<void> {}
   status(): PublisherStatus {
     return { enabled: false, connected: false };
   }

@@ -89,6 +89,7 @@ class FakePublisher extends EventPublisher {
     this.sent.push({ topic, messages });
     this.log.push(`send ${JSON.parse(messages[0].value).eventId} done`);
   }
+  async prepareTopics(): Promise<void> {}
   status(): PublisherStatus {
     return { enabled: true, connected: true };
   }

@@ -6,7 +6,8 @@ import { backoffMs } from '../common/backoff';
 import { oneLine } from '../common/one-line';
 import { EventPublisher } from './event-publisher';
 import type { OutgoingMessage } from './event-publisher';
-import { groupByTopic, OutboxRow, splitBySize } from './outbox-envelope';
+import { OutboxRow, splitBySize } from './outbox-envelope';
+import { EventRouting, routeRows } from './outbox-relay-routing';
 import { OutboxRelayStore, PgOutboxRelayStore, RelayLease } from './outbox-relay-store';
 
 /** Counters since start, exposed on GET /metrics. */
@@ -58,6 +59,8 @@ export class OutboxRelay {
   private wakeRequested = false;
   private failures = 0;
   private topicsReady = false;
+  /** Topics the publisher has made sure of. */
+  private readonly knownTopics = new Set<string>();
   private readonly leaseSliceMs: number;
   readonly counters: RelayCounters = {
     publishedEvents: 0,
@@ -73,6 +76,8 @@ export class OutboxRelay {
     private readonly clock: Clock,
     private readonly topics: string[],
     store?: OutboxRelayStore,
+    /** Per-platform routing of table events (contract 2.0); absent: every row to its topic. */
+    private readonly routing?: EventRouting,
   ) {
     this.store = store ?? new PgOutboxRelayStore(dataSource);
     const poolSize = (dataSource.options as { extra?: { max?: number } } | undefined)?.extra?.max;
@@ -129,15 +134,22 @@ export class OutboxRelay {
   async relayOnce(): Promise<{ published: number; more: boolean }> {
     if (!this.topicsReady) {
       await this.publisher.connect(this.topics);
+      this.topics.forEach((t) => this.knownTopics.add(t));
       this.topicsReady = true;
     }
     const lease = await this.store.tryLead();
     if (!lease) return { published: 0, more: false };
     const started = performance.now();
-    const turn = new LeaseTurn(lease, this.config.batchSize, this.clock, (events) => {
-      this.counters.publishedEvents += events;
-      this.counters.publishedBatches += 1;
-    });
+    const turn = new LeaseTurn(
+      lease,
+      this.config.batchSize,
+      this.clock,
+      (events) => {
+        this.counters.publishedEvents += events;
+        this.counters.publishedBatches += 1;
+      },
+      this.routing,
+    );
     try {
       const more = await turn.run(
         (batch) => this.send(batch),
@@ -158,7 +170,18 @@ export class OutboxRelay {
    * after one that failed, so a table's events reach the broker in order.
    */
   private async send(batch: Batch): Promise<void> {
-    await Promise.all(batch.sends.map((s) => this.publisher.publish(s.topic, s.messages)));
+    // A platform's events topic first seen (made by its set-up, or here): made before its sends,
+    // in the publisher's order.
+    const fresh = [...new Set(batch.sends.map((s) => s.topic))].filter(
+      (t) => !this.knownTopics.has(t),
+    );
+    fresh.forEach((t) => this.knownTopics.add(t));
+    const preparing = fresh.length > 0 ? this.publisher.prepareTopics(fresh) : undefined;
+    preparing?.catch(() => fresh.forEach((t) => this.knownTopics.delete(t)));
+    await Promise.all([
+      preparing,
+      ...batch.sends.map((s) => this.publisher.publish(s.topic, s.messages)),
+    ]);
   }
 
   private schedule(delayMs: number): void {
@@ -206,9 +229,9 @@ export interface Batch {
   sends: Array<{ topic: string; messages: OutgoingMessage[] }>;
 }
 
-export function toBatch(rows: OutboxRow[]): Batch {
+export function toBatch(rows: OutboxRow[], routing?: EventRouting): Batch {
   const sends: Batch['sends'] = [];
-  for (const [topic, messages] of groupByTopic(rows)) {
+  for (const [topic, messages] of routeRows(rows, routing)) {
     for (const part of splitBySize(messages)) sends.push({ topic, messages: part });
   }
   return { rows, sends };
@@ -235,6 +258,7 @@ export class LeaseTurn {
     private readonly batchSize: number,
     private readonly clock: Clock,
     private readonly onMarked: (events: number) => void,
+    private readonly routing?: EventRouting,
   ) {}
 
   /** Returns whether more rows may be waiting when it stopped reading ahead. */
@@ -285,7 +309,9 @@ export class LeaseTurn {
   }
 
   private read(): Promise<Batch> {
-    const reading = this.lease.read(this.batchSize, new Map(this.readUpTo)).then(toBatch);
+    const reading = this.lease
+      .read(this.batchSize, new Map(this.readUpTo))
+      .then((rows) => toBatch(rows, this.routing));
     reading.catch(() => undefined); // awaited (and its failure thrown) by run()
     return reading;
   }

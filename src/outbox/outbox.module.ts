@@ -1,10 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { topicName } from '@studio/contracts';
+import { DEFAULT_PLATFORM_ID, topicName } from '@studio/contracts';
+import { PlatformTopics } from '../kafka/platform-topics';
 import type { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
 import type { StudioConfig } from '../config/studio-config';
 import { EventPublisher } from './event-publisher';
 import { OutboxRelay } from './outbox-relay';
+import type { EventRouting } from './outbox-relay-routing';
 
 /** The transactional outbox's way out: the relay and the Kafka producer it publishes with. */
 @Module({})
@@ -16,7 +18,17 @@ export class OutboxModule {
     kafka: DynamicModule;
   }): DynamicModule {
     const { config, dataSource, clock } = deps;
-    const topics = [topicName('tableEvents', config.kafka?.topicPrefix ?? '')];
+    const prefix = config.kafka?.topicPrefix ?? '';
+    const platformTopics = new PlatformTopics(prefix);
+    // Contract 2.0: the shared topic and each platform's own; v1 while it is served.
+    const routing: EventRouting = {
+      tableEventsTopic: topicName('tableEvents', prefix),
+      sharedTopic: platformTopics.sharedEvents,
+      privateTopic: (platformId) => platformTopics.eventsTopic(platformId),
+      v1Topic: config.kafka?.v1Topics === false ? undefined : platformTopics.v1Events,
+      defaultPlatformId: DEFAULT_PLATFORM_ID,
+    };
+    const topics = [platformTopics.sharedEvents, ...(routing.v1Topic ? [routing.v1Topic] : [])];
     return {
       module: OutboxModule,
       imports: [deps.kafka],
@@ -25,7 +37,15 @@ export class OutboxModule {
           provide: OutboxRelay,
           inject: [EventPublisher],
           useFactory: (publisher: EventPublisher) =>
-            new OutboxRelay(dataSource, publisher, config.outbox, clock, topics),
+            new OutboxRelay(
+              dataSource,
+              publisher,
+              config.outbox,
+              clock,
+              topics,
+              undefined,
+              routing,
+            ),
         },
       ],
       exports: [OutboxRelay],

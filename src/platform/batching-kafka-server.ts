@@ -2,6 +2,7 @@ import { KafkaOptions, ServerKafka } from '@nestjs/microservices';
 import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 import type { RawCommandMessage } from '../kafka/raw-command-message';
 import type { IntakeOutcome } from './command-intake';
+import { CommandSubscription, CommandTopicWatcher } from './command-intake-topics';
 
 export interface CommandBatchHandler {
   /** Applies and commits a chunk; throws only on infrastructure failure (read again). */
@@ -27,9 +28,11 @@ export interface CommandBatchHandler {
  * most the two chunks in flight.
  */
 export class BatchingKafkaServer extends ServerKafka {
+  private watcher?: CommandTopicWatcher;
+
   constructor(
     options: Required<KafkaOptions>['options'],
-    private readonly topic: string,
+    private readonly subscription: CommandSubscription | string,
     private readonly handler: CommandBatchHandler,
     private readonly chunkSize: number,
   ) {
@@ -38,12 +41,51 @@ export class BatchingKafkaServer extends ServerKafka {
 
   override async bindEvents(consumer: Consumer): Promise<void> {
     consumer.on(consumer.events.GROUP_JOIN, () => this.handler.rebalanced?.());
-    await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics: [this.topic] });
-    await consumer.run({
+    const topics = await this.subscribedTopics(consumer);
+    await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics });
+    await this.runConsumer(consumer);
+    this.watcher?.start();
+  }
+
+  override async close(): Promise<void> {
+    this.watcher?.stop();
+    await super.close();
+  }
+
+  private runConsumer(consumer: Consumer): Promise<void> {
+    return consumer.run({
       ...(this.options.run ?? {}),
       eachBatchAutoResolve: false,
       eachBatch: (payload) => this.eachBatch(payload),
     });
+  }
+
+  /** The named topics and every platform's commands topic, watched for new ones (routing). */
+  private async subscribedTopics(consumer: Consumer): Promise<string[]> {
+    if (typeof this.subscription === 'string') return [this.subscription];
+    this.watcher?.stop();
+    this.watcher = new CommandTopicWatcher(
+      this.subscription,
+      () => this.listTopics(),
+      async (_all, added) => {
+        // kafkajs subscribes only while stopped: the batch in hand finishes (answered and
+        // committed), the group rebalances with the new topic, the rest resume where committed.
+        await consumer.stop();
+        await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics: added });
+        await this.runConsumer(consumer);
+      },
+    );
+    return this.watcher.initial();
+  }
+
+  private async listTopics(): Promise<string[]> {
+    const admin = this.client!.admin();
+    await admin.connect();
+    try {
+      return await admin.listTopics();
+    } finally {
+      await admin.disconnect();
+    }
   }
 
   private async eachBatch(payload: EachBatchPayload): Promise<void> {

@@ -1,3 +1,4 @@
+import type { CommandResultMessage } from '@studio/contracts';
 import { BeforeApplicationShutdown, Inject, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Clock } from '../clock/clock';
 import { CommandAnswersPublisher } from '../kafka/command-answers.publisher';
@@ -63,9 +64,15 @@ export class CommandIntakeHandler implements CommandBatchHandler {
 
   /** Publishes the answers and dead letters of applied commands, in their order. */
   async publish(raws: RawCommandMessage[], outcomes: IntakeOutcome[]): Promise<void> {
-    await this.answers.publishResults(
-      outcomes.flatMap((o) => (o.kind === 'answered' ? [o.result] : [])),
-    );
+    const results: CommandResultMessage[] = [];
+    const topics: string[] = [];
+    outcomes.forEach((o, i) => {
+      if (o.kind !== 'answered') return;
+      results.push(o.result);
+      topics.push(raws[i].topic);
+    });
+    // Each answer back on its platform's results topic (the topic its command came from).
+    await this.answers.publishResults(results, topics);
     for (let i = 0; i < raws.length; i += 1) {
       const outcome = outcomes[i];
       if (outcome.kind !== 'dead-letter') continue;

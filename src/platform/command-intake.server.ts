@@ -1,11 +1,12 @@
 import type { KafkaOptions } from '@nestjs/microservices';
-import { topicName } from '@studio/contracts';
 import { logLevel, Partitioners } from 'kafkajs';
 import type { KafkaConfig } from '../config/studio-config';
 import { kafkaConnection } from '../kafka/kafka-connection';
 import { kafkaLogCreator } from '../kafka/kafka-log';
+import { PlatformTopics } from '../kafka/platform-topics';
 import { BatchingKafkaServer } from './batching-kafka-server';
 import type { CommandIntakeHandler } from './command-intake.handler';
+import type { CommandSubscription } from './command-intake-topics';
 
 /** The command consumer: the microservices Kafka server, reading in batches. */
 export function commandIntakeServer(
@@ -14,12 +15,25 @@ export function commandIntakeServer(
 ): BatchingKafkaServer {
   const server = new BatchingKafkaServer(
     commandIntakeOptions(config, () => handler.restartable),
-    topicName('platformCommands', config.topicPrefix),
+    commandSubscription(config),
     handler,
     config.commands.batchSize,
   );
   handler.attach(server);
   return server;
+}
+
+/**
+ * The v1 commands topic (the `default` platform) and every platform's commands topic, new ones
+ * picked up while running: the topic a command arrives on names its platform.
+ */
+export function commandSubscription(config: KafkaConfig): CommandSubscription {
+  const topics = new PlatformTopics(config.topicPrefix);
+  return {
+    topics: [topics.v1Commands],
+    pattern: topics.commandsPattern,
+    refreshMs: config.commands.topicRefreshMs ?? 10_000,
+  };
 }
 
 /** The microservice transport options of the command consumer. */

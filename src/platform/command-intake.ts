@@ -4,11 +4,13 @@ import {
   CommandMessage,
   CommandResultMessage,
   DeadLetterReasonCode,
+  DEFAULT_PLATFORM_ID,
   describeViolations,
   isCommandType,
   validate,
 } from '@studio/contracts';
 import type { Clock } from '../clock/clock';
+import { PlatformTopics } from '../kafka/platform-topics';
 import type { RawCommandMessage } from '../kafka/raw-command-message';
 import type { PlatformCommand } from '../use-cases/common/platform-command';
 import { isRejection } from '../use-cases/common/table-command';
@@ -50,6 +52,7 @@ export class CommandIntake {
     private readonly applier: CommandApplier,
     private readonly inbox: CommandInbox,
     private readonly clock: Clock,
+    private readonly topics = new PlatformTopics(),
   ) {}
 
   get counters(): IntakeCounters {
@@ -187,7 +190,10 @@ export class CommandIntake {
         reason: `${type}: ${describeViolations(violations)}`.slice(0, 500),
       };
     }
-    const command = json as CommandMessage;
+    // The topic names the platform (the broker lets a platform write only its own topic), and the
+    // schemas refuse a platformId in the message: a command cannot speak for another platform.
+    const command = json as CommandMessage & { platformId: string };
+    command.platformId = this.topics.platformOfCommandTopic(raw.topic) ?? DEFAULT_PLATFORM_ID;
     // The key decides the partition: commands of one table are applied in the order sent only
     // if they all carry the table id as their key.
     if (raw.key !== null && raw.key !== command.tableId) {

@@ -5,6 +5,7 @@ import { CommandApplier } from './command-applier';
 import { CommandIntakeStatus } from './command-intake-starter';
 import { CommandInbox } from './inbox/command-inbox';
 import { CommandAnswersPublisher } from '../kafka/command-answers.publisher';
+import { PlatformTopics } from '../kafka/platform-topics';
 import { CommandIntake } from './command-intake';
 import { AnswersLifecycle, CommandIntakeHandler } from './command-intake.handler';
 
@@ -32,7 +33,12 @@ export class PlatformKafkaModule {
             answers: CommandAnswersPublisher,
           ) =>
             new CommandIntakeHandler(
-              new CommandIntake(applier, inbox, deps.clock),
+              new CommandIntake(
+                applier,
+                inbox,
+                deps.clock,
+                new PlatformTopics(config.kafka?.topicPrefix),
+              ),
               inbox,
               answers,
               deps.clock,

@@ -267,6 +267,7 @@ export class CommandInbox implements DrivenTablesListener, SupervisionRelay, Com
     const kafka: InboxEntry[] = [];
     const http: Array<{ id: string; answer: CommandResult }> = [];
     const messages = [];
+    const topics: string[] = [];
     for (let i = 0; i < entries.length; i += 1) {
       const command = entries[i].command as InboxCommand;
       const result = results[i];
@@ -287,9 +288,13 @@ export class CommandInbox implements DrivenTablesListener, SupervisionRelay, Com
           result.failed,
           this.clock.now(),
         );
-      } else messages.push(this.applier.answer(command.message, result, answeredAt));
+      } else {
+        messages.push(this.applier.answer(command.message, result, answeredAt));
+        topics.push(command.source.topic);
+      }
     }
-    if (messages.length > 0) await this.requireAnswers().publishResults(messages);
+    // Answered on the results topic of the platform whose topic the command came from.
+    if (messages.length > 0) await this.requireAnswers().publishResults(messages, topics);
     await this.inbox.remove(kafka.map((e) => e.id));
     if (http.length > 0) {
       await this.inbox.answer(http);

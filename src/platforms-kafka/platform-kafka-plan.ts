@@ -1,0 +1,125 @@
+import { DEFAULT_PLATFORM_ID, PLATFORM_ID_PATTERN, topicName } from '@studio/contracts';
+import { PlatformTopics } from '../kafka/platform-topics';
+
+/** What a platform's principal may do on one resource (ACLs, allow only). */
+export interface PlatformAcl {
+  resourceType: 'topic' | 'group';
+  /** literal: this name exactly; prefixed: every name starting with it. */
+  pattern: 'literal' | 'prefixed';
+  name: string;
+  operations: ReadonlyArray<'read' | 'write' | 'describe'>;
+}
+
+/** A platform's topics and ACLs on the brokers (contract 2.0). */
+export interface PlatformKafkaPlan {
+  platformId: string;
+  principal: string;
+  topics: Array<{ topic: string; numPartitions: number }>;
+  acls: PlatformAcl[];
+}
+
+export interface PlanSettings {
+  topicPrefix: string;
+  /** Partitions of the commands and results topics (KAFKA_COMMAND_PARTITIONS). */
+  commandPartitions: number;
+  /** Partitions of the events topics (KAFKA_EVENT_PARTITIONS). */
+  eventPartitions: number;
+  /** The platform's SASL principal; default `User:platform-<platformId>`. */
+  principal?: string;
+}
+
+const PLATFORM_ID = new RegExp(`^${PLATFORM_ID_PATTERN}$`);
+
+/**
+ * Exactly what a platform needs and nothing of another platform's: write its commands topic; read
+ * its results and private events topics and the shared events topic; consumer groups named
+ * `<platformId>.…`. The `default` platform also keeps the v1 topics (deprecation period). The
+ * studio's own principal is a super user (it makes and reads every platform's topics).
+ */
+export function platformKafkaPlan(platformId: string, settings: PlanSettings): PlatformKafkaPlan {
+  if (!PLATFORM_ID.test(platformId)) {
+    throw new Error(`"${platformId}" is not a platform id (${PLATFORM_ID_PATTERN})`);
+  }
+  const prefix = settings.topicPrefix;
+  const topics = new PlatformTopics(prefix);
+  const commands = topics.platformTopic(platformId, 'commands');
+  const results = topics.platformTopic(platformId, 'results');
+  const events = topics.platformTopic(platformId, 'events');
+  const read = ['read', 'describe'] as const;
+  const acls: PlatformAcl[] = [
+    {
+      resourceType: 'topic',
+      pattern: 'literal',
+      name: commands,
+      operations: ['write', 'describe'],
+    },
+    { resourceType: 'topic', pattern: 'literal', name: results, operations: read },
+    { resourceType: 'topic', pattern: 'literal', name: events, operations: read },
+    { resourceType: 'topic', pattern: 'literal', name: topics.sharedEvents, operations: read },
+    { resourceType: 'group', pattern: 'prefixed', name: `${platformId}.`, operations: ['read'] },
+  ];
+  if (platformId === DEFAULT_PLATFORM_ID) {
+    acls.push(
+      {
+        resourceType: 'topic',
+        pattern: 'literal',
+        name: topics.v1Commands,
+        operations: ['write', 'describe'],
+      },
+      { resourceType: 'topic', pattern: 'literal', name: topics.v1Results, operations: read },
+      { resourceType: 'topic', pattern: 'literal', name: topics.v1Events, operations: read },
+      {
+        resourceType: 'topic',
+        pattern: 'literal',
+        name: topicName('commandDeadLetters', prefix),
+        operations: read,
+      },
+    );
+  }
+  return {
+    platformId,
+    principal: settings.principal ?? `User:platform-${platformId}`,
+    topics: [
+      { topic: commands, numPartitions: settings.commandPartitions },
+      { topic: results, numPartitions: settings.commandPartitions },
+      { topic: events, numPartitions: settings.eventPartitions },
+      { topic: topics.sharedEvents, numPartitions: settings.eventPartitions },
+    ],
+    acls,
+  };
+}
+
+/**
+ * The plan as the commands of Kafka's own tools, for operators who manage topics and ACLs
+ * themselves (`--print`); `<admin.properties>` holds the admin's SASL settings.
+ */
+export function planAsCommands(plan: PlatformKafkaPlan, bootstrap: string): string[] {
+  const base = `--bootstrap-server ${bootstrap} --command-config <admin.properties>`;
+  const user = plan.principal.replace(/^User:/, '');
+  return [
+    `# Platform ${plan.platformId}: principal ${plan.principal}`,
+    `# Its SCRAM credentials (the password is the platform's to keep):`,
+    `kafka-configs ${base} --alter --entity-type users --entity-name ${user} ` +
+      `--add-config 'SCRAM-SHA-256=[iterations=8192,password=<secret>]'`,
+    `# Its topics:`,
+    ...plan.topics.map(
+      (t) =>
+        `kafka-topics ${base} --create --if-not-exists --topic ${t.topic} --partitions ${t.numPartitions}`,
+    ),
+    `# Its ACLs (allow only; everything else is refused with allow.everyone.if.no.acl.found=false):`,
+    ...plan.acls.map(
+      (acl) =>
+        `kafka-acls ${base} --add --allow-principal ${plan.principal} ` +
+        acl.operations.map((op) => `--operation ${capitalised(op)}`).join(' ') +
+        ` --${acl.resourceType} ${acl.name}` +
+        (acl.pattern === 'prefixed' ? ' --resource-pattern-type prefixed' : ''),
+    ),
+    `# Its produce quota (see docs/kafka-contract.md):`,
+    `kafka-configs ${base} --alter --entity-type users --entity-name ${user} ` +
+      `--add-config 'producer_byte_rate=1048576,consumer_byte_rate=8388608'`,
+  ];
+}
+
+function capitalised(op: string): string {
+  return op.charAt(0).toUpperCase() + op.slice(1);
+}
