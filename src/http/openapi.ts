@@ -4,7 +4,7 @@ import { USER_ROLES } from '@studio/persistence';
 import type { NextFunction, Request, Response } from 'express';
 import { AuthenticateToken } from '../auth/authenticate-token/authenticate-token.use-case';
 import { bearerToken } from '../auth/roles.guard';
-import { PlatformKeyGuard } from '../platform/platform-http.controller';
+import { PlatformKeyGuard } from '../platform/platform-key.guard';
 import { BEARER, PLATFORM_KEY } from './api-docs';
 import { finishOpenApi, platformOpenApi } from './openapi-document';
 
