@@ -25,6 +25,7 @@ import { SharedSecrets1765100000000 } from './1765100000000-SharedSecrets';
 import { SignInAttemptsPerAddress1765100100000 } from './1765100100000-SignInAttemptsPerAddress';
 import { Platforms1765200000000 } from './1765200000000-Platforms';
 import { ChainVersions1765210000000 } from './1765210000000-ChainVersions';
+import { OutboxChainHead1765210100000 } from './1765210100000-OutboxChainHead';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -55,4 +56,5 @@ export const STUDIO_MIGRATIONS = [
   SignInAttemptsPerAddress1765100100000,
   Platforms1765200000000,
   ChainVersions1765210000000,
+  OutboxChainHead1765210100000,
 ];

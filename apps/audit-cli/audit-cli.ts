@@ -1,6 +1,7 @@
 import { topicName } from '@studio/contracts';
 import { AnchorVerdict, anchorFailed, ChainCheckpoint } from '../../src/audit/event-chain-walk';
 import {
+  AnchoredChainVerdict,
   TableChainVerdict,
   VerifyEventChain,
 } from '../../src/audit/verify-event-chain/verify-event-chain.use-case';
@@ -17,8 +18,9 @@ export const USAGE = `Usage:
   npm run audit:verify-chain [-- --table <tableId>]
   npm run audit:verify-chain -- --kafka-brokers <host:port,...> [--topic <events topic> | --topic-prefix <prefix>]
 Add --json for machine-readable output. Reads DATABASE_URL (and KAFKA_TOPIC_PREFIX as the default
-prefix). With --kafka-brokers every table's chain is also checked against the latest ChainCheckpoint
-published on the events topic (tail truncation). Exit code 0 when everything verifies, 1 when a
+prefix). With --kafka-brokers every table's chain is also checked against the newest chain head
+published on the events topic (a round event's envelope "chain" or a ChainCheckpoint): "anchored up
+to N" and the events after N not published yet, or the events deleted up to N (docs/chain.md). Exit code 0 when everything verifies, 1 when a
 round does not replay to its stored result, a chain is broken or disagrees with its checkpoint,
 2 on misuse.`;
 
@@ -71,18 +73,25 @@ function describeChain(v: TableChainVerdict): string {
   return `BROKEN    ${v.tableId}: first broken link at event_no ${b.eventNo} (row id ${b.rowId}): ${b.reason}, expected ${b.expected}, found ${b.found}; ${v.events} event(s) before it verify`;
 }
 
+/** The events after the newest published head: how many, and the age of the oldest. */
+export function describeUnanchored(v: Pick<AnchoredChainVerdict, 'anchor' | 'unanchored'>): string {
+  const { events, ageSeconds } = v.unanchored;
+  if (events === 0) return `UNPUBLISHED ${v.anchor.tableId}: none, every event is anchored`;
+  return `UNPUBLISHED ${v.anchor.tableId}: ${events} event(s) after the newest published head are not anchored yet, the oldest ${ageSeconds} s old`;
+}
+
 export function describeAnchor(v: AnchorVerdict): string {
   switch (v.status) {
     case 'anchored':
-      return `ANCHORED  ${v.tableId}: event ${v.checkpoint.eventNo} matches the checkpoint of ${v.checkpoint.checkpointAt}`;
+      return `ANCHORED  ${v.tableId}: anchored up to ${v.checkpoint.eventNo}: event ${v.checkpoint.eventNo} matches the head published at ${v.checkpoint.checkpointAt}`;
     case 'no-checkpoint':
-      return `UNANCHORED ${v.tableId}: no checkpoint published; ${v.verified} event(s) chained`;
+      return `UNANCHORED ${v.tableId}: no head published; ${v.verified} event(s) chained`;
     case 'truncated':
-      return `TRUNCATED ${v.tableId}: chain ends at ${v.chainEnd} but checkpoint at ${v.checkpoint.eventNo} (hash ${v.checkpoint.hash}) — ${v.missing} events missing`;
+      return `TRUNCATED ${v.tableId}: chain ends at ${v.chainEnd} but published head at ${v.checkpoint.eventNo} (hash ${v.checkpoint.hash}) — ${v.missing} events missing`;
     case 'hash-differs':
-      return `REWRITTEN ${v.tableId}: event ${v.checkpoint.eventNo} has hash ${v.storedHash} but the checkpoint of ${v.checkpoint.checkpointAt} says ${v.checkpoint.hash}`;
+      return `REWRITTEN ${v.tableId}: event ${v.checkpoint.eventNo} has hash ${v.storedHash} but the head published at ${v.checkpoint.checkpointAt} says ${v.checkpoint.hash}`;
     case 'broken':
-      return `BROKEN    ${v.tableId}: the chain breaks at event_no ${v.firstBrokenLink.eventNo} (${v.firstBrokenLink.reason}), before the checkpoint at ${v.checkpoint.eventNo}`;
+      return `BROKEN    ${v.tableId}: the chain breaks at event_no ${v.firstBrokenLink.eventNo} (${v.firstBrokenLink.reason}), before the published head at ${v.checkpoint.eventNo}`;
   }
 }
 
@@ -127,10 +136,11 @@ async function verifyAnchors(
       // A break after the checkpoint is not the checkpoint's business but still a finding.
       if (!v.chain.intact && v.anchor.status !== 'broken') write(describeChain(v.chain));
       write(describeAnchor(v.anchor));
+      if (!anchorFailed(v.anchor)) write(describeUnanchored(v));
     }
   }
   if (!json) {
-    write(`${checkpoints.length} checkpoint(s) read from ${topic}; ${verdicts.length} table(s)`);
+    write(`${checkpoints.length} chain head(s) read from ${topic}; ${verdicts.length} table(s)`);
   }
   return verdicts.some((v) => !v.chain.intact || anchorFailed(v.anchor)) ? 1 : 0;
 }

@@ -9,17 +9,46 @@ export interface CheckpointsRead {
   invalid: number;
 }
 
-/** Decodes one message of the events topic: a valid ChainCheckpoint's payload, 'invalid' or undefined. */
+const HASH = /^[0-9a-f]{64}$/;
+
+/**
+ * Decodes one message of the events topic: the chain head it publishes (a valid ChainCheckpoint's
+ * payload, or a round event's envelope `chain`), 'invalid' (a head that does not match its schema:
+ * not trusted) or undefined (no head).
+ */
 export function checkpointOf(value: Buffer | null): ChainCheckpoint | 'invalid' | undefined {
-  let envelope: { type?: unknown; payload?: unknown };
+  let envelope: {
+    type?: unknown;
+    payload?: unknown;
+    tableId?: unknown;
+    occurredAt?: unknown;
+    chain?: { eventNo?: unknown; hash?: unknown };
+  };
   try {
     envelope = JSON.parse(value?.toString('utf8') ?? 'null') as typeof envelope;
   } catch {
     return undefined;
   }
-  if (envelope?.type !== CHAIN_CHECKPOINT) return undefined;
-  if (validate(eventSchema(CHAIN_CHECKPOINT)!, envelope).length > 0) return 'invalid';
-  return envelope.payload as ChainCheckpoint;
+  if (envelope?.type === CHAIN_CHECKPOINT) {
+    if (validate(eventSchema(CHAIN_CHECKPOINT)!, envelope).length > 0) return 'invalid';
+    return envelope.payload as ChainCheckpoint;
+  }
+  if (envelope?.chain === undefined) return undefined;
+  const { chain, tableId, occurredAt } = envelope;
+  const valid =
+    typeof tableId === 'string' &&
+    typeof occurredAt === 'string' &&
+    Number.isSafeInteger(chain?.eventNo) &&
+    (chain.eventNo as number) > 0 &&
+    typeof chain.hash === 'string' &&
+    HASH.test(chain.hash);
+  if (!valid) return 'invalid';
+  return {
+    tableId,
+    eventNo: chain.eventNo as number,
+    hash: chain.hash as string,
+    checkpointAt: occurredAt,
+  };
 }
 
 /**

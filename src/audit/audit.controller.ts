@@ -165,7 +165,7 @@ export class AuditController {
   @Roles('auditor')
   verifyChain(@Query('tableId') tableId?: string) {
     return answer(tableId, async (id) =>
-      id === undefined || id === '' ? this.chain.all() : [await this.chain.table(id)],
+      this.chain.againstPublished(id === undefined || id === '' ? undefined : id),
     );
   }
 

@@ -137,10 +137,36 @@ export const ChainVerdict: SchemaObject = {
         rowId: text,
         reason: {
           type: 'string',
-          enum: ['event-number-gap', 'prev-hash-mismatch', 'hash-mismatch'],
+          enum: ['event-number-gap', 'prev-hash-mismatch', 'hash-mismatch', 'chain-version'],
         },
         expected: text,
         found: text,
+      },
+    },
+    anchoredUpTo: {
+      ...integer,
+      description:
+        'The newest chain head the service published (0: none): every event up to it is anchored when anchor.status is anchored.',
+    },
+    anchor: {
+      type: 'object',
+      description:
+        'The chain against that head: anchored, no-checkpoint (nothing published yet), truncated, hash-differs or broken (docs/chain-anchoring.md).',
+      properties: {
+        tableId: text,
+        status: {
+          type: 'string',
+          enum: ['anchored', 'no-checkpoint', 'truncated', 'hash-differs', 'broken'],
+        },
+      },
+    },
+    unanchored: {
+      type: 'object',
+      description: 'The events after anchoredUpTo, not published yet: how many, since when.',
+      properties: {
+        events: integer,
+        oldestAt: { ...text, nullable: true },
+        ageSeconds: { ...integer, nullable: true },
       },
     },
   },

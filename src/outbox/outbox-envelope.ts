@@ -18,6 +18,9 @@ export interface OutboxRow {
   occurredAt: string;
   /** jsonb's text output (with its spaces). */
   payload: string;
+  /** A round event's chain head (docs/chain.md), null for other events. */
+  chainEventNo?: string | null;
+  chainHash?: string | null;
 }
 
 /**
@@ -32,7 +35,10 @@ export function toOutgoingMessage(row: OutboxRow): OutgoingMessage {
     `"schemaVersion":${row.schemaVersion},"tableId":${JSON.stringify(row.tableId)},` +
     `"seq":${Number(row.seq)},"occurredAt":"${row.occurredAt}",` +
     `"payload":${compactJsonb(row.payload)}` +
-    (row.roundId ? `,"roundId":${JSON.stringify(row.roundId)}}` : '}');
+    (row.roundId ? `,"roundId":${JSON.stringify(row.roundId)}` : '') +
+    (row.chainHash
+      ? `,"chain":{"eventNo":${Number(row.chainEventNo)},"hash":"${row.chainHash}"}}`
+      : '}');
   return {
     key: row.tableId,
     value,

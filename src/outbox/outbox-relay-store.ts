@@ -65,7 +65,7 @@ export const READ_SQL = `
   SELECT o.id::text AS id, o.event_id::text AS "eventId", o.topic, o.table_id AS "tableId",
          o.round_id AS "roundId", o.seq::text AS seq, o.type, o.schema_version AS "schemaVersion",
          to_char(o.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
-         o.payload::text AS payload
+         o.payload::text AS payload, o.chain_event_no::text AS "chainEventNo", o.chain_hash AS "chainHash"
     FROM outbox o
    WHERE o.id >= (SELECT id FROM low)
      AND o.seq > (SELECT a.seq FROM after a WHERE a.table_id = o.table_id)

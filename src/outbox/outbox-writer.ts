@@ -21,6 +21,8 @@ export interface OutboxRecord {
   schemaVersion: number;
   occurredAt: string;
   payload: unknown;
+  /** A round event's chain head (itself): published in the envelope's `chain`. */
+  chain?: { eventNo: number; hash: string };
 }
 
 export function outboxRecord(event: Omit<NewTableEvent, 'tableId'>): OutboxRecord {

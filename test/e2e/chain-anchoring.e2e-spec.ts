@@ -1,6 +1,7 @@
 import { CHAIN_CHECKPOINT, ChainCheckpointPayload, topicName } from '@studio/contracts';
 import { Client } from 'pg';
 import { runAuditCli } from '../../apps/audit-cli/audit-cli';
+import { VerifyEventChain } from '../../src/audit/verify-event-chain/verify-event-chain.use-case';
 import { readCheckpoints } from '../../apps/audit-cli/kafka-checkpoints';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
@@ -30,10 +31,11 @@ const TABLES = [
 ] as unknown as TableDefinition[];
 
 /**
- * Chain anchoring on the real service, PostgreSQL and broker: the studio publishes ChainCheckpoint
- * events; after it stops, deleting the newest round events still leaves a valid hash chain (the
- * plain walk calls it intact) but the verifier, reading the checkpoints back from Kafka, names the
- * table and the missing events.
+ * Chain anchoring on the real service, PostgreSQL and broker: every public round event's envelope
+ * carries the chain head at it (and ChainCheckpoint events at round ends); after the studio stops,
+ * deleting the newest round events still leaves a valid hash chain (the plain walk calls it
+ * intact) but the verifier, reading the heads back from Kafka, names the table and the missing
+ * events whenever a published one is gone.
  */
 describe('chain checkpoints on the events topic', () => {
   const prefix = uniqueTopicPrefix('anchor');
@@ -43,13 +45,6 @@ describe('chain checkpoints on the events topic', () => {
   let pg: Client;
   const q = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) =>
     (await pg.query(sql, params)).rows as T[];
-  const verify = async (args: string[]) => {
-    const out: string[] = [];
-    const code = await runAuditCli('verify-chain', args, q, (l) => out.push(l), {
-      read: readCheckpoints,
-    });
-    return { code, out };
-  };
   const head = async () =>
     (
       await q<{ event_no: string; hash: string }>(
@@ -68,7 +63,7 @@ describe('chain checkpoints on the events topic', () => {
       tables: TABLES,
       env: {
         VIRTUAL_DEALER_PACE_MS: '20',
-        CHAIN_CHECKPOINT_INTERVAL_MS: '300',
+        CHAIN_CHECKPOINT_INTERVAL_MS: '0',
         KAFKA_COMMAND_GROUP_ID: `studio-${prefix}`,
       },
     });
@@ -84,57 +79,116 @@ describe('chain checkpoints on the events topic', () => {
     await db?.drop();
   });
 
-  it('anchors the chain head after a round end, and names a truncated tail by the missing events', async () => {
-    const checkpoints = () =>
-      collector.events
-        .filter((e) => e.key === TABLE && e.envelope.type === CHAIN_CHECKPOINT)
-        .map((e) => e.envelope.payload as ChainCheckpointPayload);
-    // A published checkpoint at the current chain head, at or after the first round's end.
-    const anchored = await waitFor(
-      'a published checkpoint covering a round end',
+  it('anchors every event up to the last published one: deleting the last K events (K = 1..40) is found for every K that reaches a published event', async () => {
+    type Sent = { type: string; chain?: { eventNo: number; hash: string }; payload: unknown };
+    const sent = () =>
+      collector.events.filter((e) => e.key === TABLE).map((e) => e.envelope as unknown as Sent);
+    const envelopeHead = () => Math.max(0, ...sent().map((e) => e.chain?.eventNo ?? 0));
+    const checkpointHead = () =>
+      Math.max(
+        0,
+        ...sent()
+          .filter((e) => e.type === CHAIN_CHECKPOINT)
+          .map((e) => (e.payload as ChainCheckpointPayload).eventNo),
+      );
+    // Stopped mid-round, after 45 events: only round events' envelopes carry the newest head.
+    await waitFor(
+      'a chain of 45+ events whose head went out in an envelope, past the last checkpoint',
       async () => {
-        const [ended] = await q<{ n: string | null }>(
-          `SELECT max(event_no) AS n FROM round_events WHERE table_id = $1 AND type = 'RoundCompleted'`,
-          [TABLE],
-        );
         const now = await head();
-        const latest = checkpoints().at(-1);
-        return ended.n !== null && latest && now && latest.eventNo === now.eventNo
-          ? { latest, roundEnd: Number(ended.n) }
+        return now &&
+          now.eventNo >= 45 &&
+          envelopeHead() === now.eventNo &&
+          checkpointHead() < now.eventNo
+          ? now
           : undefined;
       },
-      120_000,
-      100,
+      180_000,
+      50,
     );
     await studio!.close();
     studio = undefined;
-    const { latest } = anchored;
-    expect(latest.eventNo).toBeGreaterThanOrEqual(anchored.roundEnd);
-    expect(latest.eventNo).toBeGreaterThan(3);
-    // Stopped while the table waited between rounds: the chain ends at the checkpoint.
-    expect(await head()).toEqual({ eventNo: latest.eventNo, hash: latest.hash });
+    const chainEnd = (await head()).eventNo;
+    const all = await readCheckpoints([TEST_KAFKA_BROKERS], topicName('tableEvents', prefix));
+    expect(all.invalid).toBe(0);
+    // The round events' envelope heads alone, as read from the broker: no ChainCheckpoint needed.
+    const fromEnvelopes = new Set(sent().flatMap((e) => (e.chain ? [e.chain.hash] : [])));
+    const read = {
+      invalid: 0,
+      checkpoints: all.checkpoints.filter((c) => fromEnvelopes.has(c.hash)),
+    };
+    const published = Math.max(
+      ...read.checkpoints.filter((c) => c.tableId === TABLE).map((c) => c.eventNo),
+    );
+    // Every envelope head is the stored event's own number and hash.
+    const stored = new Map(
+      (
+        await q<{ event_no: string; hash: string }>(
+          `SELECT event_no, hash FROM round_events WHERE table_id = $1`,
+          [TABLE],
+        )
+      ).map((r) => [Number(r.event_no), r.hash]),
+    );
+    const heads = sent().filter((e) => e.chain);
+    expect(heads.length).toBeGreaterThan(10);
+    for (const e of heads) expect(stored.get(e.chain!.eventNo)).toBe(e.chain!.hash);
+    expect(chainEnd - published).toBeLessThan(10);
 
     const kafkaArgs = ['--kafka-brokers', TEST_KAFKA_BROKERS, '--topic-prefix', prefix];
-    const untouched = await verify(kafkaArgs);
-    expect(untouched.out.join('\n')).toContain(
-      `ANCHORED  ${TABLE}: event ${latest.eventNo} matches the checkpoint`,
-    );
+    const withAnchors = async (args: string[]) => {
+      const out: string[] = [];
+      const code = await runAuditCli('verify-chain', args, q, (l) => out.push(l), {
+        read: async () => read, // the heads read from the broker above, once for the 40 runs
+      });
+      return { code, out: out.join('\n') };
+    };
+    const untouched = await withAnchors(kafkaArgs);
     expect(untouched.code).toBe(0);
-
-    await q(
-      `DELETE FROM round_events WHERE id IN (
-         SELECT id FROM round_events WHERE table_id = $1 ORDER BY event_no DESC LIMIT 3)`,
-      [TABLE],
+    expect(untouched.out).toContain(`ANCHORED  ${TABLE}: anchored up to ${published}:`);
+    expect(untouched.out).toContain(
+      chainEnd === published
+        ? `UNPUBLISHED ${TABLE}: none`
+        : `UNPUBLISHED ${TABLE}: ${chainEnd - published} event(s) after the newest published head`,
     );
-    // What remains is a valid, shorter chain: the walk alone cannot tell.
-    const plain = await verify(['--table', TABLE]);
-    expect(plain.code).toBe(0);
-    expect(plain.out).toEqual([`INTACT    ${TABLE}: ${latest.eventNo - 3} event(s) chained`]);
 
-    const truncated = await verify(kafkaArgs);
-    expect(truncated.code).toBe(1);
-    expect(truncated.out).toContain(
-      `TRUNCATED ${TABLE}: chain ends at ${latest.eventNo - 3} but checkpoint at ${latest.eventNo} (hash ${latest.hash}) — 3 events missing`,
+    let detected = 0;
+    for (let k = 1; k <= 40; k += 1) {
+      await q('BEGIN');
+      try {
+        await q(
+          `DELETE FROM round_events WHERE id IN (
+             SELECT id FROM round_events WHERE table_id = $1 ORDER BY event_no DESC LIMIT $2)`,
+          [TABLE, k],
+        );
+        const r = await withAnchors(kafkaArgs);
+        const end = chainEnd - k;
+        if (end < published) {
+          expect({ k, code: r.code }).toEqual({ k, code: 1 });
+          expect(r.out).toContain(
+            `TRUNCATED ${TABLE}: chain ends at ${end} but published head at ${published}`,
+          );
+          detected += 1;
+        } else {
+          // Only events not published yet were deleted: nothing anchors them, and it says so.
+          expect({ k, code: r.code }).toEqual({ k, code: 0 });
+          expect(r.out).toContain(`anchored up to ${published}`);
+        }
+      } finally {
+        await q('ROLLBACK');
+      }
+    }
+    expect(detected).toBe(40 - (chainEnd - published));
+    console.log(
+      `chain of ${chainEnd} events, published head ${published} (last checkpoint ${checkpointHead()}): deleting the last K = 1..40 events found for ${detected} K, the other ${40 - detected} deleted only unpublished events`,
     );
+
+    // The service's own view (/audit/chain): anchored up to the head the relay published.
+    const own = await new VerifyEventChain(q).againstPublished(TABLE);
+    expect(own[0]).toMatchObject({
+      intact: true,
+      anchoredUpTo: published,
+      anchor: { status: 'anchored' },
+    });
+    expect(own[0].unanchored.events).toBe(chainEnd - published);
   });
 });

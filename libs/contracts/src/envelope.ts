@@ -14,6 +14,8 @@ export interface EventEnvelope<TType extends string = string, TPayload = unknown
   seq: number;
   occurredAt: string;
   payload: TPayload;
+  /** The table's hash-chain head at this event (round events only; docs/chain.md). */
+  chain?: { eventNo: number; hash: string };
 }
 
 /** Kafka headers that repeat envelope fields so consumers can route without parsing JSON. */

@@ -10,11 +10,21 @@ import {
   latestCheckpoints,
 } from '../event-chain-walk';
 
-/** A table's chain walk and its comparison with the latest published checkpoint. */
+/**
+ * A table's chain walk and its comparison with the newest published head: every event up to
+ * `anchoredUpTo` is anchored when `anchor.status` is 'anchored'; the events after it are not
+ * published yet (or their anchors were not found), `unanchored` says how many and since when.
+ */
 export interface AnchoredChainVerdict {
   chain: TableChainVerdict;
   anchor: AnchorVerdict;
+  anchoredUpTo: number;
+  unanchored: { events: number; oldestAt: string | null; ageSeconds: number | null };
 }
+
+/** What /audit/chain answers per table: the walk and its anchoring as the database records it. */
+export type PublishedChainVerdict = TableChainVerdict &
+  Pick<AnchoredChainVerdict, 'anchoredUpTo' | 'unanchored'> & { anchor: AnchorVerdict };
 
 export interface TableChainVerdict {
   tableId: string;
@@ -31,7 +41,34 @@ const PAGE = 5_000;
  * order is by event_no, not by id, so rows renumbered to reorder them break the prev_hash links.
  */
 export class VerifyEventChain {
-  constructor(private readonly source: HistorySource) {}
+  constructor(
+    private readonly source: HistorySource,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * The walk of each table (or one) against the newest head the relay published for it, as the
+   * outbox records it: what the service itself knows. An auditor's independent check reads the
+   * heads from Kafka instead (againstCheckpoints).
+   */
+  async againstPublished(tableIdParam?: string): Promise<PublishedChainVerdict[]> {
+    const events = historyReader(this.source).events;
+    const one = tableIdParam === undefined ? undefined : textParam('tableId', tableIdParam);
+    const ids = one === undefined ? await events.tableIds() : [one];
+    const out: PublishedChainVerdict[] = [];
+    for (const id of ids) {
+      const head = await events.publishedHead(id);
+      const checkpoint = head && { tableId: id, ...head, checkpointAt: head.publishedAt };
+      const v = await this.anchored(id, checkpoint);
+      out.push({
+        ...v.chain,
+        anchoredUpTo: v.anchoredUpTo,
+        anchor: v.anchor,
+        unanchored: v.unanchored,
+      });
+    }
+    return out;
+  }
 
   async all(): Promise<TableChainVerdict[]> {
     const out: TableChainVerdict[] = [];
@@ -53,20 +90,37 @@ export class VerifyEventChain {
     const events = historyReader(this.source).events;
     const ids = new Set([...(await events.tableIds()), ...latest.keys()]);
     const out: AnchoredChainVerdict[] = [];
-    for (const tableId of [...ids].sort()) {
-      const verdict = await this.table(tableId);
-      const checkpoint = latest.get(tableId);
-      const [at] = checkpoint ? await events.chainPage(tableId, checkpoint.eventNo - 1, 1) : [];
-      const stored = {
-        tableId,
-        verified: verdict.events,
-        intact: verdict.intact,
-        ...(verdict.firstBrokenLink ? { firstBrokenLink: verdict.firstBrokenLink } : {}),
-        ...(at ? { atCheckpoint: { eventNo: at.eventNo, hash: at.hash } } : {}),
-      };
-      out.push({ chain: verdict, anchor: checkAgainstCheckpoint(stored, checkpoint) });
-    }
+    for (const tableId of [...ids].sort())
+      out.push(await this.anchored(tableId, latest.get(tableId)));
     return out;
+  }
+
+  private async anchored(
+    tableId: string,
+    checkpoint: ChainCheckpoint | undefined,
+  ): Promise<AnchoredChainVerdict> {
+    const events = historyReader(this.source).events;
+    const verdict = await this.table(tableId);
+    const [at] = checkpoint ? await events.chainPage(tableId, checkpoint.eventNo - 1, 1) : [];
+    const stored = {
+      tableId,
+      verified: verdict.events,
+      intact: verdict.intact,
+      ...(verdict.firstBrokenLink ? { firstBrokenLink: verdict.firstBrokenLink } : {}),
+      ...(at ? { atCheckpoint: { eventNo: at.eventNo, hash: at.hash } } : {}),
+    };
+    const anchoredUpTo = checkpoint?.eventNo ?? 0;
+    const tail = await events.tail(tableId, anchoredUpTo);
+    const ageSeconds =
+      tail.oldestAt === null
+        ? null
+        : Math.max(0, Math.floor((this.now().getTime() - Date.parse(tail.oldestAt)) / 1000));
+    return {
+      chain: verdict,
+      anchor: checkAgainstCheckpoint(stored, checkpoint),
+      anchoredUpTo,
+      unanchored: { ...tail, ageSeconds },
+    };
   }
 
   async table(tableIdParam: string): Promise<TableChainVerdict> {

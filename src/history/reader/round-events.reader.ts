@@ -68,4 +68,41 @@ export class RoundEventsReader {
     const rows = await this.q<{ id: string }>(`SELECT id FROM studio_tables ORDER BY id`);
     return rows.map((r) => r.id);
   }
+
+  /** How many events follow event `afterNo`, and when the first of them occurred. */
+  async tail(
+    tableId: string,
+    afterNo: number,
+  ): Promise<{ events: number; oldestAt: string | null }> {
+    const [row] = await this.q<{ n: number; oldest: Date | null }>(
+      `SELECT count(*)::int AS n, min(occurred_at) AS oldest FROM round_events
+        WHERE table_id = $1 AND event_no > $2`,
+      [tableId, afterNo],
+    );
+    return { events: Number(row?.n ?? 0), oldestAt: iso(row?.oldest ?? null) };
+  }
+
+  /**
+   * The newest chain head the relay published for the table, as the database records it: the last
+   * published outbox row with a head (a round event's envelope `chain`, or a ChainCheckpoint).
+   */
+  async publishedHead(
+    tableId: string,
+  ): Promise<{ eventNo: number; hash: string; publishedAt: string } | undefined> {
+    const [row] = await this.q<{ event_no: string; hash: string; at: Date }>(
+      `SELECT h.event_no, h.hash, h.at FROM outbox_progress p
+        CROSS JOIN LATERAL (
+              SELECT COALESCE(o.chain_event_no, (o.payload->>'eventNo')::bigint) AS event_no,
+                     COALESCE(o.chain_hash, o.payload->>'hash') AS hash, o.occurred_at AS at
+                FROM outbox o
+               WHERE o.table_id = p.table_id AND o.seq <= p.last_published_seq
+                 AND (o.chain_event_no IS NOT NULL OR o.type = 'ChainCheckpoint')
+               ORDER BY o.seq DESC LIMIT 1) h
+        WHERE p.table_id = $1`,
+      [tableId],
+    );
+    return row
+      ? { eventNo: Number(row.event_no), hash: row.hash, publishedAt: iso(row.at)! }
+      : undefined;
+  }
 }

@@ -81,12 +81,15 @@ export class RoundEventsRepository {
     return { rows, head: { eventNo, hash: prevHash } };
   }
 
-  /** The outbox records of the public events. */
-  outboxRecords(events: TableWrites['events'], at: Date, newId: () => string): OutboxRecord[] {
+  /**
+   * The outbox records of the public events, each with the chain head at it (itself): the last
+   * one a platform received anchors the restricted events before it too (docs/chain.md).
+   */
+  outboxRecords(events: readonly ChainedEvent[], at: Date, newId: () => string): OutboxRecord[] {
     return events
       .filter((e) => e.visibility === 'public')
-      .map((e) =>
-        outboxRecord({
+      .map((e) => ({
+        ...outboxRecord({
           eventId: newId(),
           topic: this.topic,
           roundId: e.roundId,
@@ -95,7 +98,8 @@ export class RoundEventsRepository {
           occurredAt: at,
           payload: e.payload,
         }),
-      );
+        chain: { eventNo: e.eventNo, hash: e.hash },
+      }));
   }
 }
 

@@ -132,7 +132,7 @@ export class TransitionWriter {
       reading: ctx.reading ? readingRow(ctx.reading, writes) : undefined,
       prev,
       events: chained.rows,
-      outbox: r.events.outboxRecords(writes.events, ctx.occurredAt, ctx.newId),
+      outbox: r.events.outboxRecords(chained.rows, ctx.occurredAt, ctx.newId),
       answers: withCommands(writes, ctx),
     };
     const { version } = sentAlone(call) ? await r.call.commit(call) : await this.group.submit(call);

@@ -1,5 +1,5 @@
 -- The transactional outbox's one way in: a table's new public events (`p_events`, a JSON array of
--- {eventId, topic, roundId, type, schemaVersion, occurredAt, payload}, in their order) appended
+-- {eventId, topic, roundId, type, schemaVersion, occurredAt, payload, chain?}, in their order) appended
 -- with the table's next sequence numbers, gap-free and in commit order: the bump locks the table's
 -- studio_tables row, so a second transaction of the same table waits for the first to end.
 -- Called by the transition functions inside their statement, and by appendTableEvents
@@ -20,10 +20,11 @@ BEGIN
     RAISE EXCEPTION 'Unknown table "%": cannot append events for it', p_table;
   END IF;
   INSERT INTO outbox (event_id, topic, table_id, round_id, seq, type, schema_version, occurred_at,
-                      payload, publish_attempts)
+                      payload, publish_attempts, chain_event_no, chain_hash)
   SELECT (o->>'eventId')::uuid, o->>'topic', p_table, o->>'roundId',
          v_last - v_count + n, o->>'type', (o->>'schemaVersion')::int,
-         (o->>'occurredAt')::timestamptz, o->'payload', 0
+         (o->>'occurredAt')::timestamptz, o->'payload', 0,
+         (o->'chain'->>'eventNo')::bigint, o->'chain'->>'hash'
     FROM jsonb_array_elements(p_events) WITH ORDINALITY AS x(o, n);
   RETURN v_last - v_count + 1;
 END

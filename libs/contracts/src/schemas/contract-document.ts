@@ -16,7 +16,7 @@ import { resolveDef, SCHEMA_BASE_URI, SHARED_DEFS, SHARED_DEFS_SCHEMA } from './
  * closed and typed, shared formats (defs.json), text without NUL or lone surrogates. 1.2: the
  * ChainCheckpoint event.
  */
-export const CONTRACT_VERSION = '1.3.0';
+export const CONTRACT_VERSION = '1.4.0';
 
 /** Every schema as the file it is shipped in (libs/contracts/schemas/<path>). */
 export function contractSchemaFiles(): Record<string, JsonSchema> {
@@ -130,6 +130,9 @@ export function renderContractDocument(): string {
     '  `table-not-driven-here` now only answers a command whose table no instance drove within the',
     '  stated wait (`COMMAND_WAIT_MS`, default 30 s); the first answer of a command may carry',
     '  `duplicate: true` when the studio crashed between storing the answer and publishing it.',
+    "- 1.4.0: the envelope of a round event may carry `chain` (`eventNo`, `hash`): the table's",
+    '  hash-chain head at that event, after `payload` and `roundId`. Keep it with the event: the',
+    '  last one you received anchors every event of the table up to it (docs/chain.md).',
     '',
     '## Topics',
     '',

@@ -682,6 +682,17 @@ export const EVENT_ENVELOPE_SCHEMA: JsonSchema = {
     seq: { type: 'integer', minimum: 1, description: 'per table: 1, 2, 3, ... with no gaps' },
     occurredAt: { type: 'string', format: 'date-time' },
     payload: { type: 'object' },
+    chain: {
+      type: 'object',
+      description:
+        "the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it",
+      properties: {
+        eventNo: { type: 'integer', minimum: 1 },
+        hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+      },
+      required: ['eventNo', 'hash'],
+      additionalProperties: false,
+    },
   },
   required: ['eventId', 'type', 'schemaVersion', 'tableId', 'seq', 'occurredAt', 'payload'],
   additionalProperties: false,
