@@ -25,6 +25,10 @@ import { ERROR_BODY } from '../http/http-schemas';
 import { openApiSchema } from '../http/openapi-schema';
 import { MAX_REPLAY_DAYS, MAX_REPLAY_ROUNDS } from './audit-params';
 import { AuditRequestError } from './audit-query';
+import {
+  ExportEventChain,
+  ExportEventChainQuery,
+} from './export-event-chain/export-event-chain.use-case';
 import { ExportRoundsQuery } from './export-rounds/export-rounds.query';
 import { ExportRounds } from './export-rounds/export-rounds.use-case';
 import { KeysetCursors } from './keyset-cursor';
@@ -79,6 +83,7 @@ export class AuditController {
     private readonly replay: VerifyRoundReplay,
     private readonly chain: VerifyEventChain,
     private readonly cursors: KeysetCursors,
+    private readonly chainExporter: ExportEventChain,
   ) {}
 
   @ApiOperation({ summary: 'Search rounds, newest first' })
@@ -170,6 +175,26 @@ export class AuditController {
    * failure mid-stream can only cut the stream (the status is already sent).
    */
   @ApiOperation({
+    summary: "Stream a table's hash chain as NDJSON for an independent verifier (docs/chain.md)",
+  })
+  @ApiQuery({ name: 'tableId', required: true, schema: openApiSchema(ID) })
+  @ApiProduces('application/x-ndjson')
+  @ApiResponse({
+    status: 200,
+    description:
+      'One event a line in chain order with every hashed field; an event of a round in progress is withheld (number, version and hashes only)',
+  })
+  @Get('chain/export')
+  @Roles('auditor')
+  async exportChain(@Query('tableId') tableId: string, @Res() response: Response): Promise<void> {
+    const query = await answer(ExportEventChainQuery.create(tableId), async (q) => q);
+    response.status(200);
+    response.setHeader('content-type', 'application/x-ndjson; charset=utf-8');
+    response.setHeader('content-disposition', `attachment; filename="chain.ndjson"`);
+    await streamChunks(response, this.chainExporter.chunks(query));
+  }
+
+  @ApiOperation({
     summary: 'Stream the rounds of a time range (oldest first) with settlement totals',
   })
   @ApiQuery({
@@ -197,15 +222,20 @@ export class AuditController {
       'content-disposition',
       `attachment; filename="rounds.${format === 'csv' ? 'csv' : 'ndjson'}"`,
     );
-    try {
-      for await (const chunk of this.exporter.chunks(query)) {
-        if (!response.write(chunk)) {
-          await new Promise<void>((resolve) => response.once('drain', () => resolve()));
-        }
+    await streamChunks(response, this.exporter.chunks(query));
+  }
+}
+
+/** Writes the chunks with backpressure; a failure mid-stream can only cut the stream. */
+async function streamChunks(response: Response, chunks: AsyncIterable<string>): Promise<void> {
+  try {
+    for await (const chunk of chunks) {
+      if (!response.write(chunk)) {
+        await new Promise<void>((resolve) => response.once('drain', () => resolve()));
       }
-      response.end();
-    } catch (error) {
-      response.destroy(error as Error);
     }
+    response.end();
+  } catch (error) {
+    response.destroy(error as Error);
   }
 }

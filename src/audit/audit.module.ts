@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { HistoryReader } from '../history/reader/history-reader';
 import { AuditController } from './audit.controller';
 import { AuditSettings, cursorSigningKey, SharedSecrets } from './cursor-signing-key';
+import { ExportEventChain } from './export-event-chain/export-event-chain.use-case';
 import { ExportRounds } from './export-rounds/export-rounds.use-case';
 import { KeysetCursors } from './keyset-cursor';
 import { PlayerBetHistory } from './player-bet-history/player-bet-history.use-case';
@@ -10,7 +11,13 @@ import { SearchRounds } from './search-rounds/search-rounds.use-case';
 import { VerifyEventChain } from './verify-event-chain/verify-event-chain.use-case';
 import { VerifyRoundReplay } from './verify-round-replay/verify-round-replay.use-case';
 
-const READERS = [RoundTimeline, ExportRounds, VerifyRoundReplay, VerifyEventChain] as const;
+const READERS = [
+  RoundTimeline,
+  ExportRounds,
+  VerifyRoundReplay,
+  VerifyEventChain,
+  ExportEventChain,
+] as const;
 const PAGED = [SearchRounds, PlayerBetHistory] as const;
 
 /** The auditor's read-only history API: plain use cases over the history reader. */

@@ -143,4 +143,14 @@ describe('the hashed text (docs/chain.md)', () => {
     expect(eventHash(prev, event)).toBe(expected);
     expect(eventHash(prev, { ...event, chainVersion: 1, salt: null })).not.toBe(expected);
   });
+
+  it('gives the hash of the example in docs/chain.md (computed there by tools/verify_chain.py)', () => {
+    const example = {
+      ...event,
+      payload: { reason: 'é<"x">', b: [1.5, -0, 1e21, true], a: { z: null, é: 1, A: 2 } },
+    };
+    expect(eventHash('ab'.repeat(32), example)).toBe(
+      '367108008e244ea9778168c17e0fd29899e1482ef1d1549cacbddd672a5098ba',
+    );
+  });
 });

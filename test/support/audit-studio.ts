@@ -90,9 +90,13 @@ export interface SeededRounds {
 
 /**
  * Registers the file's beforeAll (its own database, the studio, the seeded rounds) and afterAll,
- * and returns the helpers its tests call once beforeAll has run.
+ * and returns the helpers its tests call once beforeAll has run. With `kafka`, the studio publishes
+ * its events there.
  */
-export function useAuditStudio(label: string) {
+export function useAuditStudio(
+  label: string,
+  kafka?: { kafkaBrokers: string; topicPrefix: string },
+) {
   let db: TestDatabase | undefined;
   let studio: RunningStudio | undefined;
   let seeded: SeededRounds | undefined;
@@ -271,6 +275,7 @@ export function useAuditStudio(label: string) {
     studio = await startTestStudio({
       databaseUrl: db.url,
       tables: AUDIT_TABLES,
+      ...kafka,
       env: {
         DEMO_USERS: 'true',
         PLATFORM_API_KEYS: PLATFORM_KEY,

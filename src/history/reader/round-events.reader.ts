@@ -105,4 +105,24 @@ export class RoundEventsReader {
       ? { eventNo: Number(row.event_no), hash: row.hash, publishedAt: iso(row.at)! }
       : undefined;
   }
+
+  /**
+   * Up to `limit` events of a table after `afterNo` in chain order, each with whether its round
+   * has ended (true for events of no round): what the chain export may show of it.
+   */
+  async exportPage(
+    tableId: string,
+    afterNo: number,
+    limit: number,
+  ): Promise<Array<StoredChainEvent & { roundEnded: boolean }>> {
+    const rows = await this.q<EventRow & { ended: boolean }>(
+      `SELECT e.id, e.table_id, e.event_no, e.round_id, e.type, e.visibility, e.payload, e.actor,
+              e.occurred_at, e.prev_hash, e.hash, e.chain_version, e.chain_salt,
+              (r.status IS NULL OR r.status IN ('completed', 'voided')) AS ended
+         FROM round_events e LEFT JOIN rounds r ON r.id = e.round_id
+        WHERE e.table_id = $1 AND e.event_no > $2 ORDER BY e.event_no LIMIT ${Math.trunc(limit)}`,
+      [tableId, afterNo],
+    );
+    return rows.map((r) => ({ ...chainEvent(r), roundEnded: r.ended }));
+  }
 }
