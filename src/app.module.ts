@@ -40,6 +40,7 @@ import { SupervisorModule } from './supervisor/supervisor.module';
 import type { TransitionListener } from './tables/table-runtime';
 import { TableRuntimeRegistry } from './tables/table-runtime.registry';
 import { TablesModule } from './tables/tables.module';
+import { TablesLifecycle } from './tables/tables-lifecycle';
 import { StudioLifecycle } from './studio-lifecycle';
 import { STUDIO_CONFIG } from './tokens';
 
@@ -166,18 +167,21 @@ export class StudioModule implements NestModule {
             EventPublisher,
             SecurityLog,
             { token: CommandIntakeHandler, optional: true },
+            TablesLifecycle,
           ],
           useFactory: (
             relay: OutboxRelay,
             publisher: EventPublisher,
             security: SecurityLog,
             intake: CommandIntakeHandler | undefined,
+            tables: TablesLifecycle,
           ) =>
             new StudioMetrics({
               lag: () => relay.lag(),
               relayCounters: () => relay.counters,
               publisher,
               signInEvents: () => security.counts,
+              tablesByInstance: () => tables.distribution(),
               ...(intake ? { intakeCounters: () => intake.intake.counters } : {}),
             }),
         },

@@ -11,6 +11,8 @@ export interface MetricSources {
   intakeCounters?: () => IntakeCounts;
   /** Refused sign-ins and the throttles and lockouts they set off, by event (the security log's). */
   signInEvents?: () => Readonly<Record<string, number>>;
+  /** Tables driven per live instance, by the leases (TablesLifecycle.distribution). */
+  tablesByInstance?: () => Promise<Record<string, number>>;
 }
 
 export interface IntakeCounts {
@@ -52,6 +54,21 @@ export class StudioMetrics {
         this.set(((await sources.lag()).oldestPendingAgeMs ?? 0) / 1000);
       },
     });
+    const tablesByInstance = sources.tablesByInstance;
+    if (tablesByInstance) {
+      new Gauge({
+        name: 'studio_tables_driven',
+        help: 'Tables driven by each live instance (by their leases): the spread over the instances.',
+        labelNames: ['instance'],
+        registers,
+        collect: async function () {
+          this.reset();
+          for (const [instance, n] of Object.entries(await tablesByInstance())) {
+            this.set({ instance }, n);
+          }
+        },
+      });
+    }
     new Gauge({
       name: 'studio_kafka_publisher_connected',
       help: '1 when the event producer is connected, 0 otherwise (also when Kafka is off).',
