@@ -138,7 +138,8 @@ export async function until<T>(
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const value = await probe();
+    // Before the first instance migrated the database its tables do not exist yet.
+    const value = await probe().catch(() => undefined);
     if (value !== undefined && value !== false) return value as T;
     await new Promise((r) => setTimeout(r, everyMs));
   }
