@@ -269,6 +269,8 @@ export class TableLeaseRepository {
            SET expires_at = EXCLUDED.expires_at, token = EXCLUDED.token,
                session_liveness = EXCLUDED.session_liveness
           WHERE i.token IS NOT DISTINCT FROM EXCLUDED.token OR i.expires_at < clock_timestamp()
+             -- We hold this id's lock, so a predecessor that announced a session has none: dead.
+             OR (EXCLUDED.session_liveness AND i.session_liveness)
          RETURNING instance_id)
        SELECT 1 + count(*)::int AS live, EXISTS (SELECT 1 FROM me) AS mine FROM studio_instances
         WHERE instance_id <> $1 AND expires_at >= clock_timestamp()`,

@@ -9,6 +9,7 @@ import { EventPublisher } from '../outbox/event-publisher';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { CommandIntakeHandler } from '../platform/command-intake.handler';
 import { ScannerService } from '../scanner/scanner.service';
+import { TablesLifecycle } from '../tables/tables-lifecycle';
 import { TableOwnership } from '../tables/table-ownership';
 import { TableRuntimeRegistry } from '../tables/table-runtime.registry';
 import { readBuildInfo } from './build-info';
@@ -46,6 +47,7 @@ export function studioMetricsProvider(w: MetricsWiring): FactoryProvider<StudioM
       SecurityLog,
       TableRuntimeRegistry,
       TableOwnership,
+      TablesLifecycle,
       ScannerService,
       HoldStatisticsReader,
       { token: CommandIntakeHandler, optional: true },
@@ -56,6 +58,7 @@ export function studioMetricsProvider(w: MetricsWiring): FactoryProvider<StudioM
       security: SecurityLog,
       registry: TableRuntimeRegistry,
       ownership: TableOwnership,
+      tables: TablesLifecycle,
       scanners: ScannerService,
       holdReader: HoldStatisticsReader,
       intake: CommandIntakeHandler | undefined,
@@ -68,6 +71,7 @@ export function studioMetricsProvider(w: MetricsWiring): FactoryProvider<StudioM
         signInEvents: () => security.counts,
         ...(intake ? { intakeCounters: () => intake.intake.counters } : {}),
         inboxWaiting: () => w.inbox.waitingPerTable(),
+        tablesByInstance: () => tables.distribution(),
         hold: async () =>
           (await hold.execute(HOLD_WINDOW)).tables.map((t) => ({
             tableId: t.tableId,

@@ -21,6 +21,8 @@ export interface MetricSources {
   operational?: Omit<OperationalSources, 'database'>;
   /** Deadline of the database reads of a scrape (ms). */
   databaseDeadlineMs?: number;
+  /** Tables driven per live instance, by the leases (TablesLifecycle.distribution). */
+  tablesByInstance?: () => Promise<Record<string, number>>;
 }
 
 /**
@@ -95,6 +97,20 @@ export class StudioMetrics {
         { ...sources.operational, database: () => database.snapshot },
         registers,
       );
+    const tablesByInstance = sources.tablesByInstance;
+    if (tablesByInstance) {
+      new Gauge({
+        name: 'studio_tables_driven',
+        help: 'Tables driven by each live instance (by their leases): the spread over the instances.',
+        labelNames: ['instance'],
+        registers,
+        collect: async function () {
+          this.reset();
+          for (const [instance, n] of Object.entries(await tablesByInstance())) {
+            this.set({ instance }, n);
+          }
+        },
+      });
     }
     new Gauge({
       name: 'studio_kafka_publisher_connected',

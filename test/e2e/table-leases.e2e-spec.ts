@@ -163,4 +163,74 @@ describe('table leases', () => {
       }
     }
   });
+
+  it('keeps a lapsed lease under its epoch when nobody took it, and not when someone did', async () => {
+    const repo = new TableLeaseRepository(ds, 60_000);
+    await ds.query(`DELETE FROM table_leases`);
+    const kept = (await repo.tryAcquire('t1', 'outage'))!;
+    const taken = (await repo.tryAcquire('t2', 'outage'))!;
+    // A database outage longer than the TTL: both lapse; another instance takes t2 meanwhile.
+    await ds.query(`UPDATE table_leases SET expires_at = now() - interval '1 second'`);
+    expect(await repo.tryAcquire('t2', 'other')).toMatchObject({ epoch: taken.epoch + 1 });
+    const renewed = await repo.renewAll([kept, taken]);
+    expect(renewed).toEqual([expect.objectContaining({ tableId: 't1', epoch: kept.epoch })]);
+    await expect(
+      ds.transaction((manager) => repo.assertHeld(manager, kept)),
+    ).resolves.toBeUndefined();
+    expect(await repo.current('t2')).toMatchObject({ owner: 'other', released: false });
+  });
+
+  it('frees a dead instance’s tables as soon as its database session ends', async () => {
+    const url = db.url;
+    const settings = { url, applicationName: 'leases-test liveness', connectTimeoutMs: 5_000 };
+    const dying = new TableLeaseRepository(ds, 60_000, settings);
+    const survivor = new TableLeaseRepository(ds, 60_000, settings);
+    await ds.query(`DELETE FROM table_leases`);
+    await ds.query(`DELETE FROM studio_instances`);
+    expect(await dying.openLiveness('dying')).toBe('open');
+    // A second process under the same id cannot hold the lock while the first lives.
+    const twin = new TableLeaseRepository(ds, 60_000, settings);
+    expect(await twin.openLiveness('dying')).toBe('taken');
+    await dying.announce('dying', 'token-1', 60_000);
+    expect(await survivor.openLiveness('survivor')).toBe('open');
+    await survivor.announce('survivor', 'token-2', 60_000);
+    await dying.tryAcquire('t1', 'dying');
+    await dying.tryAcquire('t2', 'dying');
+
+    // Alive: nothing to expire, nothing claimable, though the 60 s leases are far from lapsing.
+    expect(await survivor.expireDeadInstances('survivor')).toEqual([]);
+    expect(await survivor.claimable(['t1', 't2'], 'survivor')).toEqual([]);
+
+    // Its session ends as a killed process's does (the server closes it).
+    await ds.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE application_name = 'leases-test liveness' AND pid IN (
+          SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = 727001
+             AND objid = hashtext('dying')::oid)`,
+    );
+    const dead = await waitForValue(async () => {
+      const found = await survivor.expireDeadInstances('survivor');
+      return found.length > 0 ? found : undefined;
+    });
+    expect(dead).toEqual([{ owner: 'dying', tables: 2 }]);
+    expect(await survivor.claimable(['t1', 't2'], 'survivor')).toEqual(['t1', 't2']);
+    expect(await survivor.tryAcquire('t1', 'survivor')).toMatchObject({
+      epoch: 2,
+      handedOver: false,
+    });
+    const presence = await ds.query(`SELECT instance_id FROM studio_instances ORDER BY 1`);
+    expect(presence).toEqual([{ instance_id: 'survivor' }]);
+    await survivor.closeLiveness();
+    await dying.closeLiveness();
+    await twin.closeLiveness();
+  });
 });
+
+async function waitForValue<T>(probe: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 100; i += 1) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await sleep(50);
+  }
+  throw new Error('timed out');
+}
