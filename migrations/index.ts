@@ -24,6 +24,7 @@ import { LeaseFenceKeyShare1764870000000 } from './1764870000000-LeaseFenceKeySh
 import { SharedSecrets1765100000000 } from './1765100000000-SharedSecrets';
 import { SignInAttemptsPerAddress1765100100000 } from './1765100100000-SignInAttemptsPerAddress';
 import { Platforms1765200000000 } from './1765200000000-Platforms';
+import { HistoryHotPathIndexes1765700000000 } from './1765700000000-HistoryHotPathIndexes';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -53,4 +54,5 @@ export const STUDIO_MIGRATIONS = [
   SharedSecrets1765100000000,
   SignInAttemptsPerAddress1765100100000,
   Platforms1765200000000,
+  HistoryHotPathIndexes1765700000000,
 ];
