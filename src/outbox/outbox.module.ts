@@ -4,6 +4,8 @@ import type { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
 import type { StudioConfig } from '../config/studio-config';
 import { EventPublisher } from './event-publisher';
+import { OutboxPruneStore } from './outbox-prune.store';
+import { OutboxPruner } from './outbox-pruner';
 import { OutboxRelay } from './outbox-relay';
 
 /** The transactional outbox's way out: the relay and the Kafka producer it publishes with. */
@@ -26,6 +28,11 @@ export class OutboxModule {
           inject: [EventPublisher],
           useFactory: (publisher: EventPublisher) =>
             new OutboxRelay(dataSource, publisher, config.outbox, clock, topics),
+        },
+        {
+          provide: OutboxPruner,
+          useFactory: () =>
+            new OutboxPruner(new OutboxPruneStore(dataSource), config.outboxPruning, clock),
         },
       ],
       exports: [OutboxRelay],
