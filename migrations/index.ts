@@ -28,6 +28,7 @@ import { ChainVersions1765210000000 } from './1765210000000-ChainVersions';
 import { OutboxChainHead1765210100000 } from './1765210100000-OutboxChainHead';
 import { SessionLiveness1765250000000 } from './1765250000000-SessionLiveness';
 import { PlayerPlatforms1765300000000 } from './1765300000000-PlayerPlatforms';
+import { HistoryHotPathIndexes1765700000000 } from './1765700000000-HistoryHotPathIndexes';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -61,4 +62,5 @@ export const STUDIO_MIGRATIONS = [
   OutboxChainHead1765210100000,
   SessionLiveness1765250000000,
   PlayerPlatforms1765300000000,
+  HistoryHotPathIndexes1765700000000,
 ];

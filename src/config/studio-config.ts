@@ -73,6 +73,14 @@ export interface OutboxConfig {
   maxBackoffMs: number;
 }
 
+/** Deleting outbox rows that are only a copy (published); docs/retention.md. */
+export interface OutboxPruningConfig {
+  /** Published rows older than this are deleted; 0 keeps every row (pruning off). */
+  afterMs: number;
+  intervalMs: number;
+  batchSize: number;
+}
+
 export interface StudioConfig {
   http: { host: string; port: number };
   /** Timeouts, connection cap, body sizes and trusted proxies of the HTTP server. */
@@ -89,6 +97,7 @@ export interface StudioConfig {
   /** Absent: publishing is switched off and events wait in the outbox. */
   kafka?: KafkaConfig;
   outbox: OutboxConfig;
+  outboxPruning: OutboxPruningConfig;
   tablesFile: string;
   tables: TableDefinition[];
   auth: AuthSettings;
@@ -172,6 +181,11 @@ export function loadStudioConfig(
       pollIntervalMs: read.integer('OUTBOX_POLL_INTERVAL_MS', 200, 10, 60_000),
       batchSize: read.integer('OUTBOX_BATCH_SIZE', 500, 1, 10_000),
       maxBackoffMs: read.integer('OUTBOX_MAX_BACKOFF_MS', 10_000, 100, 600_000),
+    },
+    outboxPruning: {
+      afterMs: read.integer('OUTBOX_PRUNE_AFTER_HOURS', 168, 0, 100_000) * 3_600_000,
+      intervalMs: read.integer('OUTBOX_PRUNE_INTERVAL_MS', 600_000, 1_000, 86_400_000),
+      batchSize: read.integer('OUTBOX_PRUNE_BATCH_SIZE', 5_000, 1, 100_000),
     },
     tablesFile,
     tables: loadTableDefinitions(tablesFile),

@@ -5,6 +5,8 @@ import type { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
 import type { StudioConfig } from '../config/studio-config';
 import { EventPublisher } from './event-publisher';
+import { OutboxPruneStore } from './outbox-prune.store';
+import { OutboxPruner } from './outbox-pruner';
 import { OutboxRelay } from './outbox-relay';
 import type { EventRouting } from './outbox-relay-routing';
 
@@ -46,6 +48,11 @@ export class OutboxModule {
               undefined,
               routing,
             ),
+        },
+        {
+          provide: OutboxPruner,
+          useFactory: () =>
+            new OutboxPruner(new OutboxPruneStore(dataSource), config.outboxPruning, clock),
         },
       ],
       exports: [OutboxRelay],
