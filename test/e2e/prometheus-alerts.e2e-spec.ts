@@ -174,9 +174,18 @@ describe('the Prometheus alert rules against two instances', () => {
     return body.data.result;
   }
 
-  it('passes promtool: the rules file, and the exposition of a real scrape', async () => {
+  it('passes promtool: the rules file, its unit tests, and the exposition of a real scrape', async () => {
     const rules = await run('promtool', ['check', 'rules', RULES]);
     expect(rules.stdout).toMatch(/SUCCESS: \d+ rules found/);
+    // Minutes of synthetic series (rules.test.yml): an instance dies and its table's series with
+    // it; the table alerts still fire (an expression over the dead instance's own series would
+    // answer "no series" instead).
+    const unit = await run('promtool', [
+      'test',
+      'rules',
+      join(REPO_ROOT, 'deploy/prometheus/rules.test.yml'),
+    ]);
+    expect(unit.stdout).toMatch(/SUCCESS/);
     const scrape = await fetch(`http://${targets.a}/metrics`, {
       headers: { authorization: `Bearer ${METRICS_TOKEN}` },
     });
