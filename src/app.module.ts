@@ -126,7 +126,7 @@ export class StudioModule implements NestModule {
         platformKafka,
         SupervisorModule.forRoot({ config, tables, history }),
         platforms,
-        PlatformHttpModule.forRoot({ commands, platforms }),
+        PlatformHttpModule.forRoot({ config, commands, platforms, history }),
         AuditModule.forRoot({
           history,
           settings: config.audit,

@@ -109,6 +109,8 @@ export interface StudioConfig {
     platformKeys: string[];
     /** How long an instance trusts what it read of a platform key or platform (revocation delay). */
     platformKeyCacheMs: number;
+    /** Requests per window each platform may make over HTTP (per instance): 429 past it. */
+    platformRateLimit: { limit: number; windowMs: number };
     virtualDealerPaceMs: number;
     voidRequiresApproval: boolean;
     /** How often a driven table's grown event chain is anchored by a ChainCheckpoint (0: round end only). */
@@ -209,6 +211,10 @@ export function loadStudioConfig(
         .map((k) => k.trim())
         .filter(Boolean),
       platformKeyCacheMs: read.integer('PLATFORM_KEY_CACHE_MS', 5_000, 0, 60_000),
+      platformRateLimit: {
+        limit: read.integer('PLATFORM_HTTP_RATE_LIMIT', 2_000, 1, 1_000_000),
+        windowMs: read.integer('PLATFORM_HTTP_RATE_WINDOW_MS', 1_000, 100, 3_600_000),
+      },
     },
     auth: readAuthSettings(read),
     audit: readAuditSettings(read),

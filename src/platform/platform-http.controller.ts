@@ -17,6 +17,7 @@ import { PlaceBetCommand } from '../use-cases/place-bet/place-bet.command';
 import { PlaceBet } from '../use-cases/place-bet/place-bet.use-case';
 import type { Platform } from '../platforms/platform-directory';
 import { CurrentPlatform, PlatformKeyGuard } from './platform-key.guard';
+import { PlatformThrottlerGuard } from './platform-throttler.guard';
 
 interface BetBody {
   commandId?: string;
@@ -48,7 +49,7 @@ const AMOUNT_CODES = { '/amount': 'invalid-amount', '/sideBets': 'invalid-amount
  * `duplicate: true`. Any instance serves any table: the owner applies the command.
  */
 @Controller('platform/tables/:tableId')
-@UseGuards(PlatformKeyGuard)
+@UseGuards(PlatformKeyGuard, PlatformThrottlerGuard)
 @ApiPlatform()
 @ApiIdParams('tableId')
 @ApiTableCommandErrors()

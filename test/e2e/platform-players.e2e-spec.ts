@@ -37,6 +37,8 @@ describe('players of several platforms at one table', () => {
   let studio: RunningStudio;
   let casinoKey: string;
   let supervisorToken: string;
+  let otherKey: string;
+  let roundId: string;
 
   const q = <T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> =>
     studio.database.dataSource.query(sql, params);
@@ -66,6 +68,8 @@ describe('players of several platforms at one table', () => {
     };
     await runPlatformAdmin(['add', 'casino-a', 'EUR', 'Casino A'], deps);
     casinoKey = (await runPlatformAdmin(['key:create', 'casino-a'], deps)).split('\n')[1];
+    await runPlatformAdmin(['add', 'casino-b', 'EUR', 'Casino B'], deps);
+    otherKey = (await runPlatformAdmin(['key:create', 'casino-b'], deps)).split('\n')[1];
     supervisorToken = await signIn(studio.url, 'supervisor', 'supervisor-demo');
   });
 
@@ -79,6 +83,7 @@ describe('players of several platforms at one table', () => {
       const view = await tableView();
       return view.round?.bettingOpen ? view.round : undefined;
     });
+    roundId = round.id;
     const main = (commandId: string, amount: number) => ({
       commandId,
       playerId: 'alice',
@@ -165,5 +170,86 @@ describe('players of several platforms at one table', () => {
         ['default', 'alice'],
       ]),
     );
+  });
+
+  const get = async (path: string, key: string) => {
+    const response = await fetch(`${studio.url}${path}`, { headers: { 'x-platform-key': key } });
+    const text = await response.text();
+    return { status: response.status, type: response.headers.get('content-type'), text };
+  };
+
+  it('reports each platform its own settlements per day, table and currency, equal to its events', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const settled = await q<{ payload: { settlements: Record<string, unknown>[] } }>(
+      `SELECT payload FROM round_events WHERE type IN ('BetsSettled', 'BetsRefunded')`,
+    );
+    for (const [platformId, key] of [
+      ['casino-a', casinoKey],
+      ['default', DEFAULT_KEY],
+    ]) {
+      const own = settled
+        .flatMap((e) => e.payload.settlements)
+        .filter((s) => (s.platformId ?? 'default') === platformId);
+      const sum = (field: string) => own.reduce((t, s) => t + Number(s[field]), 0);
+      const answer = await get(`/platform/reports/settlements?from=${day}`, key);
+      expect(answer.status).toBe(200);
+      const report = JSON.parse(answer.text) as { lines: Record<string, unknown>[] };
+      expect(report.lines).toEqual([
+        {
+          day,
+          tableId: 'ibj-players',
+          currency: 'EUR',
+          rounds: 1,
+          bets: own.length,
+          stake: sum('stake'),
+          payout: sum('returned'),
+          refunds: 0,
+          cancellations: 0,
+          net: sum('net'),
+        },
+      ]);
+    }
+    const csv = await get(
+      `/platform/reports/settlements?from=${day}&to=${day}&format=csv`,
+      casinoKey,
+    );
+    expect(csv.type).toMatch(/^text\/csv/);
+    expect(csv.text.split('\r\n')[0]).toBe(
+      'day,tableId,currency,rounds,bets,stake,payout,refunds,cancellations,net',
+    );
+    expect(csv.text.split('\r\n')[1]).toMatch(new RegExp(`^${day},ibj-players,EUR,1,1,2000,`));
+    // Another platform's report, a platform with no settlements, a bad day.
+    const asOther = await get(
+      `/platform/reports/settlements?from=${day}&platformId=casino-a`,
+      otherKey,
+    );
+    expect(asOther).toMatchObject({ status: 404 });
+    expect(JSON.parse(asOther.text)).toEqual({
+      error: 'unknown-platform',
+      message: 'No such platform',
+    });
+    const empty = await get(`/platform/reports/settlements?from=${day}`, otherKey);
+    expect(JSON.parse(empty.text).lines).toEqual([]);
+    expect((await get(`/platform/reports/settlements?from=2026-02-30`, otherKey)).status).toBe(400);
+  });
+
+  it("looks a round up for a platform's dispute: cards, results and that platform's own players only", async () => {
+    const answer = await get(`/platform/rounds/${roundId}`, casinoKey);
+    expect(answer.status).toBe(200);
+    const round = JSON.parse(answer.text) as Record<string, Record<string, unknown>[]>;
+    expect(round).toMatchObject({ roundId, tableId: 'ibj-players', status: 'completed' });
+    expect(round.bets).toEqual([expect.objectContaining({ playerId: 'alice', amount: 2_000 })]);
+    expect(round.settlements).toEqual([
+      expect.objectContaining({ playerId: 'alice', stake: 2_000, betType: 'main' }),
+    ]);
+    expect(round.decisions.some((d) => d.action === 'hit' && d.automatic === false)).toBe(true);
+    expect(round.cards.length).toBeGreaterThanOrEqual(4);
+    expect(round.cards.every((c) => typeof c.card === 'string')).toBe(true);
+    expect(round.hands.some((h) => h.hand === 'dealer')).toBe(true);
+    // The default platform sees its own alice only; a platform without a bet there sees nothing.
+    const asDefault = JSON.parse((await get(`/platform/rounds/${roundId}`, DEFAULT_KEY)).text);
+    expect(asDefault.bets).toEqual([expect.objectContaining({ playerId: 'alice', amount: 1_000 })]);
+    expect(await get(`/platform/rounds/${roundId}`, otherKey)).toMatchObject({ status: 404 });
+    expect(await get(`/platform/rounds/not-a-round`, otherKey)).toMatchObject({ status: 404 });
   });
 });

@@ -1,5 +1,6 @@
 import { BetsReader } from './bets.reader';
 import type { HistoryQuery } from './history-query';
+import { PlatformRecordsReader } from './platform-records.reader';
 import { ReadingsReader } from './readings.reader';
 import { RoundCardsReader } from './round-cards.reader';
 import { RoundEventsReader } from './round-events.reader';
@@ -18,6 +19,8 @@ export class HistoryReader {
   readonly bets: BetsReader;
   readonly events: RoundEventsReader;
   readonly supervisorActions: SupervisorActionsReader;
+  /** What one platform may read of the history (its own players' rows only). */
+  readonly platforms: PlatformRecordsReader;
 
   constructor(q: HistoryQuery) {
     this.rounds = new RoundsReader(q);
@@ -26,6 +29,7 @@ export class HistoryReader {
     this.bets = new BetsReader(q);
     this.events = new RoundEventsReader(q);
     this.supervisorActions = new SupervisorActionsReader(q);
+    this.platforms = new PlatformRecordsReader(q);
   }
 }
 
