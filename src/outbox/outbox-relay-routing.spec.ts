@@ -1,8 +1,7 @@
-import { EVENT_SCHEMAS } from '@studio/contracts';
+import { EVENT_SCHEMAS, EVENT_VISIBILITY, visibilityOf } from '@studio/contracts';
 import type { OutgoingMessage } from './event-publisher';
 import type { OutboxRow } from './outbox-envelope';
 import { EventRouting, routeRows } from './outbox-relay-routing';
-import { EVENT_VISIBILITY, visibilityOf } from './outbox-relay-visibility';
 
 const routing: EventRouting = {
   tableEventsTopic: 'studio.table-events.v1',

@@ -1,6 +1,6 @@
+import { visibilityOf } from '@studio/contracts';
 import type { OutgoingMessage } from './event-publisher';
 import { OutboxRow, toOutgoingMessage } from './outbox-envelope';
-import { visibilityOf } from './outbox-relay-visibility';
 
 /** Where the table events of the outbox go (contract 2.0), prefixes applied. */
 export interface EventRouting {

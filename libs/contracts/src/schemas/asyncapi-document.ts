@@ -1,5 +1,6 @@
 import { EVENT_HEADERS } from '../envelope';
 import { TOPIC_NAMES } from '../topics';
+import { platformChannels, platformOperations } from './asyncapi-platforms';
 import {
   COMMAND_RESULT_SCHEMA,
   COMMAND_SCHEMAS,
@@ -121,6 +122,7 @@ export function renderAsyncApiDocument(contractVersion: string): Record<string, 
         description: 'Commands that could not be read.',
         messages: channelMessages(['DeadLetter']),
       },
+      ...platformChannels(channelMessages, eventTypes),
     },
     operations: {
       publishTableEvents: {
@@ -145,6 +147,7 @@ export function renderAsyncApiDocument(contractVersion: string): Record<string, 
         channel: ref('#/channels/commandDeadLetters'),
         messages: opMessages('commandDeadLetters', ['DeadLetter']),
       },
+      ...platformOperations(opMessages, eventTypes),
     },
     components: { schemas: localised(SHARED_DEFS), messages },
   };

@@ -1,4 +1,5 @@
 import { TOPIC_NAMES } from '../topics';
+import { platformsSection, platformTopicRows, V1_TOPICS_END } from './contract-platforms';
 import {
   COMMAND_RESULT_SCHEMA,
   COMMAND_SCHEMAS,
@@ -14,9 +15,9 @@ import { resolveDef, SCHEMA_BASE_URI, SHARED_DEFS, SHARED_DEFS_SCHEMA } from './
 /**
  * Version of the contract as a whole; the topic names carry its major number. 1.1: every payload
  * closed and typed, shared formats (defs.json), text without NUL or lone surrogates. 1.2: the
- * ChainCheckpoint event.
+ * ChainCheckpoint event. 2.0: many platforms, each with topics of its own (contract-platforms.ts).
  */
-export const CONTRACT_VERSION = '1.4.0';
+export const CONTRACT_VERSION = '2.0.0';
 
 /** Every schema as the file it is shipped in (libs/contracts/schemas/<path>). */
 export function contractSchemaFiles(): Record<string, JsonSchema> {
@@ -133,6 +134,10 @@ export function renderContractDocument(): string {
     "- 1.4.0: the envelope of a round event may carry `chain` (`eventNo`, `hash`): the table's",
     '  hash-chain head at that event, after `payload` and `roundId`. Keep it with the event: the',
     '  last one you received anchors every event of the table up to it (docs/chain.md).',
+    "- 2.0.0: many casino platforms, each with its own topics, kept apart by the brokers' ACLs:",
+    '  commands, answers and private events per platform, and a shared events topic that names no',
+    '  player (see "Platforms" below). No message of the v1 topics changed; they keep serving the',
+    `  \`default\` platform until ${V1_TOPICS_END}.`,
     '',
     '## Topics',
     '',
@@ -142,10 +147,12 @@ export function renderContractDocument(): string {
     `| \`${TOPIC_NAMES.platformCommands}\` | platforms → studio | table id | a command |`,
     `| \`${TOPIC_NAMES.commandResults}\` | studio → platforms | table id | command result |`,
     `| \`${TOPIC_NAMES.commandDeadLetters}\` | studio → operators | original key | original bytes |`,
+    ...platformTopicRows(),
     '',
     'A deployment may prefix every name (`KAFKA_TOPIC_PREFIX`). The `.v1` suffix is the major version',
     'of the contract: a breaking change gets new topics.',
     '',
+    ...platformsSection(),
     '## Events',
     '',
     'Envelope (`event-envelope.json`): ' + fieldsOf(EVENT_ENVELOPE_SCHEMA) + '.',
@@ -253,6 +260,8 @@ export function renderContractDocument(): string {
     '| `KAFKA_COMMAND_PARTITIONS` | 6 | partitions of the commands and results topics when created |',
     '| `KAFKA_COMMAND_CONCURRENCY` | 4 | partitions (tables) handled at once |',
     '| `KAFKA_COMMAND_BATCH_SIZE` | 5000 | most commands read and applied together (see below) |',
+    "| `KAFKA_COMMAND_TOPIC_REFRESH_MS` | 10000 | how often a new platform's commands topic is looked for |",
+    '| `KAFKA_V1_TOPICS` | true | keep serving the v1 topics for the `default` platform |',
     '| `KAFKA_SASL_MECHANISM` | none | `scram-sha-256`, `scram-sha-512` or `plain` |',
     '| `KAFKA_SASL_USERNAME`, `KAFKA_SASL_PASSWORD` | — | required with a SASL mechanism |',
     '| `KAFKA_TLS` | false (true when a CA file is set) | TLS to the brokers |',
