@@ -21,9 +21,10 @@ export interface DataSourceSettings {
 
 /**
  * How much longer than statement_timeout the client waits for an answer: the server cancels a
- * statement itself; only a server (or network) that does not answer at all is cut off here.
+ * statement itself (a known outcome: rolled back); only a server (or network) that does not answer
+ * at all is cut off here, late enough that a merely slow server has answered by then.
  */
-export const READ_TIMEOUT_MARGIN_MS = 1_000;
+export const READ_TIMEOUT_MARGIN_MS = 2_000;
 
 /** pg's message for a query whose answer did not come within query_timeout. */
 export const QUERY_READ_TIMEOUT = 'Query read timeout';
