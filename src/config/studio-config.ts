@@ -27,7 +27,12 @@ export interface DatabaseConfig {
   /** Real PostgreSQL when set; otherwise the embedded PGlite below is started. */
   url?: string;
   poolSize: number;
+  /** Connecting, and waiting for a free pooled connection (pg-pool's one acquisition timeout). */
   connectTimeoutMs: number;
+  /** Bounded waits on a sick database (docs/operations.md, "Timeouts on a sick database"). */
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
   runMigrations: boolean;
   embedded: { dataDir: string; port: number };
 }
@@ -153,7 +158,15 @@ export function loadStudioConfig(
     database: {
       url: read.postgresUrl('DATABASE_URL'),
       poolSize,
-      connectTimeoutMs: read.integer('DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 120_000),
+      connectTimeoutMs: read.integer('DATABASE_CONNECT_TIMEOUT_MS', 3_000, 100, 120_000),
+      statementTimeoutMs: read.integer('DATABASE_STATEMENT_TIMEOUT_MS', 5_000, 100, 600_000),
+      lockTimeoutMs: read.integer('DATABASE_LOCK_TIMEOUT_MS', 2_000, 10, 600_000),
+      idleInTransactionTimeoutMs: read.integer(
+        'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+        10_000,
+        100,
+        600_000,
+      ),
       runMigrations: read.boolean('DATABASE_RUN_MIGRATIONS', true),
       embedded: {
         dataDir: resolve(read.string('PGLITE_DATA_DIR', '.data/pglite')),

@@ -65,6 +65,16 @@ export class DatabaseConnection {
       poolSize: embedded ? EMBEDDED_POOL_SIZE : config.poolSize,
       connectTimeoutMs: config.connectTimeoutMs,
       applicationName,
+      // PGlite runs one query at a time for every client: a long one is not a sick database.
+      ...(embedded
+        ? {}
+        : {
+            timeouts: {
+              statementTimeoutMs: config.statementTimeoutMs,
+              lockTimeoutMs: config.lockTimeoutMs,
+              idleInTransactionTimeoutMs: config.idleInTransactionTimeoutMs,
+            },
+          }),
     });
     try {
       await dataSource.initialize();

@@ -1,5 +1,6 @@
 import { DataSource, MigrationExecutor, QueryRunner } from 'typeorm';
 import { studioFunctionFiles } from '../../migrations/functions';
+import { unbounded } from './data-source.factory';
 import { applyChangedFunctionFiles, changedFunctionFiles } from './schema-functions';
 
 /** The advisory lock key that serialises migrations between instances (any fixed bigint). */
@@ -59,12 +60,20 @@ async function underMigrationLock<T>(
 ): Promise<T> {
   const runner = dataSource.createQueryRunner();
   try {
-    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    const executor = new MigrationExecutor(dataSource, runner);
-    executor.transaction = 'each';
-    return await work(executor, runner);
+    // Waiting for another instance's migrations is no sick database: no statement or lock bound.
+    return await unbounded(runner, async () => {
+      try {
+        await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        const executor = new MigrationExecutor(dataSource, runner);
+        executor.transaction = 'each';
+        return await work(executor, runner);
+      } finally {
+        await runner
+          .query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK])
+          .catch(() => undefined);
+      }
+    });
   } finally {
-    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     await runner.release();
   }
 }

@@ -1,4 +1,11 @@
-import { CommandIntakeState, commandIntakeCheck, runReadiness } from './readiness';
+import {
+  boundedCheck,
+  CheckResult,
+  CommandIntakeState,
+  commandIntakeCheck,
+  ReadinessCheck,
+  runReadiness,
+} from './readiness';
 
 describe('commandIntakeCheck', () => {
   function readinessOf(state: CommandIntakeState) {
@@ -26,5 +33,30 @@ describe('commandIntakeCheck', () => {
       checks: { commandIntake: { status: 'ok' } },
     });
     expect((await readinessOf({ state: 'stopped' })).status).toBe('error');
+  });
+});
+
+describe('boundedCheck', () => {
+  it('answers an error naming the last known result when a check hangs, without starting it again', async () => {
+    let calls = 0;
+    let answer: ((result: CheckResult) => void) | undefined;
+    const check: ReadinessCheck = {
+      name: 'database',
+      check: () => {
+        calls += 1;
+        if (calls === 1) return Promise.resolve({ status: 'ok' });
+        return new Promise<CheckResult>((resolve) => (answer = resolve)); // hangs
+      },
+    };
+    expect(await boundedCheck(check, 50)).toEqual({ status: 'ok' });
+    const hanging = await boundedCheck(check, 50);
+    expect(hanging.status).toBe('error');
+    expect(hanging.message).toMatch(/^no answer within 50 ms \(last known: ok at .+\)$/);
+    // Asked again while the probe still hangs: the same probe is awaited, none is added.
+    expect((await boundedCheck(check, 50)).status).toBe('error');
+    expect(calls).toBe(2);
+    answer!({ status: 'ok' });
+    expect(await boundedCheck(check, 50)).toEqual({ status: 'ok' });
+    expect(calls).toBe(2);
   });
 });

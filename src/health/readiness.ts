@@ -51,8 +51,57 @@ export function commandIntakeCheck(intake: CommandIntakeState): ReadinessCheck {
   };
 }
 
+/**
+ * How long a readiness check may take: a database that hangs (connections open, no answers) or a
+ * lock held elsewhere must turn readiness 503 within a second, not hang the probe with it.
+ */
+export const READINESS_CHECK_TIMEOUT_MS = 600;
+
+/** A check's run still under way (it is awaited again, not started a second time) and its last result. */
+interface CheckMemory {
+  running?: Promise<CheckResult>;
+  last?: { result: CheckResult; at: Date };
+}
+const memories = new WeakMap<ReadinessCheck, CheckMemory>();
+
+/**
+ * Runs a check with its own short timeout. A check that does not answer in time reports an error
+ * naming its last known result; a probe that hangs is not started again (no pile of stuck probes).
+ */
+export async function boundedCheck(
+  check: ReadinessCheck,
+  timeoutMs = READINESS_CHECK_TIMEOUT_MS,
+): Promise<CheckResult> {
+  const memory = memories.get(check) ?? {};
+  memories.set(check, memory);
+  const running = (memory.running ??= check
+    .check()
+    .catch((error: unknown): CheckResult => ({ status: 'error', message: String(error) }))
+    .then((result) => {
+      memory.last = { result, at: new Date() };
+      memory.running = undefined;
+      return result;
+    }));
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<CheckResult>((resolve) => {
+    timer = setTimeout(() => {
+      const last = memory.last
+        ? ` (last known: ${memory.last.result.status} at ${memory.last.at.toISOString()})`
+        : '';
+      resolve({ status: 'error', message: `no answer within ${timeoutMs} ms${last}` });
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([running, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function runReadiness(checks: ReadinessCheck[]): Promise<ReadinessReport> {
-  const results = await Promise.all(checks.map(async (c) => [c.name, await c.check()] as const));
+  const results = await Promise.all(
+    checks.map(async (c) => [c.name, await boundedCheck(c)] as const),
+  );
   const report: ReadinessReport = { status: 'ok', checks: {} };
   for (const [name, result] of results) {
     report.checks[name] = result;

@@ -1,21 +1,32 @@
 /** Node socket errors of a database connection that failed or could not be made. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH']);
 
+/**
+ * A bounded wait that ran out (statement_timeout: 57014, lock_timeout: 55P03): the database is too
+ * slow or a lock is held elsewhere; the transaction was rolled back, the caller may try again.
+ */
+const BOUNDED_WAIT_CODES = new Set(['57014', '55P03']);
+
 /** Messages of pg and pg-pool for a connection lost or not obtained in time. */
 const CONNECTION_MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is not queryable|the database system is (starting up|shutting down)/i;
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is not queryable|Query read timeout|the database system is (starting up|shutting down)/i;
 
 /**
  * Whether an error means the database cannot be reached right now (not that a statement was
  * wrong): socket errors, PostgreSQL connection exceptions (SQLSTATE class 08) and an operator
- * shutdown (57P01–57P03), pg's own messages for a lost connection. Looks through `driverError`
+ * shutdown (57P01–57P03), a statement or lock timeout (57014, 55P03), pg's own messages for a lost connection. Looks through `driverError`
  * (TypeORM) and `cause`.
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 4) return false;
   const e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
   if (typeof e.code === 'string') {
-    if (SOCKET_CODES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code) || /^57P0[123]$/.test(e.code)) {
+    if (
+      SOCKET_CODES.has(e.code) ||
+      /^08[0-9A-Z]{3}$/.test(e.code) ||
+      /^57P0[123]$/.test(e.code) ||
+      BOUNDED_WAIT_CODES.has(e.code)
+    ) {
       return true;
     }
   }

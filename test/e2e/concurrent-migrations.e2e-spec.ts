@@ -32,6 +32,10 @@ describe('migrations run by several instances at once', () => {
             // A pool of one: the lock and the migrations must share the connection.
             poolSize: 1,
             connectTimeoutMs: 5_000,
+            // Shorter than the wait for another instance's migrations: that wait is not bounded.
+            statementTimeoutMs: 200,
+            lockTimeoutMs: 50,
+            idleInTransactionTimeoutMs: 10_000,
             runMigrations: true,
             embedded: { dataDir: '', port: 0 },
           },

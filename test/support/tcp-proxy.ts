@@ -9,7 +9,9 @@ import type { AddressInfo } from 'node:net';
 export class TcpProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
+  private readonly pairs = new Set<[Socket, Socket]>();
   private down = false;
+  private hanging = false;
 
   constructor(
     private readonly targetHost: string,
@@ -32,7 +34,27 @@ export class TcpProxy {
     this.sockets.clear();
   }
 
+  /**
+   * The server hangs: open connections stay open and new ones are accepted, but nothing is
+   * forwarded either way (a stuck server, a black-holed network). `restore()` ends it by dropping
+   * every connection, so nothing sent meanwhile reaches the server late.
+   */
+  hang(): void {
+    this.hanging = true;
+    for (const [client, upstream] of this.pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
+  }
+
   restore(): void {
+    if (this.hanging) {
+      this.hanging = false;
+      for (const socket of this.sockets) socket.destroy();
+      this.sockets.clear();
+    }
     this.down = false;
   }
 
@@ -48,7 +70,18 @@ export class TcpProxy {
       client.destroy();
       return;
     }
+    if (this.hanging) {
+      // Accepted, never answered: held until restore() drops it.
+      client.pause();
+      client.on('error', () => undefined);
+      this.sockets.add(client);
+      client.on('close', () => this.sockets.delete(client));
+      return;
+    }
     const upstream = connect(this.targetPort, this.targetHost);
+    const pair: [Socket, Socket] = [client, upstream];
+    this.pairs.add(pair);
+    client.on('close', () => this.pairs.delete(pair));
     for (const socket of [client, upstream]) {
       this.sockets.add(socket);
       socket.on('error', () => undefined);
