@@ -258,6 +258,9 @@ export class HistoryGenerator {
       payload: JSON.parse(unescapeCopy(row[c.payload])) as unknown,
       actor: nullable(row[c.actor]),
       occurredAt: new Date(row[c.occurred_at]).toISOString(),
+      // Rows COPYed without chain_version are version 1 (the column's default), unsalted.
+      chainVersion: 1,
+      salt: null,
     });
     row[c.event_no] = String(eventNo);
     row[c.prev_hash] = chain.prevHash;

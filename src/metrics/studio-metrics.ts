@@ -97,6 +97,7 @@ export class StudioMetrics {
         { ...sources.operational, database: () => database.snapshot },
         registers,
       );
+    }
     const tablesByInstance = sources.tablesByInstance;
     if (tablesByInstance) {
       new Gauge({

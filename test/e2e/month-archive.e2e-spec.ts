@@ -47,6 +47,8 @@ describe('month archive on PostgreSQL', () => {
         payload: { n: i + 1, note: 'a "quoted" ü' },
         actor: null,
         occurredAt: e.at,
+        chainVersion: 1 as const,
+        salt: null,
       };
       const hash = eventHash(prev, fields);
       await ds.query(
