@@ -3,6 +3,7 @@ import type {
   RangeVerdict,
   RoundVerdict,
 } from '../../src/audit/verify-round-replay/verify-round-replay.use-case';
+import type { PublishedChainVerdict } from '../../src/audit/verify-event-chain/verify-event-chain.use-case';
 import { useAuditStudio } from '../support/audit-studio';
 
 jest.setTimeout(180_000);
@@ -192,8 +193,7 @@ describe('auditor history: exports, replay and the event chain', () => {
       (await get<Array<Record<string, unknown>>>(`/audit/chain?tableId=${TABLE}`)).body[0];
 
     it('finds every table chain intact', async () => {
-      const { body } =
-        await get<Array<{ tableId: string; intact: boolean; events: number }>>('/audit/chain');
+      const { body } = await get<PublishedChainVerdict[]>('/audit/chain');
       expect(body.map((v) => v.tableId)).toEqual([
         'ibj-audit',
         'lux-audit',
@@ -203,6 +203,9 @@ describe('auditor history: exports, replay and the event chain', () => {
       for (const v of body) {
         expect(v.intact).toBe(true);
         expect(v.events).toBeGreaterThan(10);
+        // No broker here: nothing is published, so nothing is anchored, and it says so.
+        expect(v).toMatchObject({ anchoredUpTo: 0, anchor: { status: 'no-checkpoint' } });
+        expect(v.unanchored.events).toBeGreaterThanOrEqual(v.events); // the tables play on
       }
       const out: string[] = [];
       expect(await runAuditCli('verify-chain', [], q, (l) => out.push(l))).toBe(0);
@@ -278,8 +281,8 @@ describe('auditor history: exports, replay and the event chain', () => {
         );
       } finally {
         await q(
-          `INSERT INTO round_events (id, table_id, event_no, round_id, type, visibility, payload, actor, occurred_at, prev_hash, hash)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+          `INSERT INTO round_events (id, table_id, event_no, round_id, type, visibility, payload, actor, occurred_at, prev_hash, hash, chain_version, chain_salt)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
           [
             row.id,
             row.table_id,
@@ -292,6 +295,8 @@ describe('auditor history: exports, replay and the event chain', () => {
             row.occurred_at,
             row.prev_hash,
             row.hash,
+            row.chain_version,
+            row.chain_salt,
           ],
         );
       }
