@@ -2,18 +2,20 @@ import { Parser } from '@asyncapi/parser';
 import { COMMAND_TYPES, EVENT_SCHEMAS } from '@studio/contracts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readSchemaFiles, validatorsForFiles } from './conformance';
 import { ASYNCAPI_DOC, REPO_ROOT } from './contract-files';
 
 /** The shipped AsyncAPI document, checked by the AsyncAPI parser platform teams would use. */
 describe('docs/asyncapi.json', () => {
   const text = readFileSync(join(REPO_ROOT, ASYNCAPI_DOC), 'utf8');
 
-  it('parses and validates with @asyncapi/parser without errors', async () => {
+  it('parses and validates with @asyncapi/parser with 0 diagnostics at warning level or worse', async () => {
     const { document, diagnostics } = await new Parser().parse(text);
-    const errors = diagnostics.filter((d) => d.severity === 0);
-    expect(errors.map((d) => `${d.path.join('.')}: ${d.message}`)).toEqual([]);
+    // Severity 0 is an error, 1 a warning (2 information, 3 a hint).
+    const warnings = diagnostics.filter((d) => d.severity <= 1);
+    expect(warnings.map((d) => `${d.code} ${d.path.join('.')}: ${d.message}`)).toEqual([]);
     expect(document).toBeDefined();
-    expect(document!.version()).toBe('3.0.0');
+    expect(document!.version()).toBe('3.1.0');
     const events = document!.channels().get('tableEvents')!;
     expect(
       events
@@ -31,6 +33,107 @@ describe('docs/asyncapi.json', () => {
         .map((m) => m.id())
         .sort(),
     ).toEqual([...COMMAND_TYPES].sort());
+  });
+
+  it('names its servers and their SASL/TLS security', async () => {
+    const { document } = await new Parser().parse(text);
+    const production = document!.servers().get('production')!;
+    expect(production.protocol()).toBe('kafka-secure');
+    expect(
+      production
+        .security()
+        .flatMap((s) => s.all().map((r) => r.scheme().type()))
+        .sort(),
+    ).toEqual(['plain', 'scramSha256', 'scramSha512']);
+  });
+
+  it('pairs every command with its answer by commandId', async () => {
+    const { document } = await new Parser().parse(text);
+    for (const name of [...COMMAND_TYPES, 'CommandResult']) {
+      const message = document!.components().messages().get(name)!;
+      expect([name, message.correlationId()?.location()]).toEqual([
+        name,
+        '$message.payload#/commandId',
+      ]);
+    }
+  });
+
+  it('offers the v2 per-platform topics and the v2 table events as channels', async () => {
+    const { document } = await new Parser().parse(text);
+    const addresses = document!
+      .channels()
+      .all()
+      .map((c) => c.address());
+    expect(addresses).toEqual(
+      expect.arrayContaining([
+        'studio.platform.{platformId}.commands.v2',
+        'studio.platform.{platformId}.results.v2',
+        'studio.platform.{platformId}.events.v2',
+        'studio.table-events.v2',
+      ]),
+    );
+  });
+
+  it('titles every object, array and enum schema of every message (no AnonymousSchema)', () => {
+    const doc = JSON.parse(text) as { components: { messages: Record<string, unknown> } };
+    const untitled: string[] = [];
+    const walk = (schema: unknown, at: string) => {
+      if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
+      const s = schema as Record<string, unknown>;
+      if (typeof s.$ref === 'string') return;
+      if ((s.type === 'object' || s.type === 'array' || s.enum) && !s.title) untitled.push(at);
+      for (const [k, v] of Object.entries((s.properties ?? {}) as Record<string, unknown>)) {
+        walk(v, `${at}.${k}`);
+      }
+      walk(s.items, `${at}[]`);
+      if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${at}{}`);
+      for (const key of ['oneOf', 'anyOf', 'allOf']) {
+        ((s[key] ?? []) as unknown[]).forEach((v, i) => walk(v, `${at}|${i}`));
+      }
+    };
+    for (const [name, message] of Object.entries(doc.components.messages)) {
+      const m = message as { payload: unknown; headers?: unknown };
+      walk(m.payload, `${name}.payload`);
+      walk(m.headers, `${name}.headers`);
+    }
+    expect(untitled).toEqual([]);
+  });
+
+  it('carries recorded messages as examples, each valid against the shipped schema files', () => {
+    const doc = JSON.parse(text) as {
+      components: { messages: Record<string, { examples?: Array<{ payload: unknown }> }> };
+    };
+    const validators = validatorsForFiles(
+      readSchemaFiles(join(REPO_ROOT, 'libs', 'contracts', 'schemas')),
+    );
+    const fileOf = (name: string) =>
+      name === 'CommandResult'
+        ? 'command-result.json'
+        : (COMMAND_TYPES as readonly string[]).includes(name)
+          ? `commands/${name}.json`
+          : `events/${name}.json`;
+    const invalid: string[] = [];
+    const counts = { events: 0, commands: 0, answers: 0 };
+    for (const [name, message] of Object.entries(doc.components.messages)) {
+      for (const example of message.examples ?? []) {
+        const file = fileOf(name);
+        const violations = validators.get(file)!(example.payload);
+        if (violations.length) invalid.push(`${name}: ${violations.join('; ')}`);
+        if (file.startsWith('events/')) counts.events += 1;
+        else if (file.startsWith('commands/')) counts.commands += 1;
+        else counts.answers += 1;
+      }
+    }
+    expect(invalid).toEqual([]);
+    expect(counts.events).toBeGreaterThanOrEqual(40);
+    expect(counts.commands).toBeGreaterThanOrEqual(2);
+    const examples = (name: string) =>
+      (doc.components.messages[name].examples ?? []).map(
+        (e) => e.payload as { commandId: string; status?: string },
+      );
+    expect(examples('CommandResult').map((a) => a.status)).toEqual(['accepted', 'rejected']);
+    // The PlaceBet example and the accepted answer are one exchange: the same commandId.
+    expect(examples('CommandResult')[0].commandId).toBe(examples('PlaceBet')[0].commandId);
   });
 
   it('is refused by the parser when broken (the check has teeth)', async () => {

@@ -6,6 +6,7 @@ import {
 } from '@studio/contracts';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { readRecordedExamples } from './recorded-examples';
 
 /** The repository root as seen from the sources (tests); the CLI passes its working directory. */
 export const REPO_ROOT = resolve(__dirname, '..', '..');
@@ -14,10 +15,11 @@ const CONTRACT_DOC = 'docs/kafka-contract.md';
 export const ASYNCAPI_DOC = 'docs/asyncapi.json';
 
 /** What the contract files should contain: path (from the repo root) → text. */
-export function expectedContractFiles(): Map<string, string> {
+export function expectedContractFiles(root = REPO_ROOT): Map<string, string> {
   const files = new Map<string, string>();
   files.set(CONTRACT_DOC, renderContractDocument());
-  files.set(ASYNCAPI_DOC, `${JSON.stringify(renderAsyncApiDocument(CONTRACT_VERSION), null, 2)}\n`);
+  const asyncApi = renderAsyncApiDocument(CONTRACT_VERSION, readRecordedExamples(root));
+  files.set(ASYNCAPI_DOC, `${JSON.stringify(asyncApi, null, 2)}\n`);
   for (const [path, schema] of Object.entries(contractSchemaFiles())) {
     files.set(join(SCHEMA_DIR, path), `${JSON.stringify(schema, null, 2)}\n`);
   }
@@ -38,7 +40,7 @@ function listFiles(root: string, dir: string): string[] {
 export function writeContractFiles(root: string): string[] {
   rmSync(join(root, SCHEMA_DIR), { recursive: true, force: true });
   const written: string[] = [];
-  for (const [path, text] of expectedContractFiles()) {
+  for (const [path, text] of expectedContractFiles(root)) {
     const full = join(root, path);
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, text);
@@ -55,7 +57,7 @@ export async function staleContractFiles(
   root: string,
   format: (text: string, path: string) => Promise<string>,
 ): Promise<string[]> {
-  const expected = expectedContractFiles();
+  const expected = expectedContractFiles(root);
   const stale: string[] = [];
   for (const [path, raw] of expected) {
     const text = await format(raw, path);

@@ -1,11 +1,16 @@
 import { isGameKind } from '@studio/contracts';
+import { join } from 'node:path';
+import { readConformanceRecords, readSchemaFiles } from './conformance';
 import { writeContractFiles } from './contract-files';
+import { pickExamples, RECORDED_EXAMPLES_FILE, writeRecordedExamples } from './recorded-examples';
 import { PlatformKafkaClient } from './platform-client';
 import { PlatformSimulator, SimulatedTable, seededRandom } from './simulator';
 
 const USAGE = `usage:
   platform-simulator contract
       rewrite docs/kafka-contract.md and libs/contracts/schemas/ from the schemas
+  platform-simulator examples
+      pick the AsyncAPI document's examples from the last integration run's records
   platform-simulator run --tables ibj-1:infinite-blackjack:EUR,pokdeng-1:pok-deng:THB
       [--brokers 127.0.0.1:19092] [--prefix ""] [--players 20] [--seconds 60] [--seed 1] [--bet 1000]
       bet and decide for simulated players over Kafka, then print wallets and counters`;
@@ -73,6 +78,17 @@ async function main(argv: string[]): Promise<void> {
     const written = writeContractFiles(process.cwd());
     console.log(
       `Wrote ${written.length} contract files (docs/kafka-contract.md, libs/contracts/schemas/)`,
+    );
+    return;
+  }
+  if (command === 'examples') {
+    // The records of the last integration test run (jest's global set-up clears them).
+    const records = readConformanceRecords(join(process.cwd(), '.tmp', 'conformance'));
+    const files = readSchemaFiles(join(process.cwd(), 'libs', 'contracts', 'schemas'));
+    const examples = pickExamples(records, files);
+    writeRecordedExamples(process.cwd(), examples);
+    console.log(
+      `Picked examples for ${Object.keys(examples).length} messages from ${records.length} records into ${RECORDED_EXAMPLES_FILE}`,
     );
     return;
   }

@@ -50,6 +50,8 @@ const NOT_HOSTED_YET = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILA
 export class PlatformKafkaClient {
   readonly events: ReceivedTableEvent[] = [];
   readonly results: CommandResultMessage[] = [];
+  /** Every command sent (for the conformance records and the contract's examples). */
+  readonly sent: CommandMessage[] = [];
   readonly deadLetters: DeadLetter[] = [];
   readonly topics: { events: string; commands: string; results: string; deadLetters: string };
   private readonly kafka: Kafka;
@@ -177,6 +179,7 @@ export class PlatformKafkaClient {
 
   /** Commands in one request; per table they keep the order given. */
   async sendMany(commands: readonly CommandMessage[]): Promise<void> {
+    this.sent.push(...commands);
     await this.producer!.send({
       topic: this.topics.commands,
       acks: -1,

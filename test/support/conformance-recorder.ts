@@ -11,7 +11,7 @@ import { REPO_ROOT } from './environment';
  */
 export const CONFORMANCE_DIR = join(REPO_ROOT, '.tmp', 'conformance');
 
-export type ConformanceKind = 'event' | 'answer';
+export type ConformanceKind = 'event' | 'answer' | 'command';
 
 export interface ConformanceRecord {
   kind: ConformanceKind;
@@ -81,10 +81,16 @@ export async function recordStudioOutbox(databaseUrl: string, source: string): P
   );
 }
 
-/** What a platform consumer received: the event envelopes as parsed, and the command answers. */
+/** What a platform consumer received (event envelopes as parsed, command answers) and sent. */
 export function recordPlatformTraffic(
   source: string,
-  platform: { events: readonly { envelope: unknown }[]; results: readonly unknown[] } | undefined,
+  platform:
+    | {
+        events: readonly { envelope: unknown }[];
+        results: readonly unknown[];
+        sent?: readonly unknown[];
+      }
+    | undefined,
 ): void {
   if (!platform) return;
   recordForConformance(
@@ -93,4 +99,5 @@ export function recordPlatformTraffic(
     platform.events.map((e) => e.envelope),
   );
   recordForConformance('answer', source, platform.results);
+  recordForConformance('command', source, platform.sent ?? []);
 }

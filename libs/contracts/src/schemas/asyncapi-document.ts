@@ -7,6 +7,14 @@ import {
   COMMAND_TYPES,
   DEAD_LETTER_HEADERS,
 } from './command-schemas';
+import {
+  ASYNCAPI_SECURITY_SCHEMES,
+  ASYNCAPI_SERVERS,
+  AsyncApiExamples,
+  COMMAND_CORRELATION,
+  messageExamples,
+  titled,
+} from './asyncapi-parts';
 import { EVENT_SCHEMAS, eventSchema } from './event-schemas';
 import type { JsonSchema } from './json-schema';
 import { SCHEMA_BASE_URI, SHARED_DEFS } from './shared-defs';
@@ -43,8 +51,16 @@ const KEY = (description: string) => ({
 
 const ref = (path: string) => ({ $ref: path });
 
-/** The AsyncAPI 3 document of the Kafka contract (docs/asyncapi.json), built from the schemas. */
-export function renderAsyncApiDocument(contractVersion: string): Record<string, unknown> {
+const correlated = { correlationId: ref('#/components/correlationIds/commandId') };
+
+/**
+ * The AsyncAPI 3 document of the Kafka contract (docs/asyncapi.json), built from the schemas, with
+ * the recorded `examples` (message name → real messages) on their messages.
+ */
+export function renderAsyncApiDocument(
+  contractVersion: string,
+  examples: AsyncApiExamples = {},
+): Record<string, unknown> {
   const messages: Record<string, unknown> = {};
   for (const e of EVENT_SCHEMAS) {
     messages[e.type] = {
@@ -52,9 +68,13 @@ export function renderAsyncApiDocument(contractVersion: string): Record<string, 
       title: e.type,
       summary: e.summary,
       contentType: 'application/json',
-      headers: stringHeaders(EVENT_HEADERS, 'repeat eventId, type and schemaVersion for routing'),
-      payload: localised(eventSchema(e)),
+      headers: titled(
+        stringHeaders(EVENT_HEADERS, 'repeat eventId, type and schemaVersion for routing'),
+        'EventHeaders',
+      ),
+      payload: titled(localised(eventSchema(e)), e.type),
       bindings: KEY('the table id'),
+      ...messageExamples(e.type, examples, true),
     };
   }
   for (const type of COMMAND_TYPES) {
@@ -64,8 +84,10 @@ export function renderAsyncApiDocument(contractVersion: string): Record<string, 
       title: type,
       summary: schema.description,
       contentType: 'application/json',
-      payload: localised(schema),
+      ...correlated,
+      payload: titled(localised(schema), type),
       bindings: KEY('the table id (must equal tableId)'),
+      ...messageExamples(type, examples, false),
     };
   }
   messages.CommandResult = {
@@ -73,16 +95,25 @@ export function renderAsyncApiDocument(contractVersion: string): Record<string, 
     title: 'CommandResult',
     summary: COMMAND_RESULT_SCHEMA.description,
     contentType: 'application/json',
-    payload: localised(COMMAND_RESULT_SCHEMA),
+    ...correlated,
+    payload: titled(localised(COMMAND_RESULT_SCHEMA), 'CommandResult'),
     bindings: KEY('the table id'),
+    ...messageExamples('CommandResult', examples, false),
   };
   messages.DeadLetter = {
     name: 'DeadLetter',
     title: 'DeadLetter',
     summary: 'A command that could not be answered: the original bytes, the reason in headers.',
     contentType: 'application/octet-stream',
-    headers: stringHeaders(DEAD_LETTER_HEADERS, 'why and where the message came from'),
-    payload: { type: 'string', description: 'the original message value, untouched' },
+    headers: titled(
+      stringHeaders(DEAD_LETTER_HEADERS, 'why and where the message came from'),
+      'DeadLetterHeaders',
+    ),
+    payload: {
+      title: 'DeadLetterValue',
+      type: 'string',
+      description: 'the original message value, untouched',
+    },
     bindings: KEY('the original key'),
   };
   const channelMessages = (names: readonly string[]) =>
@@ -91,7 +122,7 @@ export function renderAsyncApiDocument(contractVersion: string): Record<string, 
   const opMessages = (channel: string, names: readonly string[]) =>
     names.map((n) => ref(`#/channels/${channel}/messages/${n}`));
   return {
-    asyncapi: '3.0.0',
+    asyncapi: '3.1.0',
     info: {
       title: 'Live-dealer studio: Kafka contract with casino platforms',
       version: contractVersion,
@@ -101,6 +132,7 @@ export function renderAsyncApiDocument(contractVersion: string): Record<string, 
         'a deployment prefix (KAFKA_TOPIC_PREFIX).',
     },
     defaultContentType: 'application/json',
+    servers: ASYNCAPI_SERVERS,
     channels: {
       tableEvents: {
         address: TOPIC_NAMES.tableEvents,
@@ -149,6 +181,17 @@ export function renderAsyncApiDocument(contractVersion: string): Record<string, 
       },
       ...platformOperations(opMessages, eventTypes),
     },
-    components: { schemas: localised(SHARED_DEFS), messages },
+    components: {
+      schemas: sharedDefs(),
+      messages,
+      securitySchemes: ASYNCAPI_SECURITY_SCHEMES,
+      correlationIds: COMMAND_CORRELATION,
+    },
   };
+}
+
+/** The shared definitions as components, each titled with its name (`amount`, `cardCode`). */
+function sharedDefs(): Record<string, unknown> {
+  const defs = localised(SHARED_DEFS) as Record<string, Record<string, unknown>>;
+  return Object.fromEntries(Object.entries(defs).map(([name, s]) => [name, { title: name, ...s }]));
 }
