@@ -98,8 +98,18 @@ async function main(): Promise<void> {
           );
           return rows.length === ofVictim.length && rows;
         },
-        120_000,
-      );
+        60_000,
+      ).catch(async (error) => {
+        const { rows } = await db.client.query(
+          `SELECT l.table_id, l.owner, l.epoch, max(e.occurred_at) AS last_event
+             FROM table_leases l LEFT JOIN round_events e ON e.table_id = l.table_id
+            WHERE l.table_id = ANY($1) GROUP BY 1, 2, 3 ORDER BY 1`,
+          [ofVictim],
+        );
+        console.log(`killed ${victim} at ${now.toISOString()}`, rows);
+        for (const [id, i] of instances) console.log(id, i.output().slice(-3000));
+        throw error;
+      });
       for (const r of done) {
         taken.push(r.acquired.getTime() - t0);
         firstTransition.push(r.first.getTime() - t0);

@@ -99,9 +99,11 @@ export class TableOwnership {
   async start(): Promise<void> {
     this.started = true;
     await this.claimInstanceId();
-    await this.loop();
+    // Renewing starts before the first claims: starting 300 tables one after another takes longer
+    // than the TTL on a loaded host, and the first ones' leases must not lapse meanwhile.
     this.renewedAt = performance.now();
     this.renewTimer = setInterval(() => void this.renewHeld(), this.renewIntervalMs);
+    await this.loop();
     if (this.balancing?.sharedDatabase) {
       this.probeTimer = setInterval(() => void this.probe(), this.balancing.probeIntervalMs ?? 250);
     }

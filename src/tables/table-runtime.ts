@@ -159,6 +159,22 @@ export class TableRuntime implements DrivenTable {
     this.stopped = true;
   }
 
+  /**
+   * The stored version is ahead of ours: a commit whose answer was lost (the connection dropped
+   * during a database outage) did commit. The table kept its lease under the same epoch, so only
+   * this instance wrote it: the stored state is ours, taken up as it is.
+   */
+  private async reload(): Promise<void> {
+    const stored = await this.deps.store.load(this.tableId).catch(() => undefined);
+    if (!stored) return;
+    this.state = stored.state;
+    this.version = stored.version;
+    this.timers.reconcile();
+    this.logger.warn(
+      `Took up the stored state (version ${stored.version}): a commit's answer was lost`,
+    );
+  }
+
   submit(input: TableInput, meta?: CommandMeta): Promise<CommandResult> {
     if (this.closing) return Promise.resolve({ ...TABLE_STOPPING });
     return this.enqueue(() => this.run(input, meta));
@@ -278,6 +294,7 @@ export class TableRuntime implements DrivenTable {
       if (reading) this.deps.readings.record(reading);
       this.prefetched.clear();
       this.logger.error(`Could not commit ${what}: ${oneLine(error)}`);
+      if ((error as Error | undefined)?.name === 'StaleTableStateError') await this.reload();
       throw error;
     }
     this.prefetched.answered(records);

@@ -33,7 +33,14 @@ export class VirtualDealer {
     private readonly paceMs: number,
     /** Share of the shoe after which the cut card comes out. */
     private readonly cutCardAt = 0.75,
-  ) {}
+  ) {
+    // A table taken over mid-round continues without a transition of its own (nothing to pause):
+    // the card it waits for is dealt as when the instance started.
+    registry.onDriven({
+      running: (tableId) => this.onTransition(tableId),
+      stopping: () => undefined,
+    });
+  }
 
   /** Call after every committed transition (and once per table at start). */
   onTransition(tableId: string, outcome?: MachineOutcome): void {
