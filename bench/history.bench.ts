@@ -4,7 +4,8 @@
  * each size of BENCH_HISTORY_ROUNDS (default 0,5000, a few minutes; 0,20000,100000 for more) the
  * card commit, the relay's read,
  * the auditor's and the consoles' queries and the bytes a round takes on disk, each printed as
- * `project | floor | ratio` where the floor is the same figure on the empty history (first size).
+ * `project | floor | ratio` where the floor is the same figure on a copy of the studio with no
+ * history, measured right after it (same moment, same load on the shared machine).
  * A sample of the generated rounds goes through the audit CLI's verify-chain and verify-replay.
  * Ends with EXPLAIN (ANALYZE, BUFFERS) of the hot queries at the largest size.
  * Database BENCH_HISTORY_DB (default studio_history_bench) on BENCH_DATABASE_URL's server,
@@ -97,7 +98,12 @@ async function main(): Promise<void> {
   await admin(`CREATE DATABASE ${DB}${from ? ` TEMPLATE ${from}` : ''}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${DB}`;
-  const pool = new Pool({ connectionString: url.toString(), max: 4 });
+  let pool = new Pool({ connectionString: url.toString(), max: 4 });
+  // The floor: the same studio with no history, measured at the same moments as the history (the
+  // machine is shared: a floor measured minutes earlier would measure other people's load).
+  const emptyUrl = new URL(url.toString());
+  emptyUrl.pathname = `/${DB}_empty`;
+  const emptyPool = new Pool({ connectionString: emptyUrl.toString(), max: 4 });
   try {
     const ds = createStudioDataSource({ url: url.toString(), poolSize: 1, connectTimeoutMs: 5000 });
     await ds.initialize();
@@ -121,9 +127,13 @@ async function main(): Promise<void> {
     const baseMs = Date.now() - Math.ceil(max / STUDIO_TABLES) * ROUND_MS;
     const generator = new HistoryGenerator(url.toString(), templates, baseMs);
     await generator.registerTables();
+    await pool.end();
+    await admin(`DROP DATABASE IF EXISTS ${DB}_empty WITH (FORCE)`);
+    await admin(`CREATE DATABASE ${DB}_empty TEMPLATE ${DB}`);
+    pool = new Pool({ connectionString: url.toString(), max: 4 });
     const measure = new HistoryMeasure(pool, url.toString());
+    const floor = new HistoryMeasure(emptyPool, emptyUrl.toString());
     let generated = 0;
-    let empty: Figure[] | undefined;
     const results: string[] = [];
     for (const size of SIZES) {
       if (size > generated) {
@@ -150,14 +160,14 @@ async function main(): Promise<void> {
       await verifySample(pool, generated);
       const endMs = generator.startOf(generated);
       const figures = await measure.all(endMs, `s${size}`);
-      empty ??= figures;
+      const empty = await floor.all(endMs, `e${size}`);
       const [{ size: dbSize }] = (
         await pool.query<{ size: string }>(
           `SELECT pg_size_pretty(pg_database_size(current_database())) AS size`,
         )
       ).rows;
-      const days = (generated / STUDIO_TABLES) * (ROUND_MS / 86_400_000);
-      const header = `history ${generated.toLocaleString('en')} rounds (${days.toFixed(1)} days of ${STUDIO_TABLES} tables), database ${dbSize}`;
+      const hours = (generated / STUDIO_TABLES) * (ROUND_MS / 3_600_000);
+      const header = `history ${generated.toLocaleString('en')} rounds (${hours.toFixed(1)} hours of ${STUDIO_TABLES} tables at a round a minute), database ${dbSize}`;
       const block = [
         header,
         `measure                                          project | floor (empty history) | ratio`,
@@ -182,10 +192,14 @@ async function main(): Promise<void> {
     }
     say('\nEXPLAIN (ANALYZE, BUFFERS) of the hot queries at the largest size:');
     for (const l of await measure.explain(HOT)) say(l);
+    say('\nThe same on the empty history:');
+    for (const l of await floor.explain(HOT)) say(l);
     say('\nsummary:');
     for (const l of results) say(l);
   } finally {
     await pool.end();
+    await emptyPool.end();
+    await admin(`DROP DATABASE IF EXISTS ${DB}_empty WITH (FORCE)`);
     if (process.env.BENCH_KEEP === '1') say(`kept database ${DB}`);
     else await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
   }

@@ -107,5 +107,4 @@ export function messageExamples(name: string, examples: AsyncApiExamples, withHe
   };
 }
 
-const ref = (path: string) => ({ $ref: path });
 
