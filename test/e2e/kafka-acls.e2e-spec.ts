@@ -100,7 +100,12 @@ describe('Kafka ACLs per platform (SASL/SCRAM, StandardAuthorizer)', () => {
     return producer;
   };
   const consumerOf = async (kafka: Kafka, groupId: string): Promise<Consumer> => {
-    const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false });
+    // A refused consumer is not restarted: it would retry until disconnected.
+    const consumer = kafka.consumer({
+      groupId,
+      allowAutoTopicCreation: false,
+      retry: { retries: 2, restartOnFailure: async () => false },
+    });
     await consumer.connect();
     clients.push(consumer);
     return consumer;
@@ -130,7 +135,9 @@ describe('Kafka ACLs per platform (SASL/SCRAM, StandardAuthorizer)', () => {
   });
 
   afterAll(async () => {
-    for (const c of clients) await c.disconnect().catch(() => undefined);
+    const bounded = (work: Promise<unknown>) =>
+      Promise.race([work.catch(() => undefined), new Promise((r) => setTimeout(r, 10_000))]);
+    for (const c of clients) await bounded(c.disconnect());
     await studio?.close();
     await db?.drop();
     if (port) await broker('stop', port, home).catch(() => undefined);
@@ -185,6 +192,10 @@ describe('Kafka ACLs per platform (SASL/SCRAM, StandardAuthorizer)', () => {
     await waitFor('the broker to refuse the group', async () =>
       brokerErrors.includes('GROUP_AUTHORIZATION_FAILED') ? true : undefined,
     );
+    await Promise.race([
+      outside.stop().catch(() => undefined),
+      new Promise((r) => setTimeout(r, 5_000)),
+    ]);
     // While A's own group reads A's own results topic.
     const own = await consumerOf(a, 'a.own');
     expect(await refusal(own.subscribe({ topics: [topics.platformTopic('a', 'results')] }))).toBe(
