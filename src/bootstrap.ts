@@ -13,6 +13,7 @@ import type { HttpLimits } from './http/http-settings';
 import { LimitedExpressAdapter } from './http/limited-express-adapter';
 import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
+import { HealthController } from './health/health.controller';
 import { setupOpenApi } from './http/openapi';
 import { CommandAnswersPublisher } from './kafka/command-answers.publisher';
 import { CommandIntakeStarter, CommandIntakeStatus } from './platform/command-intake-starter';
@@ -157,6 +158,9 @@ export async function startStudio(
           `Studio service stopping${why ? ` on ${why}` : ''}: in-flight work finishes, the tables are released`,
           'Bootstrap',
         );
+        // Readiness first (503 while draining), then no new Kafka intake start; Nest's shutdown
+        // then leaves the consumer group before the tables stop (StudioLifecycle has the order).
+        running.get(HealthController).drain();
         intake?.stop();
         await running.close();
         const took = ((performance.now() - began) / 1000).toFixed(1);

@@ -11,6 +11,7 @@ import { READINESS_CHECKS, ReadinessCheck, ReadinessReport, runReadiness } from 
 @Controller('health')
 export class HealthController {
   private readonly startedAt: Date;
+  private draining = false;
 
   constructor(
     @Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[],
@@ -60,8 +61,20 @@ export class HealthController {
     return this.report(response);
   }
 
+  /**
+   * The instance is stopping: readiness answers 503 from now on, before anything else stops, so
+   * load balancers send no new work while it finishes and hands over what it holds.
+   */
+  drain(): void {
+    this.draining = true;
+  }
+
   private async report(response: Response): Promise<ReadinessReport> {
     const report = await runReadiness(this.checks);
+    if (this.draining) {
+      report.status = 'error';
+      report.checks.draining = { status: 'error', message: 'the instance is stopping' };
+    }
     response.status(report.status === 'ok' ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE);
     return report;
   }

@@ -62,8 +62,14 @@ export function commandIntakeOptions(
         restartOnFailure: async () => restartable(),
       },
       allowAutoTopicCreation: false,
-      sessionTimeout: 10_000,
-      heartbeatInterval: 1_000,
+      // A rebalance (an instance leaving on a rolling restart, or joining) must finish well inside
+      // a 3 s betting window: the members learn of it from a heartbeat, which kafkajs sends only
+      // between fetches, so an idle fetch waits at most maxWaitTimeInMs (kafkajs: 5 s, which made
+      // every rebalance last ~4 s). A dead member is dropped after sessionTimeout (the broker's
+      // minimum is 6 s); a stopping one leaves at once (LeaveGroup on disconnect).
+      sessionTimeout: 6_000,
+      heartbeatInterval: 500,
+      maxWaitTimeInMs: 250,
       // A backlog (a decision window of 100,000 players) is read in batches of tens of thousands:
       // each batch ends with its last chunk's answers published before the next is fetched.
       maxBytesPerPartition: 16 * 1024 * 1024,
