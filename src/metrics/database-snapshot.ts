@@ -30,7 +30,7 @@ export class DatabaseSnapshot {
     private readonly reads: DatabaseMetricReads,
     private readonly now: () => number,
     private readonly deadlineMs = 1_500,
-    private readonly holdEveryMs = 10_000,
+    private readonly holdEveryMs = 30_000,
   ) {}
 
   get snapshot(): Snapshot {

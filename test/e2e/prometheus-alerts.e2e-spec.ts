@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from 'pg';
 import type { TableDefinition } from '../../src/config/tables-config';
 import { REPO_ROOT, TEST_ADMIN_DATABASE_URL } from '../support/environment';
 import { ServiceProcess, spawnService } from '../support/service-process';
@@ -47,6 +48,20 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((r) => server.close(r));
   return port;
+}
+
+async function bounded(what: string, step: Promise<unknown> | undefined): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      step,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} took over 60 s`)), 60_000);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const pokDeng = (id: string, seed: number) =>
@@ -142,11 +157,12 @@ describe('the Prometheus alert rules against two instances', () => {
         await service.exited().catch(() => undefined);
       }
     }
-    await proxy?.stop();
-    await db?.drop();
+    // Each step bounded: a hung clean-up names itself instead of eating the hook's time.
+    await bounded('stopping the proxy', proxy?.stop());
+    await bounded('dropping the database', db?.drop());
     if (work) rmSync(work, { recursive: true, force: true });
     if (tablesFile) rmSync(join(tablesFile, '..'), { recursive: true, force: true });
-  });
+  }, 180_000);
 
   async function alerts(): Promise<Alert[]> {
     const body = (await (await fetch(`${prometheusUrl}/api/v1/alerts`)).json()) as {
@@ -262,23 +278,29 @@ describe('the Prometheus alert rules against two instances', () => {
   it('fires the hold alert for a table pushed out of its band, not for the other', async () => {
     // 60 settled rounds where the player won every bet (what a stacked shoe gives, as in
     // consoles-hold.e2e-spec.ts): 200% returned against 98.75% expected, outside the 99% band.
-    const pool = db.pool(2);
-    for (let n = 1; n <= 60; n += 1) {
-      const id = randomUUID();
-      const at = new Date(Date.now() - (61 - n) * 60_000).toISOString();
-      await pool.query(
-        `INSERT INTO rounds (id, table_id, shoe_id, shoe_number, round_number, game, status, phase, started_at, ended_at)
-         VALUES ($1, 'pd-hold', NULL, 900, $2, 'pok-deng', 'completed', 'betting', $3, $3)`,
-        [id, n, at],
-      );
-      await pool.query(
-        `INSERT INTO settlements (round_id, player_id, bet_type, spot, stake, returned, net, outcome, settled_at)
-         VALUES ($1, $2, 'player', '1', 10000, 20000, 10000, 'win', $3)`,
-        [id, `player-${n}`, at],
-      );
+    const client = new Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      for (let n = 1; n <= 60; n += 1) {
+        const id = randomUUID();
+        const at = new Date(Date.now() - (61 - n) * 60_000).toISOString();
+        await client.query(
+          `INSERT INTO rounds (id, table_id, shoe_id, shoe_number, round_number, game, status, phase, started_at, ended_at)
+           VALUES ($1, 'pd-hold', NULL, 900, $2, 'pok-deng', 'completed', 'betting', $3, $3)`,
+          [id, n, at],
+        );
+        await client.query(
+          `INSERT INTO settlements (round_id, player_id, bet_type, spot, stake, returned, net, outcome, settled_at)
+           VALUES ($1, $2, 'player', '1', 10000, 20000, 10000, 'win', $3)`,
+          [id, `player-${n}`, at],
+        );
+      }
+    } finally {
+      await client.end();
     }
+    // The hold figures are recomputed at most every 30 s (DatabaseSnapshot).
     const alert = await waitFor(() => firing('StudioHoldOutOfBand', { table: 'pd-hold' }), {
-      timeoutMs: 60_000,
+      timeoutMs: 90_000,
       what: 'StudioHoldOutOfBand firing for pd-hold',
     });
     expect(alert.labels).toMatchObject({ verdict: 'above', severity: 'critical' });
