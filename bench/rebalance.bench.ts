@@ -8,7 +8,7 @@
  * kafkajs's defaults (heartbeat 3 s, session 30 s, fetch wait 5 s), and prints
  * `project | kafkajs defaults | ratio` for the leave and for the join, median and max of
  * BENCH_REBALANCES (default 5) rounds each. Needs a Kafka broker (BENCH_KAFKA_BROKERS, default
- * 127.0.0.1:19092; `npm run bench -- rebalance` starts one). Asserts nothing.
+ * 127.0.0.1:19092). Asserts nothing.
  */
 import { randomBytes } from 'node:crypto';
 import { Consumer, ConsumerConfig, Kafka, logLevel } from 'kafkajs';
@@ -35,28 +35,18 @@ function projectSettings(): Settings {
 async function member(kafka: Kafka, groupId: string, topic: string, settings: Settings) {
   const consumer: Consumer = kafka.consumer({ groupId, ...settings });
   let owned = -1;
-  const listeners = new Set<() => void>();
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
     owned = (event.payload.memberAssignment[topic] ?? []).length;
-    listeners.forEach((l) => l());
   });
   await consumer.connect();
   await consumer.subscribe({ topics: [topic], fromBeginning: true });
   await consumer.run({ eachBatch: async () => undefined });
-  return {
-    consumer,
-    owns: () => owned,
-    until: (check: () => boolean) =>
-      new Promise<void>((resolve) => {
-        if (check()) return resolve();
-        const listener = () => {
-          if (!check()) return;
-          listeners.delete(listener);
-          resolve();
-        };
-        listeners.add(listener);
-      }),
-  };
+  return { consumer, owns: () => owned };
+}
+
+/** Polled every 10 ms: a condition over several members' assignments. */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((r) => setTimeout(r, 10));
 }
 
 async function measure(
@@ -80,18 +70,18 @@ async function measure(
   let leaves = await member(kafka, groupId, topic, settings);
   const shared = () =>
     stays.owns() > 0 && leaves.owns() > 0 && stays.owns() + leaves.owns() === PARTITIONS;
-  await Promise.all([stays.until(shared), leaves.until(shared)]);
+  await until(shared);
   const leave: number[] = [];
   const join: number[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     let started = performance.now();
-    const allMine = stays.until(() => stays.owns() === PARTITIONS);
+    const allMine = until(() => stays.owns() === PARTITIONS);
     await leaves.consumer.disconnect();
     await allMine;
     leave.push(performance.now() - started);
     started = performance.now();
     leaves = await member(kafka, groupId, topic, settings);
-    await Promise.all([stays.until(shared), leaves.until(shared)]);
+    await until(shared);
     join.push(performance.now() - started);
   }
   await leaves.consumer.disconnect();
