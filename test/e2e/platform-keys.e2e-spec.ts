@@ -74,13 +74,17 @@ describe('platforms registry and API keys', () => {
     };
     admin = (...args) => runPlatformAdmin(args, deps);
     supervisorToken = await signIn(studio.url, 'supervisor', 'supervisor-demo');
-    await waitFor('betting to open', async () => {
-      const response = await fetch(`${studio.url}/tables/pokdeng-keys`, {
-        headers: { authorization: `Bearer ${supervisorToken}` },
-      });
-      const view = (await response.json()) as { round: { bettingOpen: boolean } | null };
-      return view.round?.bettingOpen;
-    });
+    await waitFor(
+      'betting to open',
+      async () => {
+        const response = await fetch(`${studio.url}/tables/pokdeng-keys`, {
+          headers: { authorization: `Bearer ${supervisorToken}` },
+        });
+        const view = (await response.json()) as { round: { bettingOpen: boolean } | null };
+        return view.round?.bettingOpen;
+      },
+      120_000,
+    );
   });
 
   afterAll(async () => {

@@ -79,10 +79,14 @@ describe('players of several platforms at one table', () => {
   });
 
   it('seats the same playerId of two platforms as two players in one round', async () => {
-    const round = await waitFor('betting to open', async () => {
-      const view = await tableView();
-      return view.round?.bettingOpen ? view.round : undefined;
-    });
+    const round = await waitFor(
+      'betting to open',
+      async () => {
+        const view = await tableView();
+        return view.round?.bettingOpen ? view.round : undefined;
+      },
+      120_000,
+    );
     roundId = round.id;
     const main = (commandId: string, amount: number) => ({
       commandId,
