@@ -54,6 +54,7 @@ export class ScannerModule {
                 void applyReading
                   .execute(ApplyReadingCommand.create(record))
                   .catch(() => undefined),
+              observe: (tableId, reading) => registry.observeFrame(tableId, reading),
               drivenHere: (tableId) => registry.get(tableId).ok,
             }),
         },

@@ -59,6 +59,11 @@ export interface ScannerServiceDeps {
    * are stored as they are.
    */
   apply?: (record: ReadingRecord) => void;
+  /**
+   * Sees the frames a table does not apply (heartbeats, status frames): after a takeover their
+   * numbers alone can prove that no frame was lost while no instance drove the table.
+   */
+  observe?: (tableId: string, reading: ScannerReading) => void;
   /** Where socat lives; null forces the in-process mock fallback. */
   socatPath?: string | null;
   /** Whether this instance drives a table now (device scanners connect only then). */
@@ -376,7 +381,11 @@ export class ScannerService {
       );
     }
     const apply = this.deps.apply;
-    if (apply && reading.kind !== 'heartbeat' && reading.kind !== 'status') apply(record);
-    else this.deps.recorder.record(record);
+    if (apply && reading.kind !== 'heartbeat' && reading.kind !== 'status') {
+      apply(record);
+      return;
+    }
+    this.deps.observe?.(tableId, reading);
+    this.deps.recorder.record(record);
   }
 }
