@@ -46,6 +46,7 @@ export class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShu
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.handOverBetweenRounds();
     // The command consumer has left the group (beforeApplicationShutdown); the inbox stops next,
     // its in-flight drains answered, and the commands still waiting stay for the next owners.
     await this.inbox.stop();
@@ -57,5 +58,18 @@ export class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShu
     await this.relay.stop();
     await this.publisher.disconnect().catch(() => undefined);
     await this.database.close();
+  }
+
+  /**
+   * When another instance is alive to take them: tables between rounds go to it now, and a table
+   * mid-round gets until the deadline (half the shutdown budget, 5 s at most) to finish it; what is
+   * still mid-round then is released as it is and its next owner continues the round. Alone, the
+   * instance releases its tables at once (nobody would take them sooner by waiting).
+   */
+  private async handOverBetweenRounds(): Promise<void> {
+    const live = await this.tables.distribution().catch(() => ({}));
+    if (!Object.keys(live).some((id) => id !== this.config.instanceId)) return;
+    const handOverMs = Math.min(5_000, this.config.shutdownTimeoutMs / 2);
+    await this.tables.handOverAll(Date.now() + handOverMs).catch(() => undefined);
   }
 }
