@@ -65,6 +65,8 @@ async function render() {
         additionalProperties: false,
         format: false,
         strictIndexSignatures: true,
+        // Plain arrays: `minItems: 1` would otherwise give a tuple type (the validators check it).
+        ignoreMinAndMaxItems: true,
         declareExternallyReferenced: true,
       }),
     );

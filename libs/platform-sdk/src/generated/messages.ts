@@ -580,84 +580,44 @@ export interface BetsSettled {
     /**
      * @minItems 1
      */
-    settlements: [
-      {
-        /**
-         * an identifier: 1-200 characters, no NUL, no lone surrogate
-         */
-        betId: string;
-        /**
-         * an identifier: 1-200 characters, no NUL, no lone surrogate
-         */
-        playerId: string;
-        /**
-         * an identifier: 1-200 characters, no NUL, no lone surrogate
-         */
-        betType: string;
-        /**
-         * null for bets without a spot
-         */
-        spot: string | null;
-        /**
-         * what was taken from the player for this bet
-         */
-        stake: number;
-        /**
-         * what goes back to the player: stake + winnings, or 0
-         */
-        returned: number;
-        /**
-         * returned - stake
-         */
-        net: number;
-        /**
-         * an identifier: 1-200 characters, no NUL, no lone surrogate
-         */
-        outcome: string;
-        /**
-         * fraction of a minor unit dropped by rounding down ("0", "1/2")
-         */
-        roundedDown: string;
-      },
-      ...{
-        /**
-         * an identifier: 1-200 characters, no NUL, no lone surrogate
-         */
-        betId: string;
-        /**
-         * an identifier: 1-200 characters, no NUL, no lone surrogate
-         */
-        playerId: string;
-        /**
-         * an identifier: 1-200 characters, no NUL, no lone surrogate
-         */
-        betType: string;
-        /**
-         * null for bets without a spot
-         */
-        spot: string | null;
-        /**
-         * what was taken from the player for this bet
-         */
-        stake: number;
-        /**
-         * what goes back to the player: stake + winnings, or 0
-         */
-        returned: number;
-        /**
-         * returned - stake
-         */
-        net: number;
-        /**
-         * an identifier: 1-200 characters, no NUL, no lone surrogate
-         */
-        outcome: string;
-        /**
-         * fraction of a minor unit dropped by rounding down ("0", "1/2")
-         */
-        roundedDown: string;
-      }[],
-    ];
+    settlements: {
+      /**
+       * an identifier: 1-200 characters, no NUL, no lone surrogate
+       */
+      betId: string;
+      /**
+       * an identifier: 1-200 characters, no NUL, no lone surrogate
+       */
+      playerId: string;
+      /**
+       * an identifier: 1-200 characters, no NUL, no lone surrogate
+       */
+      betType: string;
+      /**
+       * null for bets without a spot
+       */
+      spot: string | null;
+      /**
+       * what was taken from the player for this bet
+       */
+      stake: number;
+      /**
+       * what goes back to the player: stake + winnings, or 0
+       */
+      returned: number;
+      /**
+       * returned - stake
+       */
+      net: number;
+      /**
+       * an identifier: 1-200 characters, no NUL, no lone surrogate
+       */
+      outcome: string;
+      /**
+       * fraction of a minor unit dropped by rounding down ("0", "1/2")
+       */
+      roundedDown: string;
+    }[];
   };
 }
 
@@ -1444,7 +1404,7 @@ export interface HandRevealed {
      *
      * Items: card code: rank 2-9 T J Q K A, then suit C D H S ("AS", "TH")
      */
-    cards: [string, string] | [string, string, string];
+    cards: string[];
     /**
      * e.g. "7", "pok 8"
      */

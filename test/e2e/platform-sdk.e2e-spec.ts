@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { RunningStudio } from '../../src/bootstrap';
+import type { TableDefinition } from '../../src/config/tables-config';
+import { REPO_ROOT, TEST_KAFKA_BROKERS } from '../support/environment';
+import { startTestStudio, uniqueTopicPrefix } from '../support/studio-harness';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+
+jest.setTimeout(600_000);
+
+const run = promisify(execFile);
+const SDK = join(REPO_ROOT, 'libs', 'platform-sdk');
+const SHARED = join(REPO_ROOT, 'node_modules');
+const TABLE = 'pd-sdk';
+
+const TABLES = [
+  {
+    id: TABLE,
+    name: 'Pok Deng for the SDK',
+    game: 'pok-deng',
+    currency: 'THB',
+    bettingWindowMs: 4_000,
+    roundIntervalMs: 300,
+    scanner: {
+      wireFormat: 'studio-framed-v1',
+      virtualShoe: { seed: 11, intervalMs: 3_600_000, misreadRate: 0, heartbeatIntervalMs: 60_000 },
+    },
+  },
+] as unknown as TableDefinition[];
+
+/**
+ * The SDK as a platform gets it: `npm pack` (which builds it with tsc), the tarball unpacked into
+ * a folder of its own whose only other packages are links to its declared dependencies (no
+ * registry), a consumer compiled there with `tsc --strict` against the packed types, then run
+ * against the real broker and a running studio.
+ */
+describe('@studio/platform-sdk, packed', () => {
+  let dir: string;
+  let db: TestDatabase;
+  let studio: RunningStudio;
+  const prefix = uniqueTopicPrefix('sdk');
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sdk-consumer-'));
+    const { stdout } = await run('npm', ['pack', '--pack-destination', dir, '--silent'], {
+      cwd: SDK,
+      env: { ...process.env, npm_config_offline: 'true', npm_config_update_notifier: 'false' },
+    });
+    const tarball = join(dir, stdout.trim().split('\n').pop()!);
+    const installed = join(dir, 'node_modules', '@studio');
+    mkdirSync(installed, { recursive: true });
+    await run('tar', ['xzf', tarball, '-C', installed]);
+    await run('mv', [join(installed, 'package'), join(installed, 'platform-sdk')]);
+    // Its dependencies (and Node's types for the compiler) from the shared install, by link.
+    for (const name of ['kafkajs', 'ajv', 'ajv-formats', '@types']) {
+      symlinkSync(join(SHARED, name), join(dir, 'node_modules', name));
+    }
+    copyFileSync(
+      join(REPO_ROOT, 'test', 'fixtures', 'sdk-consumer', 'consumer.ts'),
+      join(dir, 'consumer.ts'),
+    );
+  });
+
+  afterAll(async () => {
+    await studio?.close();
+    await db?.drop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('packs only what a platform needs: the compiled code, its types, the schemas, the README', () => {
+    const files = readdirSync(join(dir, 'node_modules', '@studio', 'platform-sdk')).sort();
+    expect(files).toEqual(['README.md', 'dist', 'package.json', 'schemas']);
+    const dist = readdirSync(join(dir, 'node_modules', '@studio', 'platform-sdk', 'dist'));
+    expect(dist).toEqual(expect.arrayContaining(['index.js', 'index.d.ts', 'client.d.ts']));
+  });
+
+  it('compiles a consumer against the packed package with tsc --strict', async () => {
+    const tsc = join(SHARED, 'typescript', 'bin', 'tsc');
+    const args = [tsc, '--strict', '--module', 'commonjs', '--target', 'es2022'];
+    args.push('--moduleResolution', 'node', '--types', 'node', '--outDir', 'out', 'consumer.ts');
+    const compiled = await run(process.execPath, args, { cwd: dir }).catch(
+      (e: { stdout: string }) => ({ stdout: e.stdout, failed: true }),
+    );
+    expect(compiled.stdout).toBe('');
+  });
+
+  it('places a bet over Kafka, gets its answer, reads the settlement of its round', async () => {
+    db = await createTestDatabase('platform_sdk');
+    studio = await startTestStudio({
+      databaseUrl: db.url,
+      kafkaBrokers: TEST_KAFKA_BROKERS,
+      topicPrefix: prefix,
+      tables: TABLES,
+      env: { VIRTUAL_DEALER_PACE_MS: '20' },
+    });
+    const { stdout } = await run(process.execPath, [join(dir, 'out', 'consumer.js')], {
+      cwd: dir,
+      timeout: 300_000,
+      env: {
+        ...process.env,
+        NODE_PATH: '',
+        SDK_BROKERS: TEST_KAFKA_BROKERS,
+        SDK_TOPIC_PREFIX: prefix,
+        SDK_TABLE: TABLE,
+      },
+    });
+    // kafkajs logs JSON lines to stdout too: the consumer's result is the line with its answer.
+    const line = stdout.split('\n').find((l) => l.startsWith('{"answer"'));
+    const result = JSON.parse(line ?? 'null') as {
+      answer: { status: string; commandId: string; reply?: { roundId?: string } };
+      settlement: { playerId: string; stake: number; returned: number; net: number };
+      roundId: string;
+      problems: string[];
+    };
+    console.log(`sdk consumer: ${JSON.stringify(result)}`);
+    expect(result.answer.status).toBe('accepted');
+    expect(result.answer.reply?.roundId).toBe(result.roundId);
+    expect(result.settlement).toMatchObject({ playerId: 'sdk-player', stake: 1_000 });
+    expect(result.settlement.net).toBe(result.settlement.returned - result.settlement.stake);
+    expect(result.problems).toEqual([]);
+  });
+});
