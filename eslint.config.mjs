@@ -3,7 +3,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'libs/platform-sdk/dist/**', 'node_modules/**', '.data/**', '.cache/**', '.tmp/**', 'coverage/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'libs/platform-sdk/dist/**',
+      'node_modules/**',
+      '.data/**',
+      '.cache/**',
+      '.tmp/**',
+      'coverage/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

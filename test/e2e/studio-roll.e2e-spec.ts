@@ -20,6 +20,7 @@ import {
   rollTablesFile,
   supervisorToken,
   tableViews,
+  TAKEOVER_PAUSES,
 } from '../support/studio-roll-kit';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
@@ -27,13 +28,6 @@ jest.setTimeout(900_000);
 
 const INSTANCES = ['roll-a', 'roll-b', 'roll-c'];
 const SEED = (i: number) => 900 + i;
-/** The reasons of a pause at a takeover without a handover (what a graceful roll must not cause). */
-const TAKEOVER_PAUSES = [
-  'The service restarted while a card was expected%',
-  'The previous owner stopped driving this table without handing it over%',
-  '%sent while no instance drove the table%',
-  'The first frame read after the takeover%',
-];
 
 /**
  * Three instances as one studio (issue 15): twelve tables reading their shoes over TCP from

@@ -74,3 +74,11 @@ export async function tableViews(instances: Iterable<RollInstance>): Promise<Rol
   }
   return [];
 }
+
+/** The reasons of a pause at a takeover without a handover (what a graceful roll must not cause). */
+export const TAKEOVER_PAUSES = [
+  'The service restarted while a card was expected%',
+  'The previous owner stopped driving this table without handing it over%',
+  '%sent while no instance drove the table%',
+  'The first frame read after the takeover%',
+];

@@ -106,5 +106,3 @@ export function messageExamples(name: string, examples: AsyncApiExamples, withHe
     })),
   };
 }
-
-

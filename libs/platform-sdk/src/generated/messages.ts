@@ -240,6 +240,13 @@ export interface AllCardsDealt {
   seq: number;
   occurredAt: string;
   payload: {};
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -272,6 +279,17 @@ export interface AutoPlayed {
      */
     playerId: string;
     action: 'hit' | 'stand' | 'double' | 'split' | 'surrender' | 'insurance' | 'no-insurance';
+    /**
+     * the player's platform; absent for the default platform (the v1 topics')
+     */
+    platformId?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -312,6 +330,17 @@ export interface BehindBetAccepted {
      * an amount of money: integer minor units of the table currency (may be negative)
      */
     pairs?: number;
+    /**
+     * the player's platform; absent for the default platform (the v1 topics')
+     */
+    platformId?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -371,6 +400,17 @@ export interface BetAccepted {
      * what was taken from the player in total
      */
     deducted?: number;
+    /**
+     * the player's platform; absent for the default platform (the v1 topics')
+     */
+    platformId?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -420,7 +460,18 @@ export interface BetsAccepted {
          */
         [k: string]: number | undefined;
       };
+      /**
+       * the player's platform; absent for the default platform (the v1 topics')
+       */
+      platformId?: string;
     }[];
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -484,7 +535,18 @@ export interface BetsRefunded {
        * fraction of a minor unit dropped by rounding down ("0", "1/2")
        */
       roundedDown: string;
+      /**
+       * the player's platform; absent for the default platform (the v1 topics')
+       */
+      platformId?: string;
     }[];
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -544,7 +606,18 @@ export interface BetsReturned {
         numerator: number;
         denominator: number;
       }[];
+      /**
+       * the player's platform; absent for the default platform (the v1 topics')
+       */
+      platformId?: string;
     }[];
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -617,7 +690,18 @@ export interface BetsSettled {
        * fraction of a minor unit dropped by rounding down ("0", "1/2")
        */
       roundedDown: string;
+      /**
+       * the player's platform; absent for the default platform (the v1 topics')
+       */
+      platformId?: string;
     }[];
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -655,6 +739,13 @@ export interface BettingClosed {
     seats?: number[];
     players?: number;
     bets?: number;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -704,6 +795,13 @@ export interface BettingOpened {
       level: 'easy' | 'normal' | 'hard';
     }[];
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -733,6 +831,13 @@ export interface BurnCardShown {
     card: string;
     toBurn: number;
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -758,6 +863,13 @@ export interface BurnCompleted {
   payload: {
     burntCount: number;
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -782,6 +894,13 @@ export interface CardBurnt {
   occurredAt: string;
   payload: {
     remaining: number;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -816,6 +935,13 @@ export interface CardCorrected {
     card?: string;
     [k: string]: unknown | undefined;
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -843,6 +969,13 @@ export interface CardCorrectedFaceDown {
      * where a card goes: "player-1/2", "banker/1", "dealer-up", "dealer-hole", "1/1"
      */
     slot: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -885,6 +1018,13 @@ export interface CardDealt {
      */
     to?: string;
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -913,6 +1053,13 @@ export interface CardDealtFaceDown {
      */
     slot: string;
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -937,6 +1084,13 @@ export interface CardNotExpected {
   occurredAt: string;
   payload: {
     reason: 'table-paused' | 'no-card-expected';
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -969,6 +1123,13 @@ export interface CardRejected {
      * an identifier: 1-200 characters, no NUL, no lone surrogate
      */
     reason: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1007,6 +1168,13 @@ export interface ChainCheckpoint {
     hash: string;
     checkpointAt: string;
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -1040,6 +1208,13 @@ export interface CommonCardDrawn {
      */
     nodes?: number[];
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -1069,6 +1244,13 @@ export interface DealerCardDrawn {
     card: string;
     dealerTotal?: number;
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -1093,6 +1275,13 @@ export interface DealerChecked {
   occurredAt: string;
   payload: {
     blackjack: boolean;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1123,6 +1312,13 @@ export interface Decision {
     seat: number;
     hand: number;
     action: 'hit' | 'stand' | 'double' | 'split' | 'surrender' | 'insurance' | 'no-insurance';
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1161,6 +1357,17 @@ export interface DecisionAccepted {
      */
     seat?: number;
     hand?: number;
+    /**
+     * the player's platform; absent for the default platform (the v1 topics')
+     */
+    platformId?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1194,6 +1401,13 @@ export interface DecisionApplied {
      * an identifier: 1-200 characters, no NUL, no lone surrogate
      */
     action?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1235,6 +1449,17 @@ export interface DecisionRequested {
     legalActions?: (
       'hit' | 'stand' | 'double' | 'split' | 'surrender' | 'insurance' | 'no-insurance'
     )[];
+    /**
+     * the player's platform; absent for the default platform (the v1 topics')
+     */
+    platformId?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1269,6 +1494,13 @@ export interface DecisionWindowClosed {
      */
     moves: {}[];
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -1297,6 +1529,13 @@ export interface DecisionWindowOpened {
      * Items: a hand that may decide: node, cards, legal
      */
     hands: {}[];
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1338,7 +1577,18 @@ export interface DecisionsAccepted {
        * an identifier: 1-200 characters, no NUL, no lone surrogate
        */
       action: string;
+      /**
+       * the player's platform; absent for the default platform (the v1 topics')
+       */
+      platformId?: string;
     }[];
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1373,6 +1623,17 @@ export interface FollowChoiceSet {
     playerId?: string;
     followDouble?: boolean | null;
     followSplit?: boolean | null;
+    /**
+     * the player's platform; absent for the default platform (the v1 topics')
+     */
+    platformId?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1414,6 +1675,13 @@ export interface HandRevealed {
     flush?: boolean;
     pair?: boolean;
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -1441,6 +1709,13 @@ export interface HiddenCardRevealed {
      * card code: rank 2-9 T J Q K A, then suit C D H S ("AS", "TH")
      */
     card: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1470,6 +1745,13 @@ export interface HoleCardRevealed {
      */
     card: string;
     dealerTotal?: number;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1503,6 +1785,17 @@ export interface InsuranceAnswered {
      */
     playerId: string;
     take: boolean;
+    /**
+     * the player's platform; absent for the default platform (the v1 topics')
+     */
+    platformId?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1533,6 +1826,13 @@ export interface InsuranceClosed {
      */
     taken?: number;
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -1558,6 +1858,13 @@ export interface InsuranceOffered {
   payload: {
     window: number;
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -1582,6 +1889,13 @@ export interface LastRoundOfShoe {
   occurredAt: string;
   payload: {
     roundNumber: number | null;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1614,6 +1928,13 @@ export interface PreDecisionApplied {
      * an identifier: 1-200 characters, no NUL, no lone surrogate
      */
     action?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1650,6 +1971,17 @@ export interface PreDecisionSet {
      * an identifier: 1-200 characters, no NUL, no lone surrogate
      */
     playerId?: string;
+    /**
+     * the player's platform; absent for the default platform (the v1 topics')
+     */
+    platformId?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1684,6 +2016,13 @@ export interface RescanRequired {
      */
     reason?: string;
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -1711,6 +2050,13 @@ export interface RoundCompleted {
     roundNumber: number;
     status: 'completed';
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -1737,6 +2083,13 @@ export interface RoundEnded {
     shoeNumber: number;
     roundNumber: number;
     status: 'voided';
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1767,6 +2120,13 @@ export interface RoundPaused {
      */
     reason: string;
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -1795,6 +2155,13 @@ export interface RoundResult {
      */
     roadmap: {};
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -1822,6 +2189,13 @@ export interface RoundResumed {
      * free text: at most 2000 characters, no NUL, no lone surrogate
      */
     pausedFor: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1886,6 +2260,13 @@ export interface RoundSettled {
      */
     dealer?: {};
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -1922,6 +2303,13 @@ export interface RoundStarted {
      */
     currency: string;
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -1953,6 +2341,13 @@ export interface RoundVoided {
      * an identifier: 1-200 characters, no NUL, no lone surrogate
      */
     approvedBy?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -1998,6 +2393,13 @@ export interface ScannerStatusChanged {
     reason: string;
     reconnectAttempts: number;
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -2037,6 +2439,17 @@ export interface SeatBetAccepted {
      * an amount of money: integer minor units of the table currency (may be negative)
      */
     pairs?: number;
+    /**
+     * the player's platform; absent for the default platform (the v1 topics')
+     */
+    platformId?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -2070,6 +2483,17 @@ export interface SeatBetFailed {
      */
     playerId: string;
     reason: 'below-minimum' | 'failed';
+    /**
+     * the player's platform; absent for the default platform (the v1 topics')
+     */
+    platformId?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -2102,6 +2526,17 @@ export interface SeatLeft {
      * an identifier: 1-200 characters, no NUL, no lone surrogate
      */
     playerId: string;
+    /**
+     * the player's platform; absent for the default platform (the v1 topics')
+     */
+    platformId?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -2135,6 +2570,17 @@ export interface SeatRemoved {
      */
     playerId: string;
     reason: 'balance-below-minimum' | 'no-seat-bet-last-round' | 'removed-no-valid-bet';
+    /**
+     * the player's platform; absent for the default platform (the v1 topics')
+     */
+    platformId?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -2167,6 +2613,17 @@ export interface SeatSitsOut {
      * an identifier: 1-200 characters, no NUL, no lone surrogate
      */
     playerId: string;
+    /**
+     * the player's platform; absent for the default platform (the v1 topics')
+     */
+    platformId?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -2199,6 +2656,17 @@ export interface SeatTaken {
      * an identifier: 1-200 characters, no NUL, no lone surrogate
      */
     playerId?: string;
+    /**
+     * the player's platform; absent for the default platform (the v1 topics')
+     */
+    platformId?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -2235,6 +2703,13 @@ export interface ShoeFinished {
     burntCards: string[];
     cardsDrawn: number;
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -2259,6 +2734,13 @@ export interface ShoeLoaded {
   occurredAt: string;
   payload: {
     [k: string]: unknown | undefined;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -2286,6 +2768,13 @@ export interface ShoeStarted {
     shoeId: string;
     shoeNumber: number;
     deckCount: number;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
@@ -2329,6 +2818,13 @@ export interface SupervisorAlert {
     sequence?: number;
     previousSequence?: number | null;
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -2368,6 +2864,13 @@ export interface TableRegistered {
     reason: 'new' | 'configuration-changed';
     configurationHash: string;
   };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
 }
 
 /**
@@ -2399,6 +2902,17 @@ export interface TurnStarted {
      * an identifier: 1-200 characters, no NUL, no lone surrogate
      */
     playerId?: string;
+    /**
+     * the player's platform; absent for the default platform (the v1 topics')
+     */
+    platformId?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
   };
 }
 
