@@ -99,17 +99,20 @@ export class StudioMetrics {
       );
     }
     const tablesByInstance = sources.tablesByInstance;
+    const deadlineMs = sources.databaseDeadlineMs ?? 1_500;
     if (tablesByInstance) {
       new Gauge({
-        name: 'studio_tables_driven',
-        help: 'Tables driven by each live instance (by their leases): the spread over the instances.',
-        labelNames: ['instance'],
+        name: 'studio_lease_tables_by_owner',
+        help: 'Tables leased by each live instance, as the database sees it (every instance reports the whole spread).',
+        labelNames: ['owner'],
         registers,
+        // A database that does not answer within the scrape's deadline keeps the last figures:
+        // the scrape itself must still answer (studio_database_up says the database is away).
         collect: async function () {
+          const read = await withDeadline(tablesByInstance(), deadlineMs).catch(() => undefined);
+          if (!read) return;
           this.reset();
-          for (const [instance, n] of Object.entries(await tablesByInstance())) {
-            this.set({ instance }, n);
-          }
+          for (const [owner, n] of Object.entries(read)) this.set({ owner }, n);
         },
       });
     }
@@ -243,4 +246,13 @@ function mirroredCounter(
       this.inc(read());
     },
   });
+}
+
+/** The promise's value, or undefined when it takes longer than `ms`. */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
