@@ -11,7 +11,7 @@ import {
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { platformOfKey, playerOfKey } from '../common/player-key';
-import { ApiPlatform } from '../http/api-docs';
+import { ApiPlatform, ApiSummary } from '../http/api-docs';
 import { HistoryReader } from '../history/reader/history-reader';
 import type { SettlementReportLine } from '../history/reader/platform-records.reader';
 import type { Platform } from '../platforms/platform-directory';
@@ -61,6 +61,7 @@ function notFound(what: string): never {
 export class PlatformReportsController {
   constructor(private readonly history: HistoryReader) {}
 
+  @ApiSummary("The platform's settlement report per day, table and currency (JSON or CSV)")
   @Get('reports/settlements')
   async report(
     @CurrentPlatform() platform: Platform,
@@ -94,6 +95,7 @@ export class PlatformReportsController {
     return { platformId: platform.id, from: query.from, to: query.to ?? query.from, lines };
   }
 
+  @ApiSummary("A round's cards and results, with this platform's own players' bets and outcomes")
   @Get('rounds/:roundId')
   async round(@CurrentPlatform() platform: Platform, @Param('roundId') roundId: string) {
     if (!UUID.test(roundId)) notFound('round');
