@@ -28,6 +28,9 @@ export class LivenessSession {
     return this.client !== undefined && !this.broken;
   }
 
+  /** The statement running on the session, which the next one waits for. */
+  private previous: Promise<unknown> = Promise.resolve();
+
   /**
    * Connects and takes the lock. False when another live session holds it (another process runs
    * under this instance id); throws when the database cannot be reached.
@@ -70,8 +73,12 @@ export class LivenessSession {
   /** Runs a statement on the session (renewals, presence); throws when it is not open. */
   async query<T>(sql: string, params: unknown[]): Promise<T[]> {
     if (!this.client || this.broken) throw new Error('The liveness session is not open');
-    const result = await this.client.query(sql, params);
-    return result.rows as T[];
+    const client = this.client;
+    // One statement at a time on the session (renewals, presence and probes overlap): pg would
+    // queue them itself, but warns that it will stop doing so.
+    const run = this.previous.then(() => client.query(sql, params));
+    this.previous = run.catch(() => undefined);
+    return (await run).rows as T[];
   }
 
   /** Ends the session: the lock goes with it (a graceful stop, after the leases were released). */
