@@ -93,9 +93,9 @@ describe('a studio of three instances rolled and crashed under load', () => {
       PORT: '0',
       LOG_LEVEL: 'info',
       STUDIO_INSTANCE_ID: id,
-      // Short, so the crash phase is quick; not so short that a loaded machine's late renewal (the
-      // instances share two cores with the broker and the database) lets a live owner's lease lapse.
-      TABLE_LEASE_TTL_MS: '5000',
+      // The service's default: a crash is noticed by the dead session's lock, not by the TTL, and a
+      // shorter TTL let a live owner's lease lapse on a loaded CI machine (renewals late by 4.8 s).
+      TABLE_LEASE_TTL_MS: '10000',
       DEMO_USERS: 'true',
       TABLES_FILE: file,
       KAFKA_BROKERS: TEST_KAFKA_BROKERS,
