@@ -22,9 +22,20 @@ describe('the service process', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  /**
+   * The readiness answer once it is 200, or the last one after 60 s: each check has its own
+   * short deadline, so a just-started service on a loaded machine may answer 503 for a moment.
+   */
   async function readyBody(url: string) {
-    const response = await fetch(`${url}/health/ready`);
-    return { status: response.status, body: (await response.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const response = await fetch(`${url}/health/ready`);
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const body = (await response.json()) as Record<string, any>;
+      const answer = { status: response.status, body };
+      if (answer.status === 200 || Date.now() > deadline) return answer;
+      await new Promise((r) => setTimeout(r, 500));
+    }
   }
 
   async function embeddedRows(port: number) {
