@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
+import { virtualShoeScanner } from './orchestrator-tables';
 import { postJson, startTestStudio, waitFor } from './studio-harness';
 import { createTestDatabase, TestDatabase } from './test-database';
 
@@ -13,13 +14,6 @@ import { createTestDatabase, TestDatabase } from './test-database';
 
 export const PLATFORM_KEY = 'test-platform-key';
 
-function scanner(seed: number, misreadRate: number) {
-  return {
-    wireFormat: 'studio-framed-v1',
-    virtualShoe: { seed, intervalMs: 3_600_000, misreadRate, heartbeatIntervalMs: 60_000 },
-  };
-}
-
 /** The orchestrator's games, on virtual shoes over real pseudo-terminals, as in its e2e tests. */
 export const AUDIT_TABLES: TableDefinition[] = [
   {
@@ -29,7 +23,7 @@ export const AUDIT_TABLES: TableDefinition[] = [
     currency: 'THB',
     bettingWindowMs: 2_500,
     roundIntervalMs: 300,
-    scanner: scanner(11, 0.2),
+    scanner: virtualShoeScanner(11, 0.2),
   },
   {
     id: 'ibj-audit',
@@ -39,7 +33,7 @@ export const AUDIT_TABLES: TableDefinition[] = [
     bettingWindowMs: 2_500,
     decisionWindowMs: 1_000,
     roundIntervalMs: 300,
-    scanner: scanner(22, 0.2),
+    scanner: virtualShoeScanner(22, 0.2),
   },
   {
     id: 'lux-audit',
@@ -49,7 +43,7 @@ export const AUDIT_TABLES: TableDefinition[] = [
     bettingWindowMs: 2_500,
     decisionWindowMs: 1_000,
     roundIntervalMs: 300,
-    scanner: scanner(44, 0.1),
+    scanner: virtualShoeScanner(44, 0.1),
   },
   {
     id: 'practice-audit',

@@ -2,7 +2,7 @@
 import type { TableDefinition } from '../../src/config/tables-config';
 
 /** Virtual shoes over real socat pseudo-terminals, dealt on demand by the virtual dealer. */
-function scanner(seed: number, misreadRate: number) {
+export function virtualShoeScanner(seed: number, misreadRate: number) {
   return {
     wireFormat: 'studio-framed-v1',
     virtualShoe: { seed, intervalMs: 3_600_000, misreadRate, heartbeatIntervalMs: 60_000 },
@@ -17,7 +17,7 @@ export const ORCHESTRATOR_TABLES: TableDefinition[] = [
     currency: 'THB',
     bettingWindowMs: 4_000,
     roundIntervalMs: 300,
-    scanner: scanner(11, 0.2),
+    scanner: virtualShoeScanner(11, 0.2),
   } as unknown as TableDefinition,
   {
     id: 'ibj-e2e',
@@ -27,7 +27,7 @@ export const ORCHESTRATOR_TABLES: TableDefinition[] = [
     bettingWindowMs: 3_000,
     decisionWindowMs: 1_500,
     roundIntervalMs: 300,
-    scanner: scanner(22, 0.2),
+    scanner: virtualShoeScanner(22, 0.2),
   } as unknown as TableDefinition,
   {
     id: 'pokdeng-sup',
@@ -37,6 +37,6 @@ export const ORCHESTRATOR_TABLES: TableDefinition[] = [
     bettingWindowMs: 60_000,
     roundIntervalMs: 300,
     rescan: { maxFailedAttempts: 2 },
-    scanner: scanner(33, 0.6),
+    scanner: virtualShoeScanner(33, 0.6),
   } as unknown as TableDefinition,
 ];
