@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { format } from 'prettier';
 import type { RunningStudio } from '../../src/bootstrap';
 import { PLACE_BET_BODY } from '../../src/http/http-schemas';
 import { openApiSchema } from '../../src/http/openapi-schema';
@@ -295,7 +296,9 @@ describe('OpenAPI documents checked as a platform engineer would', () => {
     expect(Object.keys(platform.components.securitySchemes)).toEqual(['platform-key']);
     // UPDATE_OPENAPI=1 rewrites the committed copy (then review the diff).
     if (process.env.UPDATE_OPENAPI === '1') {
-      writeFileSync(PLATFORM_DOCUMENT_FILE, `${JSON.stringify(platform, null, 2)}\n`);
+      // Through prettier, as format:check reads it.
+      const text = await format(JSON.stringify(platform), { filepath: PLATFORM_DOCUMENT_FILE });
+      writeFileSync(PLATFORM_DOCUMENT_FILE, text);
     }
     expect(JSON.parse(readFileSync(PLATFORM_DOCUMENT_FILE, 'utf8'))).toEqual(platform);
   });

@@ -1,6 +1,6 @@
 import { historyReader, HistorySource } from '../../history/reader/history-reader';
 import { textParam } from '../audit-params';
-import { AuditRequestError } from '../audit-query';
+import { AuditRequestError, validated } from '../audit-query';
 
 const PAGE = 2_000;
 
@@ -8,10 +8,12 @@ const PAGE = 2_000;
 export class ExportEventChainQuery {
   private constructor(readonly tableId: string) {}
 
-  static create(tableIdParam: unknown): ExportEventChainQuery {
-    const tableId = textParam('tableId', tableIdParam as string | undefined);
-    if (tableId === undefined) throw new AuditRequestError('bad-request', 'tableId is required');
-    return new ExportEventChainQuery(tableId);
+  static create(tableIdParam: unknown): ExportEventChainQuery | AuditRequestError {
+    return validated(() => {
+      const tableId = textParam('tableId', tableIdParam);
+      if (tableId === undefined) throw new AuditRequestError('bad-request', 'tableId is required');
+      return new ExportEventChainQuery(tableId);
+    });
   }
 }
 
