@@ -359,21 +359,33 @@ export class TableOwnership {
     await this.renewHeld();
     if (this.draining) return;
     const candidates = await this.candidates();
+    const starting: Array<Promise<void>> = [];
     for (const tableId of candidates) {
-      if (this.stopped || this.draining) return;
+      if (this.stopped || this.draining) break;
       if (this.held.has(tableId) || this.held.size >= share) continue;
       try {
         const acquired = await this.leases.tryAcquire(tableId, this.instanceId);
         if (acquired) {
           this.held.set(tableId, acquired);
           this.logger.debug(`Driving table ${tableId} (epoch ${acquired.epoch})`);
-          await this.listener.acquired(acquired);
+          starting.push(this.startDriving(acquired));
         }
       } catch (error) {
         this.logger.warn(`Lease upkeep for table ${tableId} failed: ${oneLine(error)}`);
       }
     }
+    // The tables taken start side by side: a survivor taking a dead instance's six tables rebuilt
+    // them one after another, and the last one's first transition came seconds after the kill.
+    await Promise.all(starting);
     if (this.held.size > share && !this.stopped) await this.handOverExcess();
+  }
+
+  private async startDriving(lease: TableLease): Promise<void> {
+    try {
+      await this.listener.acquired(lease);
+    } catch (error) {
+      this.logger.warn(`Lease upkeep for table ${lease.tableId} failed: ${oneLine(error)}`);
+    }
   }
 
   /** Tables a claim can win now (one query), or every table not held when the store cannot say. */
