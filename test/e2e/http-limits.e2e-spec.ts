@@ -256,7 +256,8 @@ describe('HTTP server limits of the real service', () => {
     await idleClosed;
     const idleFor = idle.closedAt! - answeredAt;
     expect(idleFor).toBeGreaterThanOrEqual(KEEP_ALIVE_MS - 100);
-    expect(idleFor).toBeLessThanOrEqual(KEEP_ALIVE_MS + 1_000);
+    // Node checks idle sockets on a timer: a loaded machine closes a little late, never early.
+    expect(idleFor).toBeLessThanOrEqual(KEEP_ALIVE_MS + 2_000);
   });
 
   it('limits the body per route: sign-in and commands small, the rest larger', async () => {

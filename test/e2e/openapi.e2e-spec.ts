@@ -1,12 +1,13 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { format } from 'prettier';
+import { execFileSync } from 'node:child_process';
 import type { RunningStudio } from '../../src/bootstrap';
 import { PLACE_BET_BODY } from '../../src/http/http-schemas';
 import { openApiSchema } from '../../src/http/openapi-schema';
 import { postJson, signIn, startTestStudio } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { REPO_ROOT } from '../support/environment';
 import { dereferenced, lintOpenApi, PLATFORM_DOCUMENT_FILE } from '../support/openapi-lint';
 
 jest.setTimeout(120_000);
@@ -296,9 +297,9 @@ describe('OpenAPI documents checked as a platform engineer would', () => {
     expect(Object.keys(platform.components.securitySchemes)).toEqual(['platform-key']);
     // UPDATE_OPENAPI=1 rewrites the committed copy (then review the diff).
     if (process.env.UPDATE_OPENAPI === '1') {
-      // Through prettier, as format:check reads it.
-      const text = await format(JSON.stringify(platform), { filepath: PLATFORM_DOCUMENT_FILE });
-      writeFileSync(PLATFORM_DOCUMENT_FILE, text);
+      writeFileSync(PLATFORM_DOCUMENT_FILE, JSON.stringify(platform, null, 2));
+      // Through prettier, as format:check reads it (its API needs ESM, which jest's VM lacks).
+      execFileSync('npx', ['prettier', '--write', PLATFORM_DOCUMENT_FILE], { cwd: REPO_ROOT });
     }
     expect(JSON.parse(readFileSync(PLATFORM_DOCUMENT_FILE, 'utf8'))).toEqual(platform);
   });

@@ -294,11 +294,21 @@ describe('round orchestrator', () => {
       view.round?.bettingOpen ? view.round : undefined,
     );
     for (const [i, spot] of ['1', '2', '3'].entries()) {
-      const { body } = await post(
+      const bet = { commandId: `sup-${i}`, playerId: `sp${i}`, betType: 'player', spot };
+      let { body } = await post(
         '/platform/tables/pokdeng-sup/bets',
-        { commandId: `sup-${i}`, playerId: `sp${i}`, betType: 'player', spot, amount: 1_000 + i },
+        { ...bet, amount: 1_000 + i },
         platform,
       );
+      // A misread during betting escalates too (60% misreads): resumed, the same command again.
+      for (let n = 0; n < 5 && body.error === 'table-paused'; n++) {
+        await post('/tables/pokdeng-sup/resume', {}, asSupervisor());
+        ({ body } = await post(
+          '/platform/tables/pokdeng-sup/bets',
+          { ...bet, amount: 1_000 + i },
+          platform,
+        ));
+      }
       expect(body).toMatchObject({ accepted: true });
     }
     const faceDown = await untilResuming('a face-down card on Player 1', (view) =>

@@ -118,7 +118,9 @@ describe('@studio/platform-sdk, packed', () => {
     console.log(`sdk consumer: ${JSON.stringify(result)}`);
     expect(result.answer.status).toBe('accepted');
     expect(result.answer.reply?.roundId).toBe(result.roundId);
-    expect(result.settlement).toMatchObject({ playerId: 'sdk-player', stake: 1_000 });
+    // Pok Deng takes a player's stake and a deposit of the same again (deposit multiple 1, for a
+    // banker's double win): the settlement's stake is what was deducted, 2 × 1,000.
+    expect(result.settlement).toMatchObject({ playerId: 'sdk-player', stake: 2_000 });
     expect(result.settlement.net).toBe(result.settlement.returned - result.settlement.stake);
     expect(result.problems).toEqual([]);
   });

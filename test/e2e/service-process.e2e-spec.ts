@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -36,6 +36,17 @@ describe('the service process', () => {
       if (answer.status === 200 || Date.now() > deadline) return answer;
       await new Promise((r) => setTimeout(r, 500));
     }
+  }
+
+  /**
+   * A private copy of the first test's embedded folder (already created and migrated): only the
+   * first test needs a first start, and a first start is the slow one (PGlite's initdb, every
+   * migration).
+   */
+  function copyOfDataDir(prefix: string): string {
+    const copy = mkdtempSync(join(tmpdir(), prefix));
+    cpSync(dataDir, copy, { recursive: true });
+    return copy;
   }
 
   async function embeddedRows(port: number) {
@@ -90,7 +101,7 @@ describe('the service process', () => {
   });
 
   it('refuses a second process on the same embedded folder, and not after the first is killed', async () => {
-    const shared = mkdtempSync(join(tmpdir(), 'studio-pglite-shared-'));
+    const shared = copyOfDataDir('studio-pglite-shared-');
     const first = spawnService({ PORT: '0', PGLITE_DATA_DIR: shared });
     try {
       await first.listening();
@@ -150,7 +161,7 @@ describe('the service process', () => {
   });
 
   it('plays demo hands through the platform API and logs them as readable lines', async () => {
-    const demoDir = mkdtempSync(join(tmpdir(), 'studio-demo-'));
+    const demoDir = copyOfDataDir('studio-demo-');
     const service = spawnService({ PORT: '0', PGLITE_DATA_DIR: demoDir, LOG_FORMAT: 'pretty' });
     try {
       await service.listening();
