@@ -242,7 +242,7 @@ export class TableOwnership {
       }
       if (this.draining) return;
       if (dead.length > 0) this.kick();
-      else if (this.held.size < this.share && (await this.anyClaimable())) this.kick();
+      else if ((await this.anyClaimable()) && (await this.belowShare())) this.kick();
       if (this.held.size > this.share) await this.handOverExcess();
     } catch (error) {
       this.logger.debug(`Liveness probe failed: ${oneLine(error)}`);
@@ -262,6 +262,15 @@ export class TableOwnership {
         `Another live process holds the liveness lock of instance "${this.instanceId}": give each instance its own STUDIO_INSTANCE_ID`,
       );
     }
+  }
+
+  /**
+   * Whether to claim more. At its share, the share is asked again: another survivor may have
+   * expired a dead instance's leases, and this one would otherwise see the smaller number of live
+   * instances only at its next tick, seconds later.
+   */
+  private async belowShare(): Promise<boolean> {
+    return this.held.size < this.share || this.held.size < (await this.fairShare());
   }
 
   private async anyClaimable(): Promise<boolean> {
