@@ -12,7 +12,7 @@ import { SharedSecretsRepository } from './database/shared-secrets.repository';
 import { databaseCheck, migrationsCheck } from './database/database-readiness';
 import { DemoPlayers, httpPlatformPost } from './demo/demo-players';
 import { HealthController } from './health/health.controller';
-import { commandIntakeCheck, READINESS_CHECKS } from './health/readiness';
+import { commandIntakeCheck, READINESS_CHECKS, tablesCheck } from './health/readiness';
 import { kafkaCheck } from './outbox/outbox-readiness';
 import { CommandIntakeStatus } from './platform/command-intake-starter';
 import { ChainCheckpointModule } from './history/chain-checkpoint.module';
@@ -38,6 +38,7 @@ import { ScannerService } from './scanner/scanner.service';
 import { SupervisorModule } from './supervisor/supervisor.module';
 import type { TransitionListener } from './tables/table-runtime';
 import { TableRuntimeRegistry } from './tables/table-runtime.registry';
+import { TablesLifecycle } from './tables/tables-lifecycle';
 import { TablesModule } from './tables/tables.module';
 import { StudioLifecycle } from './studio-lifecycle';
 import { PlatformsModule } from './platforms/platforms.module';
@@ -147,12 +148,14 @@ export class StudioModule implements NestModule {
             EventPublisher,
             OutboxRelay,
             ScannerService,
+            TablesLifecycle,
             { token: CommandIntakeStatus, optional: true },
           ],
           useFactory: (
             publisher: EventPublisher,
             relay: OutboxRelay,
             scanners: ScannerService,
+            tablesLifecycle: TablesLifecycle,
             intake: CommandIntakeStatus | undefined,
           ) => [
             databaseCheck(dataSource),
@@ -160,6 +163,7 @@ export class StudioModule implements NestModule {
             kafkaCheck(publisher, relay),
             ...(intake ? [commandIntakeCheck(intake)] : []),
             scannersCheck(scanners),
+            tablesCheck(config.instanceId, tablesLifecycle),
           ],
         },
         studioMetricsProvider({

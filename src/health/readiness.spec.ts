@@ -5,6 +5,7 @@ import {
   commandIntakeCheck,
   ReadinessCheck,
   runReadiness,
+  tablesCheck,
 } from './readiness';
 
 describe('commandIntakeCheck', () => {
@@ -58,5 +59,21 @@ describe('boundedCheck', () => {
     answer!({ status: 'ok' });
     expect(await boundedCheck(check, 50)).toEqual({ status: 'ok' });
     expect(calls).toBe(2);
+  });
+});
+
+describe('tablesCheck', () => {
+  it('shows the tables driven here and the spread over the instances, and stays ok when the spread is unknown', async () => {
+    const spread = (distribution: () => Promise<Record<string, number>>) =>
+      tablesCheck('studio-a', { ownedTables: ['t-1', 't-2'], distribution });
+    expect(await spread(async () => ({ 'studio-a': 2, 'studio-b': 3 })).check()).toEqual({
+      status: 'ok',
+      instance: 'studio-a',
+      driven: ['t-1', 't-2'],
+      byInstance: { 'studio-a': 2, 'studio-b': 3 },
+    });
+    const unknown = await spread(() => Promise.reject(new Error('connection refused'))).check();
+    expect(unknown).toMatchObject({ status: 'ok', driven: ['t-1', 't-2'] });
+    expect(unknown.message).toBe('the spread is unknown: connection refused');
   });
 });

@@ -51,6 +51,33 @@ export function commandIntakeCheck(intake: CommandIntakeState): ReadinessCheck {
   };
 }
 
+/** The tables this instance drives and how all tables are spread over the live instances. */
+export interface TableSpread {
+  readonly ownedTables: string[];
+  distribution(): Promise<Record<string, number>>;
+}
+
+/**
+ * Informational, never failing: which tables this instance drives and the tables per live
+ * instance (by the leases), so an operator sees the spread in /health/ready/details. An
+ * instance driving no table is still ready (its share may be zero, or it is taking over).
+ */
+export function tablesCheck(instanceId: string, tables: TableSpread): ReadinessCheck {
+  return {
+    name: 'tables',
+    async check() {
+      const driven = tables.ownedTables;
+      try {
+        const byInstance = await tables.distribution();
+        return { status: 'ok', instance: instanceId, driven, byInstance };
+      } catch (error) {
+        const message = `the spread is unknown: ${error instanceof Error ? error.message : String(error)}`;
+        return { status: 'ok', instance: instanceId, driven, message };
+      }
+    },
+  };
+}
+
 /**
  * How long a readiness check may take: a database that hangs (connections open, no answers) or a
  * lock held elsewhere must turn readiness 503 within a second, not hang the probe with it.
