@@ -53,3 +53,59 @@ describe('TableOwnership', () => {
     expect(warnings[0]).toMatch(/^Lease renewal took \d+ ms, longer than its 30 ms interval/);
   });
 });
+
+describe('TableOwnership after its own liveness session was lost', () => {
+  it('takes no other instance’s table until its session is open again and the others had time to renew', async () => {
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    let lost = false;
+    let live = 2;
+    const lease = (tableId: string): TableLease => ({
+      tableId,
+      owner: 'me',
+      epoch: 1,
+      expiresAt: new Date(0),
+    });
+    const store = {
+      get livenessLost() {
+        return lost;
+      },
+      openLiveness: async () => {
+        lost = false;
+        return 'open' as const;
+      },
+      announce: async () => ({ live, mine: true }),
+      renewAll: async (held: readonly TableLease[]) => [...held],
+      claimable: async (ids: readonly string[]) => [...ids],
+      tryAcquire: async (tableId: string) => lease(tableId),
+      expireDeadInstances: async () => [],
+      release: async () => undefined,
+      withdraw: async () => undefined,
+      closeLiveness: async () => undefined,
+    } as unknown as TableLeaseRepository;
+    const ownership = new TableOwnership(
+      store,
+      'me',
+      ['t1', 't2'],
+      { acquired: () => undefined, lost: () => undefined },
+      60_000,
+      { ttlMs: 10_000, canHandOver: () => true, sharedDatabase: true, probeIntervalMs: 60_000 },
+    );
+    await ownership.start();
+    expect(ownership.ownedTables).toEqual(['t1']);
+
+    // An outage: every session is lost, and the other instance's presence looks gone.
+    lost = true;
+    live = 1;
+    await ownership.tick();
+    expect(ownership.ownedTables).toEqual(['t1']);
+    // Back: this instance's probe opens its session again, then waits for the others to settle.
+    await (ownership as unknown as { probe(): Promise<void> }).probe();
+    expect(lost).toBe(false);
+    await ownership.tick();
+    expect(ownership.ownedTables).toEqual(['t1']);
+    await sleep(3_100);
+    await ownership.tick();
+    expect(ownership.ownedTables).toEqual(['t1', 't2']);
+    await ownership.stop();
+  });
+});

@@ -6,6 +6,12 @@ import { oneLine } from '../common/one-line';
 import type { LeaseStore, TableLease } from './ports';
 import { lossReason, seconds, tableList } from './table-ownership.reports';
 
+/**
+ * After this instance's liveness session came back: how long the others get to open theirs and
+ * renew their leases (each retries its session every second) before their tables count as free.
+ */
+const SETTLING_MS = 3_000;
+
 /** Sharing the tables out among the live instances (absent: take whatever is free). */
 export interface TableBalancing {
   /** Leases and presence expire after this long without renewal. */
@@ -69,6 +75,13 @@ export class TableOwnership {
   private renewedAt = performance.now();
   private failingSince?: number;
   private livenessRetryAt = 0;
+  /**
+   * Set when this instance's liveness session opens again after it was lost (a database outage,
+   * a cut connection): until then it takes nothing of another instance. Every instance lost its
+   * session in the same outage, so a missing lock or an expired lease then says nothing about
+   * the others being dead: they get this long to open their sessions and renew their leases.
+   */
+  private settlingUntil = 0;
 
   constructor(
     private readonly leases: LeaseStore,
@@ -233,6 +246,7 @@ export class TableOwnership {
     this.probing = true;
     try {
       await this.keepLivenessOpen();
+      if (!this.mayTakeOthers()) return;
       const dead = (await this.leases.expireDeadInstances?.(this.instanceId)) ?? [];
       for (const { owner, tables } of dead) {
         this.logger.warn(
@@ -256,7 +270,13 @@ export class TableOwnership {
     if (!this.leases.livenessLost || performance.now() < this.livenessRetryAt) return;
     this.livenessRetryAt = performance.now() + 1_000;
     const state = await this.leases.openLiveness?.(this.instanceId);
-    if (state === 'open') this.logger.warn('Liveness session was lost and is open again');
+    if (state === 'open') {
+      this.settlingUntil = performance.now() + SETTLING_MS;
+      this.logger.warn(
+        `Liveness session was lost and is open again: renewing this instance's leases, taking no other instance's tables for ${SETTLING_MS} ms`,
+      );
+      void this.renewHeld();
+    }
     if (state === 'taken') {
       this.logger.error(
         `Another live process holds the liveness lock of instance "${this.instanceId}": give each instance its own STUDIO_INSTANCE_ID`,
@@ -271,6 +291,11 @@ export class TableOwnership {
    */
   private async belowShare(): Promise<boolean> {
     return this.held.size < this.share || this.held.size < (await this.fairShare());
+  }
+
+  /** Not while this instance's own liveness session is lost, nor while the others settle after. */
+  private mayTakeOthers(): boolean {
+    return !this.leases.livenessLost && performance.now() >= this.settlingUntil;
   }
 
   private async anyClaimable(): Promise<boolean> {
@@ -366,7 +391,7 @@ export class TableOwnership {
   private async renewAndAcquire(): Promise<void> {
     const share = await this.fairShare();
     await this.renewHeld();
-    if (this.draining) return;
+    if (this.draining || !this.mayTakeOthers()) return;
     const candidates = await this.candidates();
     const starting: Array<Promise<void>> = [];
     for (const tableId of candidates) {
