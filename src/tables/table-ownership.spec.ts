@@ -109,3 +109,39 @@ describe('TableOwnership after its own liveness session was lost', () => {
     await ownership.stop();
   });
 });
+
+describe('TableOwnership when a table cannot start', () => {
+  it('gives its lease up instead of holding it with nothing driving the table, and takes it again later', async () => {
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const released: string[] = [];
+    const store = {
+      renewAll: async (held: readonly TableLease[]) => [...held],
+      tryAcquire: async (tableId: string) => ({
+        tableId,
+        owner: 'me',
+        epoch: 1,
+        expiresAt: new Date(0),
+      }),
+      release: async (lease: TableLease) => void released.push(lease.tableId),
+    } as unknown as TableLeaseRepository;
+    let failing = true;
+    const ownership = new TableOwnership(
+      store,
+      'me',
+      ['t1'],
+      {
+        acquired: () => {
+          if (failing) throw new Error('Connection terminated unexpectedly');
+        },
+        lost: () => undefined,
+      },
+      60_000,
+    );
+    await ownership.tick();
+    expect(ownership.ownedTables).toEqual([]);
+    expect(released).toEqual(['t1']);
+    failing = false;
+    await ownership.tick();
+    expect(ownership.ownedTables).toEqual(['t1']);
+  });
+});

@@ -414,11 +414,22 @@ export class TableOwnership {
     if (this.held.size > share && !this.stopped) await this.handOverExcess();
   }
 
+  /**
+   * A table that cannot start (its state could not be read: the database went away) gives its
+   * lease up, so that it is taken again (here or elsewhere) instead of being held and renewed
+   * with no runtime driving it.
+   */
   private async startDriving(lease: TableLease): Promise<void> {
     try {
       await this.listener.acquired(lease);
     } catch (error) {
-      this.logger.warn(`Lease upkeep for table ${lease.tableId} failed: ${oneLine(error)}`);
+      this.logger.warn(
+        `Could not start table ${lease.tableId}: ${oneLine(error)}; its lease is given up to be taken again`,
+      );
+      if (this.held.get(lease.tableId) !== lease) return;
+      this.held.delete(lease.tableId);
+      await Promise.resolve(this.listener.lost(lease.tableId)).catch(() => undefined);
+      await this.leases.release(lease).catch(() => undefined);
     }
   }
 
