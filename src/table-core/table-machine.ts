@@ -1,5 +1,5 @@
 import type { GameAdapter } from '../games/game-adapter';
-import { decide, decideMany, placeBet, placeBets } from './commands';
+import { cancelBet, decide, decideMany, placeBet, placeBets } from './commands';
 import { expectedCard } from './expected-card';
 import { ensureShoe, settle } from './lifecycle';
 import { applyReading, tick } from './readings';
@@ -66,7 +66,8 @@ export class TableMachine {
   ): BatchOutcome {
     if (inputs.length === 0) throw new Error('stepCommands needs at least one command');
     const kind = inputs[0].type;
-    const batchable = kind === 'bet' ? !!this.adapter.placeBets : !!this.adapter.decideMany;
+    const batchable =
+      kind === 'bet' ? !!this.adapter.placeBets : kind === 'decide' && !!this.adapter.decideMany;
     return batchable ? this.inOneStep(state, inputs, ctx) : this.oneByOne(state, inputs, ctx);
   }
 
@@ -134,6 +135,8 @@ function apply(tx: Transition, input: TableInput): void {
       return placeBet(tx, input.bet);
     case 'decide':
       return decide(tx, input.decision);
+    case 'cancel-bet':
+      return cancelBet(tx, input.cancel);
     default:
       return supervise(tx, input);
   }
