@@ -35,8 +35,9 @@ export function platformCommandOf(message: CommandMessage): PlatformCommand | Co
     tableId: message.tableId,
     commandId: message.commandId,
     roundId: message.roundId,
-    // The v1 topics are the default platform's (the per-platform topics name theirs).
-    platformId: DEFAULT_PLATFORM,
+    // The topic names the platform (the intake sets it: a platform's commands topic names it,
+    // the v1 topics are the default platform's); the schemas refuse it in the message itself.
+    platformId: (message as { platformId?: string }).platformId ?? DEFAULT_PLATFORM,
     playerId: message.playerId,
   };
   switch (message.type) {
