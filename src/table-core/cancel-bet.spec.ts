@@ -103,3 +103,24 @@ describe('the table: a platform cancels its bet (CancelBet)', () => {
     );
   });
 });
+
+describe('the table: cancellations among a batch of commands', () => {
+  it('steps a leading cancellation alone, so the bets behind it keep their own step', () => {
+    const { t, roundId } = withBet();
+    const bet = (n: number) => ({
+      type: 'bet' as const,
+      bet: { betId: `b-${n}`, playerId: `p${n}`, betType: 'player', spot: '2', amount: 100 },
+    });
+    const ctx = { now: t.now, newId: () => 'id' };
+    const step = t.machine.stepCommands(
+      t.state,
+      [{ type: 'cancel-bet', cancel: cancel(roundId) }, bet(2), bet(3)],
+      ctx,
+    );
+    expect(step.results).toEqual([
+      { accepted: true, reply: { betId: 'b-1', roundId, cancelled: true } },
+    ]);
+    const rest = t.machine.stepCommands(step.outcome.state, [bet(2), bet(3)], ctx);
+    expect(rest.results.map((r) => r.accepted)).toEqual([true, true]);
+  });
+});

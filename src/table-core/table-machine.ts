@@ -68,7 +68,11 @@ export class TableMachine {
     const kind = inputs[0].type;
     const batchable =
       kind === 'bet' ? !!this.adapter.placeBets : kind === 'decide' && !!this.adapter.decideMany;
-    return batchable ? this.inOneStep(state, inputs, ctx) : this.oneByOne(state, inputs, ctx);
+    if (batchable) return this.inOneStep(state, inputs, ctx);
+    // Cancellations are few: stepped alone, so that a window's bets or decisions behind them
+    // still go to the game in one step (the caller submits the rest from the new state).
+    if (kind === 'cancel-bet') return this.oneByOne(state, leadingRun(inputs), ctx);
+    return this.oneByOne(state, inputs, ctx);
   }
 
   /** The card the dealer must put where, for consoles. */
@@ -82,10 +86,8 @@ export class TableMachine {
     inputs: readonly CommandInput[],
     ctx: MachineContext,
   ): BatchOutcome {
-    let n = 1;
-    while (n < inputs.length && inputs[n].type === inputs[0].type) n += 1;
     const tx = new Transition(this.settings, this.adapter, state, ctx);
-    const run = inputs.slice(0, n);
+    const run = leadingRun(inputs);
     const results = run.every((i) => i.type === 'bet')
       ? placeBets(
           tx,
@@ -118,6 +120,13 @@ export class TableMachine {
     }
     return { outcome: merged!, results };
   }
+}
+
+/** The leading commands of the first one's kind. */
+function leadingRun(inputs: readonly CommandInput[]): readonly CommandInput[] {
+  let n = 1;
+  while (n < inputs.length && inputs[n].type === inputs[0].type) n += 1;
+  return inputs.slice(0, n);
 }
 
 /** Routes an input to its handler by kind. */
