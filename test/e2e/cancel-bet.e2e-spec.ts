@@ -2,6 +2,7 @@ import { Consumer, Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import type { RunningStudio } from '../../src/bootstrap';
 import { RandomUuidGenerator, SystemClock } from '../../src/clock/clock';
 import type { TableDefinition } from '../../src/config/tables-config';
+import { HoldStatisticsReader } from '../../src/history/hold-statistics.reader';
 import { ensureKafkaTopics } from '../../src/kafka/kafka-topics';
 import { PlatformTopics } from '../../src/kafka/platform-topics';
 import { runPlatformAdmin } from '../../src/platforms/platform-admin';
@@ -403,6 +404,10 @@ describe('CancelBet over HTTP and Kafka', () => {
     ]);
     const line = (report.body.lines as Array<Record<string, number>>)[0];
     expect(line.net).toBe(line.payout - 3_000);
+    // Hold monitoring rates the round by carol's bet alone.
+    const hold = new HoldStatisticsReader((sql, params) => q(sql, params));
+    const rated = await hold.lastRounds(TABLE.id, 10);
+    expect(rated.map((r) => [r.roundId, r.betType, r.stake])).toEqual([[roundId, 'main', 3_000]]);
     const other = await get(`/platform/reports/settlements?from=${day}`, {
       'x-platform-key': keys[B],
     });
