@@ -110,6 +110,7 @@ export class StudioModule implements NestModule {
       inboxRepository: inbox,
       tables,
       kafka,
+      history,
     });
     const platformKafka = PlatformKafkaModule.forRoot(config, { clock, commands, kafka });
     const platforms = PlatformsModule.forRoot({ config, dataSource, clock });

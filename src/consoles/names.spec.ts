@@ -46,6 +46,9 @@ describe('console words for the service codes', () => {
     );
     expect(outcomeText('player-wins')).toBe('player wins');
     expect(outcomeText('void-refund')).toBe('refunded: the round was voided');
+    expect(outcomeText('cancelled')).toBe(
+      'cancelled by its platform while betting was open: stake returned',
+    );
     expect(outcomeText('something-new')).toBe('something new');
     expect(totalText('7.2', 'pok-deng')).toBe(
       '7.2: a ten with a picture card, beats 7 points, loses to 8',

@@ -96,6 +96,12 @@ export interface AdapterStep<S> {
   bets?: BetRecord[];
   decisions?: DecisionRecord[];
   settlements?: SettlementRecord[];
+  /**
+   * Bets taken back by their platform while betting is open (outcome `cancelled`, returned =
+   * stake): written like settlements, but announced by the game's own BetCancelled event rather
+   * than in BetsSettled (a cancelled bet is not part of the round's settlement).
+   */
+  cancellations?: SettlementRecord[];
 }
 
 export interface AdapterRejection {
@@ -148,6 +154,68 @@ export interface DecisionCommand {
   seat?: string;
 }
 
+/** A bet as it was stored when it was accepted (its first row), found for a cancellation. */
+export interface PlacedBetRef {
+  /** The bet row's id (the game's own id for the bet, e.g. `<round>/<player>/main`). */
+  betId: string;
+  roundId: string;
+  betType: string;
+  spot: string | null;
+  /** The betId its PlaceBet answer named, and that PlaceBet's command id (what the platform knows). */
+  answeredBetId: string | null;
+  commandId: string | null;
+}
+
+/** A platform takes back its player's accepted bet while betting is open (CancelBet). */
+export interface CancelCommand {
+  commandId?: string;
+  /** The player key; the bet is the player's own (the lookup matched both). */
+  playerId: string;
+  bet: PlacedBetRef;
+}
+
+/**
+ * The announcement of a cancelled bet, on its platform's private topic only (BetCancelled is
+ * private): the bet as the platform knows it (the betId of its answer and its PlaceBet's command
+ * id), each part taken back (the main bet and its side bets) and what the platform credits back.
+ */
+export function betCancelledEvent(
+  cancel: CancelCommand,
+  rows: readonly SettlementRecord[],
+): RoundEvent {
+  const bet = cancel.bet;
+  return publicEvent('BetCancelled', {
+    betId: bet.answeredBetId ?? bet.betId,
+    ...(bet.commandId ? { betCommandId: bet.commandId } : {}),
+    playerId: cancel.playerId,
+    betType: bet.betType,
+    ...(bet.spot !== null ? { spot: bet.spot } : {}),
+    parts: rows.map((r) => ({ betType: r.betType, amount: r.stake })),
+    returned: rows.reduce((sum, r) => sum + r.returned, 0),
+  });
+}
+
+/** The row of one part of a cancelled bet: its whole stake goes back, nothing won or lost. */
+export function cancelledRow(
+  playerId: string,
+  betId: string,
+  betType: string,
+  spot: string | null,
+  amount: number,
+): SettlementRecord {
+  return {
+    betId,
+    playerId,
+    betType,
+    spot,
+    stake: amount,
+    returned: amount,
+    net: 0,
+    outcome: 'cancelled',
+    roundedDown: '0',
+  };
+}
+
 export interface ExpectedCard {
   /** Stable id of the slot within the round, e.g. `player-2/1`, `dealer-hole`. */
   slot: string;
@@ -174,6 +242,13 @@ export interface GameAdapter<S = unknown> {
   card(state: S, card: CardCode): AdapterResult<S>;
   placeBet(state: S, bet: BetCommand, roundOfShoe: number): AdapterResult<S>;
   decide(state: S, decision: DecisionCommand): AdapterResult<S>;
+  /**
+   * Takes back an accepted bet while betting is open (the table checked that betting is open
+   * and the bet is of this round): the game forgets it, so it is neither dealt for nor settled,
+   * and returns its `cancellations` rows and a BetCancelled event. A bet the game no longer holds
+   * is refused (`unknown-bet`), one cancelled before `bet-already-cancelled`.
+   */
+  cancelBet(state: S, cancel: CancelCommand): AdapterResult<S>;
   /**
    * A bet the table refused before the game saw it (e.g. below the table minimum) may still count
    * in the round: in Blackjack Lux a seated player whose seat bet is refused loses the seat when

@@ -19,6 +19,8 @@ import {
   TRANSITION_STORE,
 } from '../tables/ports';
 import { VOID_REQUESTS } from '../use-cases/common/tables.port';
+import { PLACED_BETS } from '../use-cases/cancel-bet/placed-bets.port';
+import { PlacedBetsRepository } from './placed-bets.repository';
 
 export interface HistoryModuleOptions {
   dataSource: DataSource;
@@ -61,6 +63,7 @@ export class HistoryModule {
         useValue: new ChainCheckpointRepository(dataSource, topicPrefix),
       },
       { provide: ScannerHistoryRepository, useValue: scannerHistory },
+      { provide: PlacedBetsRepository, useValue: new PlacedBetsRepository(dataSource) },
       // The one queue of readings stored on their own (scanners and tables share it).
       { provide: ScannerReadingRecorder, useValue: new ScannerReadingRecorder(scannerHistory) },
     ];
@@ -71,6 +74,7 @@ export class HistoryModule {
       { provide: LEASE_STORE, useExisting: TableLeaseRepository },
       { provide: TABLE_REGISTRY_STORE, useExisting: TableRegistryRepository },
       { provide: VOID_REQUESTS, useExisting: SupervisorActionsRepository },
+      { provide: PLACED_BETS, useExisting: PlacedBetsRepository },
     ];
     return {
       module: HistoryModule,

@@ -47,7 +47,8 @@ export class HoldStatisticsReader {
 
   /**
    * The last `limit` completed rounds of a table that had bets, with stake and net per bet type.
-   * Voided rounds are left out: their bets were refunded and say nothing about the game's return.
+   * Voided rounds are left out: their bets were refunded and say nothing about the game's return;
+   * so are cancelled bets (taken back by their platform before the deal: never played).
    */
   async lastRounds(tableId: string, limit: number): Promise<RoundStakes[]> {
     const rows = await this.query<{
@@ -60,12 +61,13 @@ export class HoldStatisticsReader {
       `WITH recent AS (
          SELECT r.id, r.ended_at FROM rounds r
           WHERE r.table_id = $1 AND r.status = 'completed'
-            AND EXISTS (SELECT 1 FROM settlements s WHERE s.round_id = r.id)
+            AND EXISTS (SELECT 1 FROM settlements s
+                         WHERE s.round_id = r.id AND s.outcome <> 'cancelled')
           ORDER BY r.ended_at DESC, r.id DESC
           LIMIT $2)
        SELECT recent.id AS round_id, recent.ended_at, s.bet_type,
               sum(s.stake)::text AS stake, sum(s.net)::text AS net
-         FROM recent JOIN settlements s ON s.round_id = recent.id
+         FROM recent JOIN settlements s ON s.round_id = recent.id AND s.outcome <> 'cancelled'
         GROUP BY recent.id, recent.ended_at, s.bet_type
         ORDER BY recent.ended_at, recent.id, s.bet_type`,
       [tableId, limit],

@@ -74,7 +74,7 @@ export const PlayerBet: SchemaObject = {
     amount: integer,
     deducted: integer,
     currency: text,
-    status: { type: 'string', enum: ['accepted', 'settled', 'refunded'] },
+    status: { type: 'string', enum: ['accepted', 'settled', 'refunded', 'cancelled'] },
     placedAt: { type: 'string', format: 'date-time' },
     settlement: {
       type: 'object',

@@ -45,10 +45,13 @@ function commandBody(
   command: keyof typeof COMMAND_SCHEMAS,
   description: string,
   overrides: Record<string, JsonSchema> = {},
+  inPath: readonly string[] = [],
 ): JsonSchema {
   const schema = COMMAND_SCHEMAS[command];
   const properties = Object.fromEntries(
-    Object.entries(schema.properties ?? {}).filter(([name]) => !PATH_OR_TYPE.has(name)),
+    Object.entries(schema.properties ?? {}).filter(
+      ([name]) => !PATH_OR_TYPE.has(name) && !inPath.includes(name),
+    ),
   );
   // Over HTTP the commandId is optional (without one, a repeat is a new command).
   const required = (schema.required ?? []).filter(
@@ -75,6 +78,14 @@ export const DECIDE_BODY = commandBody(
   'Decide',
   'The Decide command of the Kafka contract without type/schemaVersion/tableId (the path names the table).',
   { action: NAME_TOKEN(40) },
+);
+
+/** The CancelBet command's fields but the bet, which the path names (by betId or betCommandId). */
+export const CANCEL_BET_BODY = commandBody(
+  'CancelBet',
+  'The CancelBet command of the Kafka contract without type/schemaVersion/tableId and without the bet (the path names both).',
+  {},
+  ['betId', 'betCommandId'],
 );
 
 /** A supervisor's reason: free text; a blank one is refused by the command (`reason-required`). */

@@ -6,6 +6,7 @@ import type { ApplyCommands } from '../use-cases/apply-commands/apply-commands.u
 import type { PlatformCommand } from '../use-cases/common/platform-command';
 import { isRejection } from '../use-cases/common/table-command';
 import type { CommandRejection, CommandResult } from '../use-cases/common/tables.port';
+import { CancelBetCommand } from '../use-cases/cancel-bet/cancel-bet.command';
 import { DecideCommand } from '../use-cases/decide/decide.command';
 import { DEFAULT_PLATFORM } from '../common/player-key';
 import { PlaceBetCommand } from '../use-cases/place-bet/place-bet.command';
@@ -35,8 +36,9 @@ export function platformCommandOf(message: CommandMessage): PlatformCommand | Co
     tableId: message.tableId,
     commandId: message.commandId,
     roundId: message.roundId,
-    // The v1 topics are the default platform's (the per-platform topics name theirs).
-    platformId: DEFAULT_PLATFORM,
+    // The topic names the platform (the intake sets it: a platform's commands topic names it,
+    // the v1 topics are the default platform's); the schemas refuse it in the message itself.
+    platformId: (message as { platformId?: string }).platformId ?? DEFAULT_PLATFORM,
     playerId: message.playerId,
   };
   switch (message.type) {
@@ -68,6 +70,12 @@ export function platformCommandOf(message: CommandMessage): PlatformCommand | Co
         ...common,
         action: message.choice,
         seat: String(message.seat),
+      });
+    case 'CancelBet':
+      return CancelBetCommand.create({
+        ...common,
+        betId: message.betId,
+        betCommandId: message.betCommandId,
       });
   }
 }

@@ -5,6 +5,8 @@ import { CommandInboxRepository } from '../database/command-inbox.repository';
 import { CommandAnswersPublisher } from '../kafka/command-answers.publisher';
 import { TableRuntimeRegistry } from '../tables/table-runtime.registry';
 import { ApplyCommands } from '../use-cases/apply-commands/apply-commands.use-case';
+import { CancelBet } from '../use-cases/cancel-bet/cancel-bet.use-case';
+import { PLACED_BETS, PlacedBets } from '../use-cases/cancel-bet/placed-bets.port';
 import { Decide } from '../use-cases/decide/decide.use-case';
 import { PlaceBet } from '../use-cases/place-bet/place-bet.use-case';
 import { CommandApplier } from './command-applier';
@@ -13,7 +15,7 @@ import { CommandInbox } from './inbox/command-inbox';
 /**
  * Platform commands on their way to their tables, whichever transport brought them: the applier
  * (commands for tables driven here), the per-table inbox (commands for tables driven elsewhere)
- * and the HTTP commands' use cases (PlaceBet, Decide), which use both.
+ * and the HTTP commands' use cases (PlaceBet, Decide, CancelBet), which use both.
  */
 @Module({})
 export class PlatformCommandsModule {
@@ -24,12 +26,14 @@ export class PlatformCommandsModule {
     inboxRepository: CommandInboxRepository;
     tables: DynamicModule;
     kafka: DynamicModule;
+    /** The history: where a cancellation finds its bet. */
+    history: DynamicModule;
   }): DynamicModule {
     const { config, clock, ids } = deps;
     const url = config.database.url;
     return {
       module: PlatformCommandsModule,
-      imports: [deps.tables, deps.kafka],
+      imports: [deps.tables, deps.kafka, deps.history],
       providers: [
         {
           provide: CommandApplier,
@@ -74,8 +78,14 @@ export class PlatformCommandsModule {
           useFactory: (registry: TableRuntimeRegistry, inbox: CommandInbox) =>
             new Decide(registry, ids, inbox),
         },
+        {
+          provide: CancelBet,
+          inject: [TableRuntimeRegistry, CommandInbox, PLACED_BETS],
+          useFactory: (registry: TableRuntimeRegistry, inbox: CommandInbox, bets: PlacedBets) =>
+            new CancelBet(registry, ids, inbox, bets),
+        },
       ],
-      exports: [CommandApplier, CommandInbox, PlaceBet, Decide],
+      exports: [CommandApplier, CommandInbox, PlaceBet, Decide, CancelBet],
     };
   }
 }

@@ -7,10 +7,18 @@ import {
   ApiSummary,
   ApiTableCommandErrors,
 } from '../http/api-docs';
-import { ACCEPTED_BODY, DECIDE_BODY, ID_PARAM, PLACE_BET_BODY } from '../http/http-schemas';
+import {
+  ACCEPTED_BODY,
+  CANCEL_BET_BODY,
+  DECIDE_BODY,
+  ID_PARAM,
+  PLACE_BET_BODY,
+} from '../http/http-schemas';
 import { SchemaPipe } from '../http/schema-pipe';
 import { toHttp } from '../supervisor/http-result';
 import { isRejection } from '../use-cases/common/table-command';
+import { CancelBetCommand } from '../use-cases/cancel-bet/cancel-bet.command';
+import { CancelBet } from '../use-cases/cancel-bet/cancel-bet.use-case';
 import { DecideCommand } from '../use-cases/decide/decide.command';
 import { Decide } from '../use-cases/decide/decide.use-case';
 import { PlaceBetCommand } from '../use-cases/place-bet/place-bet.command';
@@ -28,6 +36,12 @@ interface BetBody {
   amount: number;
   sideBets?: Record<string, number>;
   currency?: string;
+}
+
+interface CancelBody {
+  commandId?: string;
+  roundId?: string;
+  playerId: string;
 }
 
 interface DecisionBody {
@@ -57,6 +71,7 @@ export class PlatformHttpController {
   constructor(
     private readonly placeBet: PlaceBet,
     private readonly decide: Decide,
+    private readonly cancelBet: CancelBet,
   ) {}
 
   @ApiSummary("Place a player's bet (the PlaceBet command)")
@@ -73,6 +88,38 @@ export class PlatformHttpController {
     return toHttp(isRejection(command) ? command : await this.placeBet.execute(command));
   }
 
+  @ApiSummary("Cancel a player's bet while betting is open, by the betId of its answer (CancelBet)")
+  @Post('bets/:betId/cancel')
+  @HttpCode(200)
+  @ApiIdParams('betId')
+  @ApiJsonBody(CANCEL_BET_BODY)
+  @ApiOk(ACCEPTED_BODY, 'the bet is cancelled: credit its stake back')
+  async cancel(
+    @Param('tableId', tableIdPipe) tableId: string,
+    @Param('betId', tableIdPipe) betId: string,
+    @Body(new SchemaPipe(CANCEL_BET_BODY)) body: CancelBody,
+    @CurrentPlatform() platform: Platform,
+  ) {
+    return this.cancelled({ tableId, ...body, betId, platformId: platform.id });
+  }
+
+  @ApiSummary(
+    "Cancel a player's bet while betting is open, by its PlaceBet's commandId (its answer never came)",
+  )
+  @Post('bet-commands/:betCommandId/cancel')
+  @HttpCode(200)
+  @ApiIdParams('betCommandId')
+  @ApiJsonBody(CANCEL_BET_BODY)
+  @ApiOk(ACCEPTED_BODY, 'the bet is cancelled: credit its stake back')
+  async cancelByCommand(
+    @Param('tableId', tableIdPipe) tableId: string,
+    @Param('betCommandId', tableIdPipe) betCommandId: string,
+    @Body(new SchemaPipe(CANCEL_BET_BODY)) body: CancelBody,
+    @CurrentPlatform() platform: Platform,
+  ) {
+    return this.cancelled({ tableId, ...body, betCommandId, platformId: platform.id });
+  }
+
   @ApiSummary("Take a player's decision (the Decide command)")
   @Post('decisions')
   @HttpCode(200)
@@ -85,5 +132,10 @@ export class PlatformHttpController {
   ) {
     const command = DecideCommand.create({ tableId, ...body, platformId: platform.id });
     return toHttp(isRejection(command) ? command : await this.decide.execute(command));
+  }
+
+  private async cancelled(fields: Parameters<typeof CancelBetCommand.create>[0]) {
+    const command = CancelBetCommand.create(fields);
+    return toHttp(isRejection(command) ? command : await this.cancelBet.execute(command));
   }
 }

@@ -10,6 +10,7 @@ const STATUS_BY_CODE: Record<string, HttpStatus> = {
   'invalid-command': HttpStatus.BAD_REQUEST,
   'invalid-card': HttpStatus.BAD_REQUEST,
   'unknown-request': HttpStatus.NOT_FOUND,
+  'unknown-bet': HttpStatus.NOT_FOUND,
   'second-supervisor-required': HttpStatus.FORBIDDEN,
 };
 

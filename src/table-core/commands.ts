@@ -1,6 +1,6 @@
 import { isSideBetOffered } from '@studio/games/shoe';
 import type { AdapterBatchStep, BetCommand, DecisionCommand } from '../games/game-adapter';
-import type { ItemResult, MachineRejection } from './table-input';
+import type { CancelBetInput, ItemResult, MachineRejection } from './table-input';
 import type { RoundState } from './table-state';
 import { Transition } from './transition';
 
@@ -45,6 +45,34 @@ export function decide(tx: Transition, decision: DecisionCommand): void {
   const round = tx.round!;
   if (tx.applyRound(tx.adapter.decide(round.engine, decision))) {
     tx.reply = { roundId: round.id };
+  }
+}
+
+/**
+ * A platform takes back its player's bet while betting is open. An unknown bet (none of the
+ * platform's, whatever another platform holds under that id) is refused before anything else is
+ * looked at, so the answer never tells whether the id exists elsewhere.
+ */
+export function cancelBet(tx: Transition, cancel: CancelBetInput): void {
+  const bet = cancel.bet;
+  if (!bet) {
+    return tx.reject('unknown-bet', `No bet ${cancel.reference} of this player at this table`);
+  }
+  if (bet.status === 'cancelled') {
+    return tx.reject('bet-already-cancelled', `Bet ${cancel.reference} was cancelled before`);
+  }
+  if (tx.paused) return tx.reject('table-paused', 'The table is paused; no cancellations now');
+  const round = tx.round;
+  if (!round || round.id !== bet.roundId || !tx.adapter.isBettingOpen(round.engine)) {
+    return tx.reject('betting-closed', 'Betting is closed: the bet stands and is settled');
+  }
+  const step = tx.adapter.cancelBet(round.engine, {
+    commandId: cancel.commandId,
+    playerId: cancel.playerId,
+    bet,
+  });
+  if (tx.applyRound(step)) {
+    tx.reply = { betId: cancel.reference, roundId: round.id, cancelled: true };
   }
 }
 

@@ -1,15 +1,31 @@
 import type { CardCode } from '@studio/cards';
 import type { ScannerReading } from '@studio/scanner-protocol';
-import type { BetCommand, DecisionCommand } from '../games/game-adapter';
+import type { BetCommand, DecisionCommand, PlacedBetRef } from '../games/game-adapter';
 import type { TableState } from './table-state';
 import type { TableWrites } from './table-writes';
 
 /** What a scanner reports: applied to the table's expected card. */
 export type ReadingInput = { type: 'reading'; readingId: string | null; reading: ScannerReading };
 
+/**
+ * A platform takes back its player's bet. The bet was looked up among the platform's own stored
+ * bets before the table sees it (by the id its answer named, or the PlaceBet's command id):
+ * `bet` is null when the platform has no such bet (never existed, or another platform's).
+ */
+export interface CancelBetInput {
+  commandId?: string;
+  /** The player key of the platform's player who cancels. */
+  playerId: string;
+  /** How the platform named the bet (its betId, or its PlaceBet's command id), for the answer. */
+  reference: string;
+  bet: (PlacedBetRef & { status: string }) | null;
+}
+
 /** What a casino platform asks for. */
 export type CommandInput =
-  { type: 'bet'; bet: BetCommand } | { type: 'decide'; decision: DecisionCommand };
+  | { type: 'bet'; bet: BetCommand }
+  | { type: 'decide'; decision: DecisionCommand }
+  | { type: 'cancel-bet'; cancel: CancelBetInput };
 
 /** What a dealer or supervisor does at the table. */
 export type SupervisionInput =

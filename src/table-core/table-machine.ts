@@ -1,5 +1,5 @@
 import type { GameAdapter } from '../games/game-adapter';
-import { decide, decideMany, placeBet, placeBets } from './commands';
+import { cancelBet, decide, decideMany, placeBet, placeBets } from './commands';
 import { expectedCard } from './expected-card';
 import { ensureShoe, settle } from './lifecycle';
 import { applyReading, tick } from './readings';
@@ -66,8 +66,13 @@ export class TableMachine {
   ): BatchOutcome {
     if (inputs.length === 0) throw new Error('stepCommands needs at least one command');
     const kind = inputs[0].type;
-    const batchable = kind === 'bet' ? !!this.adapter.placeBets : !!this.adapter.decideMany;
-    return batchable ? this.inOneStep(state, inputs, ctx) : this.oneByOne(state, inputs, ctx);
+    const batchable =
+      kind === 'bet' ? !!this.adapter.placeBets : kind === 'decide' && !!this.adapter.decideMany;
+    if (batchable) return this.inOneStep(state, inputs, ctx);
+    // Cancellations are few: stepped alone, so that a window's bets or decisions behind them
+    // still go to the game in one step (the caller submits the rest from the new state).
+    if (kind === 'cancel-bet') return this.oneByOne(state, leadingRun(inputs), ctx);
+    return this.oneByOne(state, inputs, ctx);
   }
 
   /** The card the dealer must put where, for consoles. */
@@ -81,10 +86,8 @@ export class TableMachine {
     inputs: readonly CommandInput[],
     ctx: MachineContext,
   ): BatchOutcome {
-    let n = 1;
-    while (n < inputs.length && inputs[n].type === inputs[0].type) n += 1;
     const tx = new Transition(this.settings, this.adapter, state, ctx);
-    const run = inputs.slice(0, n);
+    const run = leadingRun(inputs);
     const results = run.every((i) => i.type === 'bet')
       ? placeBets(
           tx,
@@ -119,6 +122,13 @@ export class TableMachine {
   }
 }
 
+/** The leading commands of the first one's kind. */
+function leadingRun(inputs: readonly CommandInput[]): readonly CommandInput[] {
+  let n = 1;
+  while (n < inputs.length && inputs[n].type === inputs[0].type) n += 1;
+  return inputs.slice(0, n);
+}
+
 /** Routes an input to its handler by kind. */
 function apply(tx: Transition, input: TableInput): void {
   switch (input.type) {
@@ -134,6 +144,8 @@ function apply(tx: Transition, input: TableInput): void {
       return placeBet(tx, input.bet);
     case 'decide':
       return decide(tx, input.decision);
+    case 'cancel-bet':
+      return cancelBet(tx, input.cancel);
     default:
       return supervise(tx, input);
   }

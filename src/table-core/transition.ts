@@ -94,6 +94,8 @@ export class Transition {
     const settlements = step.settlements ?? [];
     for (const s of settlements) this.writes.settlements.push({ ...s, roundId: round.id });
     if (settlements.length > 0) this.announceSettlements(settlements, step.state);
+    for (const c of step.cancellations ?? [])
+      this.writes.settlements.push({ ...c, roundId: round.id });
     this.absorbTimers(step);
   }
 

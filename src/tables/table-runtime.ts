@@ -400,11 +400,14 @@ export class TableRuntime implements DrivenTable {
   /**
    * Refusals are logged with their code; the message only where it cannot name a card (a reading
    * or a correction may concern a face-down card, which must never reach a log line). A platform's
-   * bet or decision refused is its caller's answer (HTTP 409, the answers topic): debug.
+   * bet, decision or cancellation refused is its caller's answer (HTTP 4xx, the answers topic):
+   * debug.
    */
   private logRejection(input: TableInput, rejection: { code: string; message: string }): void {
     const mayNameACard = input.type === 'reading' || input.type === 'correct-card';
-    this.logger[input.type === 'bet' || input.type === 'decide' ? 'debug' : 'warn'](
+    const platforms =
+      input.type === 'bet' || input.type === 'decide' || input.type === 'cancel-bet';
+    this.logger[platforms ? 'debug' : 'warn'](
       `${input.type} refused: ${rejection.code}${mayNameACard ? '' : `: ${rejection.message}`}`,
     );
   }

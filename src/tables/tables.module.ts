@@ -25,6 +25,7 @@ import {
   TransitionStore,
 } from './ports';
 import { VOID_REQUESTS, VoidRequests } from '../use-cases/common/tables.port';
+import { PLACED_BETS, PlacedBets } from '../use-cases/cancel-bet/placed-bets.port';
 import type { TableRegistryStore } from './register-configured-tables.use-case';
 
 /** Use cases that need nothing but the tables. */
@@ -104,8 +105,9 @@ export class TablesModule {
         },
         {
           provide: ApplyCommands,
-          inject: [TableRuntimeRegistry],
-          useFactory: (registry: TableRuntimeRegistry) => new ApplyCommands(registry, ids),
+          inject: [TableRuntimeRegistry, PLACED_BETS],
+          useFactory: (registry: TableRuntimeRegistry, bets: PlacedBets) =>
+            new ApplyCommands(registry, ids, bets),
         },
         {
           provide: VoidRound,

@@ -1,4 +1,4 @@
-import type { Accepted, HttpError, PlaceBetBody, DecideBody } from './http-types';
+import type { Accepted, CancelBetBody, HttpError, PlaceBetBody, DecideBody } from './http-types';
 
 /** The platform's HTTP routes (docs/openapi-platform.json), with its X-Platform-Key. */
 export class StudioHttpClient {
@@ -10,6 +10,22 @@ export class StudioHttpClient {
 
   decide(tableId: string, body: DecideBody) {
     return this.post(`/platform/tables/${encodeURIComponent(tableId)}/decisions`, body);
+  }
+
+  /** Takes a bet back while betting is open, named by the betId of its answer. */
+  cancelBet(tableId: string, betId: string, body: CancelBetBody) {
+    return this.post(
+      `/platform/tables/${encodeURIComponent(tableId)}/bets/${encodeURIComponent(betId)}/cancel`,
+      body,
+    );
+  }
+
+  /** Takes a bet back while betting is open, named by its PlaceBet's commandId (no answer came). */
+  cancelBetByCommand(tableId: string, betCommandId: string, body: CancelBetBody) {
+    return this.post(
+      `/platform/tables/${encodeURIComponent(tableId)}/bet-commands/${encodeURIComponent(betCommandId)}/cancel`,
+      body,
+    );
   }
 
   private async post(

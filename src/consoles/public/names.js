@@ -81,6 +81,7 @@ const OUTCOMES = {
   'pair-wins': 'pair bet wins',
   'pair-loses': 'pair bet loses',
   'void-refund': 'refunded: the round was voided',
+  cancelled: 'cancelled by its platform while betting was open: stake returned',
   win: 'win',
   lose: 'lose',
   push: 'push: stake returned',

@@ -5,6 +5,7 @@ import {
   dealerPeeks,
   EventEffect,
   LUX_SEAT_COUNT,
+  LuxCancelledBet,
   LuxConfig,
   LuxEffect,
   LuxInput,
@@ -32,6 +33,9 @@ import {
   AdapterStep,
   BetCommand,
   BetRecord,
+  betCancelledEvent,
+  CancelCommand,
+  cancelledRow,
   DecisionCommand,
   DecisionRecord,
   ExpectedCard,
@@ -183,6 +187,40 @@ export class BlackjackLuxAdapter
     if (bet.betType !== 'main') return null;
     const input = refuseLuxSeatBet(state, bet.playerId, spotNumber(bet.spot), 'below-minimum');
     return input ? this.step(state, input) : null;
+  }
+
+  /**
+   * A bet on a seat taken back (its first row names seat and type): a seat bet takes its pairs
+   * along, empties the seat and returns the bets behind it (the engine's cancel-bet).
+   */
+  cancelBet(state: LuxState, cancel: CancelCommand): AdapterResult<LuxState> {
+    const seat = spotNumber(cancel.bet.spot ?? undefined);
+    const betType = cancel.bet.betType as LuxCancelledBet;
+    if (!['main', 'bet-behind', 'pairs'].includes(betType) || !Number.isInteger(seat)) {
+      return rejection('unknown-bet', `No such bet on a seat: ${cancel.bet.betId}`);
+    }
+    const result = this.step(state, {
+      type: 'cancel-bet',
+      seat,
+      playerId: cancel.playerId,
+      betType,
+    });
+    if ('rejected' in result) return result;
+    const cancelled = result.events.find((e) => e.type === 'BetCancelled');
+    const parts = (cancelled?.payload.parts ?? []) as Array<{ betType: string; amount: number }>;
+    const rows = parts.map((p) =>
+      cancelledRow(
+        cancel.playerId,
+        luxBetIdOf(state.roundId!, cancel.playerId, seat, p.betType),
+        p.betType,
+        String(seat),
+        p.amount,
+      ),
+    );
+    const events = result.events.map((e) =>
+      e === cancelled ? betCancelledEvent(cancel, rows) : e,
+    );
+    return { ...result, events, cancellations: rows };
   }
 
   decide(state: LuxState, decision: DecisionCommand): AdapterResult<LuxState> {

@@ -24,6 +24,7 @@ import {
   AdapterResult,
   AdapterStep,
   BetCommand,
+  CancelCommand,
   CardRecord,
   DecisionCommand,
   DecisionRecord,
@@ -37,6 +38,7 @@ import {
   SettlementRecord,
 } from '../game-adapter';
 import { BOT_STAKE, parseBots, PracticeBot } from './european-practice.bots';
+import { cancelPracticeBet, wasCancelled } from './european-practice.cancel';
 import { handOf, practiceBetIdOf, settlementsFrom, slotName } from './european-practice.records';
 import { PracticePhase, PracticeSeatBet, PracticeState } from './european-practice.state';
 
@@ -168,6 +170,9 @@ export class EuropeanPracticeAdapter
       }
       if (taken.has(seat)) return rejection('seat-taken', `Seat ${seat} is taken this round`);
     }
+    if (wasCancelled(state, seat, bet.playerId)) {
+      return rejection('bet-cancelled', `The bet on seat ${seat} was cancelled this round`);
+    }
     const placed: PracticeSeatBet = { seat, playerId: bet.playerId, bot: null, stake: bet.amount };
     return {
       state: { ...state, bets: [...state.bets, placed].sort((a, b) => a.seat - b.seat) },
@@ -184,6 +189,10 @@ export class EuropeanPracticeAdapter
         },
       ],
     };
+  }
+
+  cancelBet(state: PracticeState, cancel: CancelCommand): AdapterResult<PracticeState> {
+    return cancelPracticeBet(state, cancel);
   }
 
   decide(state: PracticeState, decision: DecisionCommand): AdapterResult<PracticeState> {

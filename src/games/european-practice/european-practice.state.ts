@@ -23,6 +23,8 @@ export interface PracticeState {
   /** Decision window counter: the token of the `decision` timer. */
   window: number;
   bets: PracticeSeatBet[];
+  /** Seat bets cancelled this round (`seat/player`). */
+  cancelled?: string[];
   /** The round's cards as the table dealt them, with their slots. */
   dealt: Array<{ slot: string; card: CardCode }>;
   engine: EuropeanState | null;

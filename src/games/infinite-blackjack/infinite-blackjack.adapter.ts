@@ -32,6 +32,9 @@ import {
   AdapterResult,
   BetCommand,
   BetRecord,
+  betCancelledEvent,
+  CancelCommand,
+  cancelledRow,
   DecisionCommand,
   DecisionRecord,
   ExpectedCard,
@@ -184,6 +187,14 @@ export class InfiniteBlackjackAdapter
     if (acceptedInBatch?.has(bet.playerId) || indexOfPlayer(state.players.ids, bet.playerId) >= 0) {
       return { rejected: duplicateBet(bet.playerId) };
     }
+    if (state.cancelled?.includes(bet.playerId)) {
+      return {
+        rejected: {
+          code: 'bet-cancelled',
+          message: `Player ${bet.playerId}'s bet was cancelled in this round; bet again in the next`,
+        },
+      };
+    }
     const side: Partial<Record<InfiniteSideBet, number>> = {};
     for (const [kind, amount] of Object.entries(bet.sideBets ?? {})) {
       if (!(INFINITE_SIDE_BETS as readonly string[]).includes(kind)) {
@@ -197,6 +208,30 @@ export class InfiniteBlackjackAdapter
       side[kind as InfiniteSideBet] = amount;
     }
     return { input: { playerId: bet.playerId, main: bet.amount, side } };
+  }
+
+  /** The player's main bet and its side bets, all taken back (one bet per player and round). */
+  cancelBet(state: InfiniteState, cancel: CancelCommand): AdapterResult<InfiniteState> {
+    const at = indexOfPlayer(state.players.ids, cancel.playerId);
+    const result = this.step(state, { type: 'cancel-bet', playerId: cancel.playerId });
+    if ('rejected' in result) return result;
+    const p = state.players;
+    const parts: Array<[string, number]> = [
+      ['main', p.main[at]],
+      ...INFINITE_SIDE_BETS.map((k): [string, number] => [k, p.side[k][at]]),
+    ];
+    const rows = parts
+      .filter(([, amount]) => amount > 0)
+      .map(([betType, amount]) =>
+        cancelledRow(
+          cancel.playerId,
+          betIdOf(state.roundId!, cancel.playerId, betType),
+          betType,
+          null,
+          amount,
+        ),
+      );
+    return { ...result, events: [betCancelledEvent(cancel, rows)], cancellations: rows };
   }
 
   decide(state: InfiniteState, decision: DecisionCommand): AdapterResult<InfiniteState> {

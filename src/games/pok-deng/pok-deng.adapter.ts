@@ -21,6 +21,9 @@ import {
   AdapterResult,
   AdapterStep,
   BetCommand,
+  betCancelledEvent,
+  CancelCommand,
+  cancelledRow,
   ExpectedCard,
   GameAdapter,
   HandRecord,
@@ -106,6 +109,18 @@ export class PokDengAdapter implements GameAdapter<PokDengRoundState> {
       ...result,
       bets: result.bets?.map((b) => ({ ...b, commandId: bet.commandId })),
     };
+  }
+
+  cancelBet(state: PokDengRoundState, cancel: CancelCommand): AdapterResult<PokDengRoundState> {
+    const result = this.translate(
+      applyPokDengInput(state, {
+        type: 'cancel-bet',
+        betId: cancel.bet.betId,
+        playerId: cancel.playerId,
+      }),
+    );
+    if ('rejected' in result) return result;
+    return { ...result, events: [betCancelledEvent(cancel, result.cancellations ?? [])] };
   }
 
   decide(): AdapterResult<PokDengRoundState> {
@@ -244,6 +259,19 @@ function translateEffect(effect: PokDengEffect, out: AdapterStep<PokDengRoundSta
         }),
       );
       return;
+    case 'bet-cancelled': {
+      const bet = effect.bet;
+      // The whole deduction (a Player N bet's deposit too) goes back.
+      const row = cancelledRow(
+        bet.playerId,
+        bet.betId,
+        bet.spot.kind,
+        String(bet.spot.hand),
+        bet.deducted,
+      );
+      out.cancellations = [...(out.cancellations ?? []), row];
+      return;
+    }
     case 'betting-closed':
       out.cancelTimers = [...(out.cancelTimers ?? []), 'betting'];
       out.events.push(publicEvent('BettingClosed', { bets: effect.bets }));

@@ -14,7 +14,10 @@ export interface SettlementReportLine {
   payout: number;
   /** What voided rounds gave back (`void-refund`). */
   refunds: number;
-  /** Bets taken back by their platform (`cancelled`). */
+  /**
+   * Bets taken back by their platform while betting was open (`cancelled`): counted here only,
+   * never in rounds, bets, stake, payout or net (their stake went back whole).
+   */
   cancellations: number;
   /** The players' result: payout + refunds - stake (negative: the platform's players lost). */
   net: number;
@@ -59,9 +62,9 @@ export class PlatformRecordsReader {
               COALESCE((SELECT b.currency FROM bets b
                          WHERE b.round_id = s.round_id AND b.player_id = s.player_id LIMIT 1),
                        t.currency) AS currency,
-              count(DISTINCT s.round_id) AS rounds,
-              count(*) AS bets,
-              sum(s.stake) AS stake,
+              count(DISTINCT s.round_id) FILTER (WHERE s.outcome <> 'cancelled') AS rounds,
+              count(*) FILTER (WHERE s.outcome <> 'cancelled') AS bets,
+              COALESCE(sum(s.stake) FILTER (WHERE s.outcome <> 'cancelled'), 0) AS stake,
               COALESCE(sum(s.returned) FILTER (WHERE s.outcome NOT IN ('void-refund', 'cancelled')), 0) AS payout,
               COALESCE(sum(s.returned) FILTER (WHERE s.outcome = 'void-refund'), 0) AS refunds,
               count(*) FILTER (WHERE s.outcome = 'cancelled') AS cancellations,

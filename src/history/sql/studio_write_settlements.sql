@@ -1,5 +1,5 @@
 -- A round's settlements (`p_rows`, a JSON array of settlements rows) at `p_at`, each bet marked
--- settled or refunded. Called by studio_commit_transition with the transition's settlements, and
+-- settled, refunded (a void) or cancelled (its platform took it back while betting was open). Called by studio_commit_transition with the transition's settlements, and
 -- on its own, in the same transaction, for those of a round end beyond what one call carries.
 CREATE OR REPLACE FUNCTION studio_write_settlements(p_at timestamptz, p_rows jsonb) RETURNS void
 LANGUAGE plpgsql AS $fn$
@@ -8,7 +8,9 @@ BEGIN
   SELECT s.round_id, s.bet_id, s.player_id, s.bet_type, s.spot, s.stake, s.returned, s.net, s.outcome, s.rounded_down, p_at
     FROM jsonb_to_recordset(p_rows) AS s(round_id uuid, bet_id text, player_id text, bet_type text,
          spot text, stake bigint, returned bigint, net bigint, outcome text, rounded_down text);
-  UPDATE bets SET status = CASE WHEN s.outcome = 'void-refund' THEN 'refunded' ELSE 'settled' END
+  UPDATE bets SET status = CASE s.outcome WHEN 'void-refund' THEN 'refunded'
+                                          WHEN 'cancelled' THEN 'cancelled'
+                                          ELSE 'settled' END
     FROM jsonb_to_recordset(p_rows) AS s(bet_id text, outcome text)
    WHERE bets.id = s.bet_id;
 END

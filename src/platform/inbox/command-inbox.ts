@@ -34,6 +34,7 @@ import {
   platformCommandOf,
 } from '../command-applier';
 import { DEFAULT_PLATFORM } from '../../common/player-key';
+import { CancelBetCommand } from '../../use-cases/cancel-bet/cancel-bet.command';
 import { HttpInboxCommand, InboxCommand, sourceMessage } from './inbox-command';
 
 export interface CommandInboxSettings {
@@ -370,9 +371,14 @@ function commandOf(
   if (command.via === 'kafka') return platformCommandOf(command.message);
   // Rows stored before commands named their platform were the default platform's.
   const platformId = (command.command.platformId as string | undefined) ?? DEFAULT_PLATFORM;
-  return command.kind === 'bet'
-    ? PlaceBetCommand.create({ ...command.command, platformId })
-    : DecideCommand.create({ ...command.command, platformId });
+  switch (command.kind) {
+    case 'bet':
+      return PlaceBetCommand.create({ ...command.command, platformId });
+    case 'cancel-bet':
+      return CancelBetCommand.create({ ...command.command, platformId });
+    default:
+      return DecideCommand.create({ ...command.command, platformId });
+  }
 }
 
 function supervisionOf(entry: InboxEntry): SupervisionInput | undefined {

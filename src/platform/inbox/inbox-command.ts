@@ -1,6 +1,10 @@
 import type { CommandMessage } from '@studio/contracts';
 import type { SupervisionInput } from '../../table-core/table-input';
-import type { DecideFields, PlaceBetFields } from '../../use-cases/common/tables.port';
+import type {
+  CancelBetFields,
+  DecideFields,
+  PlaceBetFields,
+} from '../../use-cases/common/tables.port';
 import type { RawCommandMessage } from '../../kafka/raw-command-message';
 
 /** Where a Kafka command was read: a dead letter names it. */
@@ -15,6 +19,7 @@ export type InboxCommand =
   | { via: 'kafka'; message: CommandMessage; source: CommandSource }
   | { via: 'http'; kind: 'bet'; command: PlaceBetFields }
   | { via: 'http'; kind: 'decision'; command: DecideFields }
+  | { via: 'http'; kind: 'cancel-bet'; command: CancelBetFields }
   /** A dealer's or supervisor's action, checked by its use case on the instance that took it. */
   | { via: 'http'; kind: 'supervision'; input: SupervisionInput };
 

@@ -1,9 +1,12 @@
 import type { IdGenerator } from '../../clock/clock';
+import { CancelBetCommand } from '../cancel-bet/cancel-bet.command';
+import type { PlacedBets } from '../cancel-bet/placed-bets.port';
 import {
   applyPrepared,
   PlatformCommand,
   PreparedCommand,
   prepareCommand,
+  resolveCancellations,
 } from '../common/platform-command';
 import type { CommandResult, DrivenTable, Tables } from '../common/tables.port';
 import type { ApplyCommandsCommand } from './apply-commands.command';
@@ -20,6 +23,8 @@ export class ApplyCommands {
   constructor(
     private readonly tables: Tables,
     private readonly ids: IdGenerator,
+    /** Where cancellations find their bets (required once a cancellation comes). */
+    private readonly bets?: PlacedBets,
   ) {}
 
   async execute(command: ApplyCommandsCommand): Promise<CommandResult[]> {
@@ -30,6 +35,10 @@ export class ApplyCommands {
       return commands.map(() => ({ accepted: false, code: lookup.code, message: lookup.message }));
     }
     const table = lookup.runtime;
+    if (commands.some((c) => c instanceof CancelBetCommand)) {
+      if (!this.bets) throw new Error('A cancellation needs the PlacedBets port');
+      await resolveCancellations(commands, this.bets);
+    }
     return applyPrepared(
       table,
       commands.map((c) => this.prepare(c, table)),
@@ -42,7 +51,8 @@ export class ApplyCommands {
    */
   prepareAhead(command: ApplyCommandsCommand): void {
     const lookup = this.tables.get(command.tableId);
-    if (!lookup.ok) return;
+    // A cancellation looks its bet up first: such a chunk is stepped by its batch alone.
+    if (!lookup.ok || command.commands.some((c) => c instanceof CancelBetCommand)) return;
     const table = lookup.runtime;
     const items = command.commands.flatMap((c) => {
       const prepared = prepareCommand(c, table, this.ids);

@@ -1,4 +1,6 @@
 import type { IdGenerator } from '../../clock/clock';
+import { CancelBetCommand, resolveCancellations } from '../cancel-bet/cancel-bet.command';
+import type { PlacedBets } from '../cancel-bet/placed-bets.port';
 import type { DecideCommand } from '../decide/decide.command';
 import { PlaceBetCommand } from '../place-bet/place-bet.command';
 import { isRejection } from './table-command';
@@ -12,8 +14,8 @@ import type {
   Tables,
 } from './tables.port';
 
-/** A platform's command, validated: a bet or a decision. */
-export type PlatformCommand = PlaceBetCommand | DecideCommand;
+/** A platform's command, validated: a bet, a decision or a bet's cancellation. */
+export type PlatformCommand = PlaceBetCommand | DecideCommand | CancelBetCommand;
 
 /** A command's table input, or why the table refuses it before stepping. */
 export type PreparedCommand = { item: BatchItem } | CommandRejection;
@@ -24,6 +26,7 @@ export function prepareCommand(
   table: DrivenTable,
   ids: IdGenerator,
 ): PreparedCommand {
+  // A cancellation's bet was looked up before (resolveCancellations).
   return command instanceof PlaceBetCommand ? command.toItem(table, ids.newId()) : command.toItem();
 }
 
@@ -60,6 +63,8 @@ export abstract class SinglePlatformCommand<C extends PlatformCommand> {
     private readonly tables: Tables,
     private readonly ids: IdGenerator,
     private readonly forwarding: CommandForwarding,
+    /** Where a cancellation finds its bet (only the cancel use case needs it). */
+    private readonly bets?: PlacedBets,
   ) {}
 
   protected abstract forwarded(command: C): ForwardedCommand;
@@ -68,6 +73,7 @@ export abstract class SinglePlatformCommand<C extends PlatformCommand> {
     const { tableId } = command;
     const lookup = this.tables.get(tableId);
     if (lookup.ok && !this.forwarding.waiting(tableId)) {
+      if (command instanceof CancelBetCommand) await command.resolve(this.requireBets());
       const [result] = await applyPrepared(lookup.runtime, [
         prepareCommand(command, lookup.runtime, this.ids),
       ]);
@@ -78,4 +84,11 @@ export abstract class SinglePlatformCommand<C extends PlatformCommand> {
     }
     return this.forwarding.forward(tableId, this.forwarded(command));
   }
+
+  private requireBets(): PlacedBets {
+    if (!this.bets) throw new Error('A cancellation needs the PlacedBets port');
+    return this.bets;
+  }
 }
+
+export { resolveCancellations };

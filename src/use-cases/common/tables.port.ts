@@ -87,7 +87,9 @@ export interface CommandForwarding {
 
 /** A platform command as the owner's use case needs it again. */
 export type ForwardedCommand =
-  { kind: 'bet'; command: PlaceBetFields } | { kind: 'decision'; command: DecideFields };
+  | { kind: 'bet'; command: PlaceBetFields }
+  | { kind: 'decision'; command: DecideFields }
+  | { kind: 'cancel-bet'; command: CancelBetFields };
 
 /** What a platform's bet carries (HTTP body or Kafka PlaceBet/TakeSeat). */
 export interface PlaceBetFields {
@@ -114,6 +116,21 @@ export interface DecideFields {
   playerId: string;
   action: string;
   seat?: string;
+}
+
+/** What a platform's cancellation carries (HTTP or Kafka CancelBet). */
+export interface CancelBetFields {
+  tableId: string;
+  commandId?: string;
+  /** When given, only a bet of this round is found. */
+  roundId?: string;
+  /** The platform that sends it: it cancels its own players' bets only. */
+  platformId: string;
+  playerId: string;
+  /** The bet as the PlaceBet's answer named it... */
+  betId?: string;
+  /** ...or the PlaceBet's own command id (its answer never came). */
+  betCommandId?: string;
 }
 
 /** The records of void requests (second-supervisor approval), kept in the shared database. */

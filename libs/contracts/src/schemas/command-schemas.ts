@@ -11,6 +11,7 @@ export const COMMAND_TYPES = [
   'LeaveSeat',
   'Decide',
   'BetBehindChoice',
+  'CancelBet',
 ] as const;
 export type CommandType = (typeof COMMAND_TYPES)[number];
 
@@ -59,12 +60,19 @@ export interface BetBehindChoiceCommandMessage extends CommandBase {
   seat: number;
   choice: (typeof FOLLOW_CHOICES)[number];
 }
+/** Takes back an accepted bet while betting is open: named by its betId or its PlaceBet's commandId. */
+export interface CancelBetCommandMessage extends CommandBase {
+  type: 'CancelBet';
+  betId?: string;
+  betCommandId?: string;
+}
 export type CommandMessage =
   | PlaceBetCommandMessage
   | TakeSeatCommandMessage
   | LeaveSeatCommandMessage
   | DecideCommandMessage
-  | BetBehindChoiceCommandMessage;
+  | BetBehindChoiceCommandMessage
+  | CancelBetCommandMessage;
 
 const ID: JsonSchema = def('id');
 const AMOUNT: JsonSchema = def('amount');
@@ -78,6 +86,11 @@ const TOKEN = (maxLength: number): JsonSchema => ({
 });
 const SEAT: JsonSchema = { type: 'integer', minimum: 1, maximum: 7, description: 'Lux seat 1-7' };
 const CURRENCY: JsonSchema = def('currency');
+const BET_ID: JsonSchema = def('id', "the betId of the PlaceBet's answer");
+const BET_COMMAND_ID: JsonSchema = def(
+  'id',
+  'the commandId of the PlaceBet (when its answer never came)',
+);
 
 function command(
   type: CommandType,
@@ -153,6 +166,19 @@ export const COMMAND_SCHEMAS: Record<CommandType, JsonSchema> = {
     { seat: SEAT, choice: { type: 'string', enum: FOLLOW_CHOICES } },
     ['seat', 'choice'],
   ),
+  CancelBet: {
+    ...command(
+      'CancelBet',
+      "Take back the player's accepted bet while betting is open (the wallet could not take the stake, or its answer never came): name it by the betId of the PlaceBet's answer, or by that PlaceBet's commandId. After betting closed: betting-closed; a bet this platform's player does not hold: unknown-bet; one cancelled before: bet-already-cancelled.",
+      { betId: BET_ID, betCommandId: BET_COMMAND_ID },
+      [],
+    ),
+    // Exactly one of the two names the bet.
+    oneOf: [
+      { properties: { betId: BET_ID }, required: ['betId'] },
+      { properties: { betCommandId: BET_COMMAND_ID }, required: ['betCommandId'] },
+    ],
+  },
 };
 
 /** Parses just enough to pick the schema: `type` must name a known command. */

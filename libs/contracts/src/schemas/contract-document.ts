@@ -17,7 +17,7 @@ import { resolveDef, SCHEMA_BASE_URI, SHARED_DEFS, SHARED_DEFS_SCHEMA } from './
  * closed and typed, shared formats (defs.json), text without NUL or lone surrogates. 1.2: the
  * ChainCheckpoint event. 2.0: many platforms, each with topics of its own (contract-platforms.ts).
  */
-export const CONTRACT_VERSION = '2.0.0';
+export const CONTRACT_VERSION = '2.1.0';
 
 /** Every schema as the file it is shipped in (libs/contracts/schemas/<path>). */
 export function contractSchemaFiles(): Record<string, JsonSchema> {
@@ -138,6 +138,11 @@ export function renderContractDocument(): string {
     '  commands, answers and private events per platform, and a shared events topic that names no',
     '  player (see "Platforms" below). No message of the v1 topics changed; they keep serving the',
     `  \`default\` platform until ${V1_TOPICS_END}.`,
+    '- 2.1.0: new command `CancelBet` (take back an accepted bet while betting is open, by its',
+    "  `betId` or its PlaceBet's `commandId`; docs/wallet-model.md says when) with the codes",
+    '  `unknown-bet`, `bet-already-cancelled` and `bet-cancelled` (the same bet placed again in that',
+    '  round), and its private event `BetCancelled`; `SeatRemoved` may say `seat-bet-cancelled`',
+    '  (a Lux seat bet was cancelled: its bets behind are returned, `BetsReturned`).',
     '',
     '## Topics',
     '',

@@ -334,7 +334,12 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
       playerId: ID,
       reason: {
         type: 'string',
-        enum: ['balance-below-minimum', 'no-seat-bet-last-round', 'removed-no-valid-bet'],
+        enum: [
+          'balance-below-minimum',
+          'no-seat-bet-last-round',
+          'removed-no-valid-bet',
+          'seat-bet-cancelled',
+        ],
       },
     }),
   ),
@@ -614,7 +619,7 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
   entry(
     'BetsReturned',
     LUX,
-    'Bets behind a seat that does not play, returned to their players when betting closes.',
+    'Bets behind a seat that does not play (or whose seat bet was cancelled), returned to their players; settled `returned` with the round.',
     payload({
       bets: LIST(
         payload({
@@ -634,6 +639,26 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
         'one returned bet each',
       ),
     }),
+  ),
+  entry(
+    'BetCancelled',
+    ALL,
+    "A platform's CancelBet took its player's bet back while betting was open: the bet leaves the round (not settled, not in BetsSettled); credit `returned`, once per betId. Private: only on that platform's events topic.",
+    payload(
+      {
+        betId: { ...ID, description: 'the betId the PlaceBet answer named' },
+        betCommandId: { ...ID, description: 'the commandId of the PlaceBet that placed it' },
+        playerId: ID,
+        betType: ID,
+        spot: { type: 'string', maxLength: 20, description: 'the spot or seat it was on' },
+        parts: LIST(
+          payload({ betType: ID, amount: MONEY }),
+          'each part taken back: the bet and the side bets placed with it',
+        ),
+        returned: { ...MONEY, description: 'what the platform credits back (every part)' },
+      },
+      ['betId', 'playerId', 'betType', 'parts', 'returned'],
+    ),
   ),
   entry(
     'RoundPaused',

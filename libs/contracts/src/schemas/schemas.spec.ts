@@ -113,6 +113,23 @@ describe('command schemas', () => {
     expect(validate(COMMAND_SCHEMAS.PlaceBet, bet)).toEqual([]);
   });
 
+  it('take a CancelBet naming its bet by betId or by betCommandId, exactly one of them', () => {
+    const cancel = {
+      commandId: 'c-2',
+      type: 'CancelBet',
+      schemaVersion: 1,
+      tableId: 't1',
+      playerId: 'p1',
+    };
+    expect(validate(COMMAND_HEAD_SCHEMA, { ...cancel, betId: 'b-1' })).toEqual([]);
+    expect(validate(COMMAND_SCHEMAS.CancelBet, { ...cancel, betId: 'b-1' })).toEqual([]);
+    expect(validate(COMMAND_SCHEMAS.CancelBet, { ...cancel, betCommandId: 'c-1' })).toEqual([]);
+    expect(validate(COMMAND_SCHEMAS.CancelBet, cancel)).not.toEqual([]);
+    expect(
+      validate(COMMAND_SCHEMAS.CancelBet, { ...cancel, betId: 'b-1', betCommandId: 'c-1' }),
+    ).not.toEqual([]);
+  });
+
   it('refuse fractional or negative money, missing fields and misspelt fields', () => {
     const msgs = (value: unknown) =>
       validate(COMMAND_SCHEMAS.PlaceBet, value).map((v) => `${v.path} ${v.message}`);
@@ -178,7 +195,9 @@ describe('contract document', () => {
     for (const e of EVENT_SCHEMAS) expect(doc).toContain(`| \`${e.type}\` |`);
     for (const type of Object.keys(COMMAND_SCHEMAS)) expect(doc).toContain(`| \`${type}\` |`);
     const files = contractSchemaFiles();
-    expect(Object.keys(files)).toHaveLength(EVENT_SCHEMAS.length + 5 + 3);
+    expect(Object.keys(files)).toHaveLength(
+      EVENT_SCHEMAS.length + Object.keys(COMMAND_SCHEMAS).length + 3,
+    );
     expect(new Set(Object.values(files).map((s) => s.$id)).size).toBe(Object.keys(files).length);
   });
 

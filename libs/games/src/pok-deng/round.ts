@@ -74,6 +74,8 @@ export interface PokDengRoundState {
   /** Hands revealed so far, in reveal order (Player 1..N, then the banker). */
   readonly revealed: number;
   readonly bets: readonly AcceptedBet[];
+  /** Ids of bets taken back this round (never placed again: a bet id is used once). */
+  readonly cancelledBetIds?: readonly string[];
   readonly settlements: readonly BetSettlement[] | null;
   readonly roadmap: RoadmapEntry | null;
   readonly voidReason: string | null;
@@ -82,6 +84,8 @@ export interface PokDengRoundState {
 export type PokDengInput =
   | { readonly type: 'card'; readonly card: CardCode }
   | { readonly type: 'place-bet'; readonly bet: PokDengBet }
+  /** The platform takes the bet back while betting is open (only its own player's bet). */
+  | { readonly type: 'cancel-bet'; readonly betId: string; readonly playerId: string }
   | { readonly type: 'close-betting' }
   | { readonly type: 'reveal-next' }
   | { readonly type: 'void'; readonly reason: string };
@@ -107,6 +111,7 @@ export type PokDengEffect =
     }
   | { readonly type: 'all-cards-dealt' }
   | { readonly type: 'bet-accepted'; readonly bet: AcceptedBet }
+  | { readonly type: 'bet-cancelled'; readonly bet: AcceptedBet }
   | { readonly type: 'betting-closed'; readonly bets: number }
   | { readonly type: 'hand-revealed'; readonly revealed: RevealedHand }
   | {
@@ -129,6 +134,8 @@ export type PokDengRejection =
   | { readonly code: 'below-table-minimum'; readonly message: string; readonly min: number }
   | { readonly code: 'above-table-maximum'; readonly message: string; readonly max: number }
   | { readonly code: 'duplicate-bet-id'; readonly message: string }
+  | { readonly code: 'unknown-bet'; readonly message: string }
+  | { readonly code: 'bet-already-cancelled'; readonly message: string }
   | { readonly code: 'betting-still-open'; readonly message: string }
   | { readonly code: 'cards-missing'; readonly message: string; readonly expected: DealSlot }
   | { readonly code: 'round-over'; readonly message: string };
@@ -164,6 +171,8 @@ export function applyPokDengInput(state: PokDengRoundState, input: PokDengInput)
       return dealCard(state, input.card);
     case 'place-bet':
       return placeBet(state, input.bet);
+    case 'cancel-bet':
+      return cancelBet(state, input.betId, input.playerId);
     case 'close-betting':
       return closeBetting(state);
     case 'reveal-next':
@@ -248,7 +257,7 @@ export function placeBet(state: PokDengRoundState, bet: PokDengBet): PokDengStep
       rejected: { code: 'above-table-maximum', message: 'Bet above the table maximum', ...limits },
     };
   }
-  if (state.bets.some((b) => b.betId === bet.betId)) {
+  if (state.bets.some((b) => b.betId === bet.betId) || state.cancelledBetIds?.includes(bet.betId)) {
     return { rejected: { code: 'duplicate-bet-id', message: `Bet ${bet.betId} already placed` } };
   }
   const deducted = spot.kind === 'player' ? playerBetDeduction(state.rules, amount) : amount;
@@ -256,6 +265,33 @@ export function placeBet(state: PokDengRoundState, bet: PokDengBet): PokDengStep
   return {
     state: { ...state, bets: [...state.bets, accepted] },
     effects: [{ type: 'bet-accepted', bet: accepted }],
+  };
+}
+
+/**
+ * Takes an accepted bet back while betting is open: it leaves the round (no settlement) and the
+ * platform credits its deduction back. Another player's bet id is refused as unknown.
+ */
+export function cancelBet(state: PokDengRoundState, betId: string, playerId: string): PokDengStep {
+  if (state.phase !== 'betting') {
+    return { rejected: { code: 'betting-closed', message: 'Betting is closed for this round' } };
+  }
+  const bet = state.bets.find((b) => b.betId === betId && b.playerId === playerId);
+  if (!bet) {
+    if (state.cancelledBetIds?.includes(betId)) {
+      return {
+        rejected: { code: 'bet-already-cancelled', message: `Bet ${betId} was cancelled before` },
+      };
+    }
+    return { rejected: { code: 'unknown-bet', message: `No bet ${betId} of ${playerId}` } };
+  }
+  return {
+    state: {
+      ...state,
+      bets: state.bets.filter((b) => b !== bet),
+      cancelledBetIds: [...(state.cancelledBetIds ?? []), betId],
+    },
+    effects: [{ type: 'bet-cancelled', bet }],
   };
 }
 

@@ -10,7 +10,7 @@ export interface CommandResult {
    * an identifier: 1-200 characters, no NUL, no lone surrogate
    */
   commandId: string;
-  commandType: 'PlaceBet' | 'TakeSeat' | 'LeaveSeat' | 'Decide' | 'BetBehindChoice';
+  commandType: 'PlaceBet' | 'TakeSeat' | 'LeaveSeat' | 'Decide' | 'BetBehindChoice' | 'CancelBet';
   /**
    * an identifier: 1-200 characters, no NUL, no lone surrogate
    */
@@ -68,6 +68,55 @@ export interface BetBehindChoice {
   seat: number;
   choice: 'follow-double' | 'no-follow-double' | 'follow-split' | 'no-follow-split';
 }
+
+/**
+ * Take back the player's accepted bet while betting is open (the wallet could not take the stake, or its answer never came): name it by the betId of the PlaceBet's answer, or by that PlaceBet's commandId. After betting closed: betting-closed; a bet this platform's player does not hold: unknown-bet; one cancelled before: bet-already-cancelled.
+ */
+export type CancelBet = {
+  /**
+   * chosen by the platform, unique per command: a repeat gets the first answer
+   */
+  commandId: string;
+  type: 'CancelBet';
+  schemaVersion: 1;
+  /**
+   * also the Kafka message key
+   */
+  tableId: string;
+  /**
+   * optional: the round the player saw; another round refuses it (unknown-round)
+   */
+  roundId?: string;
+  /**
+   * an identifier: 1-200 characters, no NUL, no lone surrogate
+   */
+  playerId: string;
+  /**
+   * ISO-8601 UTC time
+   */
+  sentAt?: string;
+  /**
+   * the betId of the PlaceBet's answer
+   */
+  betId?: string;
+  /**
+   * the commandId of the PlaceBet (when its answer never came)
+   */
+  betCommandId?: string;
+} & (
+  | {
+      /**
+       * the betId of the PlaceBet's answer
+       */
+      betId: string;
+    }
+  | {
+      /**
+       * the commandId of the PlaceBet (when its answer never came)
+       */
+      betCommandId: string;
+    }
+);
 
 /**
  * A decision in the open window: hit, stand, double, split, surrender, insurance, no-insurance, pre:<action>.
@@ -415,6 +464,78 @@ export interface BetAccepted {
 }
 
 /**
+ * A platform's CancelBet took its player's bet back while betting was open: the bet leaves the round (not settled, not in BetsSettled); credit `returned`, once per betId. Private: only on that platform's events topic.
+ */
+export interface BetCancelled {
+  /**
+   * unique, stable across redelivery
+   */
+  eventId: string;
+  type: 'BetCancelled';
+  schemaVersion: 1;
+  /**
+   * also the Kafka message key
+   */
+  tableId: string;
+  roundId?: string;
+  /**
+   * per table: 1, 2, 3, ... with no gaps
+   */
+  seq: number;
+  occurredAt: string;
+  payload: {
+    /**
+     * the betId the PlaceBet answer named
+     */
+    betId: string;
+    /**
+     * the commandId of the PlaceBet that placed it
+     */
+    betCommandId?: string;
+    /**
+     * an identifier: 1-200 characters, no NUL, no lone surrogate
+     */
+    playerId: string;
+    /**
+     * an identifier: 1-200 characters, no NUL, no lone surrogate
+     */
+    betType: string;
+    /**
+     * the spot or seat it was on
+     */
+    spot?: string;
+    /**
+     * each part taken back: the bet and the side bets placed with it
+     */
+    parts: {
+      /**
+       * an identifier: 1-200 characters, no NUL, no lone surrogate
+       */
+      betType: string;
+      /**
+       * an amount of money: integer minor units of the table currency (may be negative)
+       */
+      amount: number;
+    }[];
+    /**
+     * what the platform credits back (every part)
+     */
+    returned: number;
+    /**
+     * the player's platform; absent for the default platform (the v1 topics')
+     */
+    platformId?: string;
+  };
+  /**
+   * the table's hash-chain head at this event (docs/chain.md): its event number and hash; it anchors every event up to it
+   */
+  chain?: {
+    eventNo: number;
+    hash: string;
+  };
+}
+
+/**
  * A batch of bets was accepted: the bets a Kafka intake batch placed, a few per event (a bet placed alone is a BetAccepted).
  */
 export interface BetsAccepted {
@@ -551,7 +672,7 @@ export interface BetsRefunded {
 }
 
 /**
- * Bets behind a seat that does not play, returned to their players when betting closes.
+ * Bets behind a seat that does not play (or whose seat bet was cancelled), returned to their players; settled `returned` with the round.
  */
 export interface BetsReturned {
   /**
@@ -2569,7 +2690,11 @@ export interface SeatRemoved {
      * an identifier: 1-200 characters, no NUL, no lone surrogate
      */
     playerId: string;
-    reason: 'balance-below-minimum' | 'no-seat-bet-last-round' | 'removed-no-valid-bet';
+    reason:
+      | 'balance-below-minimum'
+      | 'no-seat-bet-last-round'
+      | 'removed-no-valid-bet'
+      | 'seat-bet-cancelled';
     /**
      * the player's platform; absent for the default platform (the v1 topics')
      */
@@ -2919,6 +3044,7 @@ export interface TurnStarted {
 /** Every command type. */
 export const COMMAND_TYPES = [
   'BetBehindChoice',
+  'CancelBet',
   'Decide',
   'LeaveSeat',
   'PlaceBet',
@@ -2931,6 +3057,7 @@ export const EVENT_TYPES = [
   'AutoPlayed',
   'BehindBetAccepted',
   'BetAccepted',
+  'BetCancelled',
   'BetsAccepted',
   'BetsRefunded',
   'BetsReturned',
@@ -2992,7 +3119,7 @@ export const EVENT_TYPES = [
 ] as const;
 
 /** Any command a platform sends. */
-export type StudioCommand = BetBehindChoice | Decide | LeaveSeat | PlaceBet | TakeSeat;
+export type StudioCommand = BetBehindChoice | CancelBet | Decide | LeaveSeat | PlaceBet | TakeSeat;
 
 /** Any table event (the envelope with its payload). */
 export type TableEvent =
@@ -3000,6 +3127,7 @@ export type TableEvent =
   | AutoPlayed
   | BehindBetAccepted
   | BetAccepted
+  | BetCancelled
   | BetsAccepted
   | BetsRefunded
   | BetsReturned

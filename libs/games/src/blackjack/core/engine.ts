@@ -22,6 +22,9 @@ export const REJECTION_CODES = [
   'too-many-seats',
   'no-decision-window',
   'round-over',
+  'unknown-bet',
+  'bet-already-cancelled',
+  'bet-cancelled',
 ] as const;
 
 export type RejectionCode = (typeof REJECTION_CODES)[number];

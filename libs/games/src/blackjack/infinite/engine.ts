@@ -1,4 +1,5 @@
 import { closeBetting, openBetting, placeBet, placeBets } from './betting';
+import { cancelBet } from './cancel';
 import { applyCard } from './cards';
 import { closeWindow, decide, timeout } from './decisions';
 import { voidRound } from './round-end';
@@ -37,6 +38,8 @@ export function stepInfinite(state: InfiniteState, input: InfiniteInput): Infini
       return placeBet(state, input);
     case 'bets':
       return placeBets(state, input.bets);
+    case 'cancel-bet':
+      return cancelBet(state, input.playerId);
     case 'close-betting':
       return closeBetting(state);
     case 'card':

@@ -131,6 +131,8 @@ export interface InfiniteState {
   /** How often each card code came out this round (an 8-deck shoe holds 8 of each). */
   readonly cardCounts: Readonly<Record<string, number>>;
   readonly players: InfinitePlayerColumns;
+  /** Players whose bet was cancelled this round (they do not bet again in it). */
+  readonly cancelled?: readonly string[];
   readonly nodes: readonly DecisionNode[];
   /** Total stake per side bet kind this round (Bust Bonus decides whether the dealer draws). */
   readonly sideTotals: Readonly<Record<InfiniteSideBet, number>>;

@@ -29,6 +29,7 @@ export type InfiniteInput =
   | { readonly type: 'open-betting'; readonly roundId: string; readonly roundOfShoe: number }
   | ({ readonly type: 'bet' } & InfiniteBetInput)
   | { readonly type: 'bets'; readonly bets: readonly InfiniteBetInput[] }
+  | { readonly type: 'cancel-bet'; readonly playerId: string }
   | { readonly type: 'close-betting' }
   | { readonly type: 'card'; readonly card: string }
   | ({ readonly type: 'decision' } & InfiniteDecisionInput)

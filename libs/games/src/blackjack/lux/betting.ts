@@ -226,11 +226,17 @@ export function closeBetting(state: LuxState): LuxStep {
     next = {
       ...next,
       phase: 'settled',
-      settlement: { voided: false, dealerCards: [], records: returned },
+      settlement: {
+        voided: false,
+        dealerCards: [],
+        records: [...(state.settlement?.records ?? []), ...returned],
+      },
     };
     return { state: next, effects: [...effects, event('round-settled', next.settlement)] };
   }
-  next = { ...next, settlement: { voided: false, dealerCards: [], records: returned } };
+  // Bets behind returned earlier in the window (a cancelled seat bet) stay on record.
+  const records = [...(state.settlement?.records ?? []), ...returned];
+  next = { ...next, settlement: { voided: false, dealerCards: [], records } };
   return { state: next, effects: [...effects, prompt(next)] };
 }
 

@@ -8,6 +8,7 @@ import {
   seatBetFailed,
   takeSeat,
 } from './betting';
+import { cancelLuxBet } from './cancel';
 import { applyCard, closeWindow, decision, followChoice, insurance, preDecision } from './play';
 import { voidRound } from './round-end';
 import { LuxState } from './state';
@@ -30,6 +31,8 @@ export {
   newLuxTable,
 } from './seats';
 export type { LuxSeatVerdict } from './seats';
+export { luxCancelKey } from './cancel';
+export type { LuxCancelledBet } from './cancel';
 export { currentSeat, luxDealerCards, luxExpectedCard } from './expected-card';
 export type { LuxExpectedCard } from './expected-card';
 
@@ -49,6 +52,8 @@ export function stepLux(state: LuxState, input: LuxInput): LuxStep {
       return behindBet(state, input.seat, input.playerId, input.main, input.pairs ?? 0);
     case 'seat-bet-failed':
       return seatBetFailed(state, input.seat, input.playerId, input.reason ?? 'failed');
+    case 'cancel-bet':
+      return cancelLuxBet(state, input.seat, input.playerId, input.betType);
     case 'close-betting':
       return closeBetting(state);
     case 'card':

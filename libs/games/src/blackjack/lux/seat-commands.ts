@@ -1,6 +1,7 @@
 import { isPlayerAction, PlayerAction } from '../core/player-hands';
 import { isRejected, Rejection } from '../core/engine';
 import { LuxEffect, LuxInput, LuxSeatBetRefusal, stepLux } from './engine';
+import { luxCancelKey } from './cancel';
 import { LUX_SEAT_COUNT, LuxState } from './state';
 
 /**
@@ -45,6 +46,15 @@ export function placeLuxBet(
     return refuse(
       'unknown-bet-type',
       `Blackjack Lux bets are "main" (seat bet), "bet-behind" and "pairs" (got "${bet.betType}")`,
+    );
+  }
+  const again = placedBets(bet).find(([t]) =>
+    state.cancelled?.includes(luxCancelKey(seatNo, bet.playerId, t)),
+  );
+  if (again) {
+    return refuse(
+      'bet-cancelled',
+      `${bet.playerId}'s ${again[0]} bet on seat ${seatNo} was cancelled this round`,
     );
   }
   const steps = plan(state.seats[seatNo - 1], bet);

@@ -90,6 +90,8 @@ export interface LuxState {
   readonly roundOfShoe: number;
   readonly window: number;
   readonly seats: readonly LuxSeat[];
+  /** Bets cancelled this round (`seat/player/betType`): not placed again in it. */
+  readonly cancelled?: readonly string[];
   readonly dealOrder: readonly LuxDealSlot[];
   readonly dealt: number;
   readonly dealer: {

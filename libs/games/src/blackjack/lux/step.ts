@@ -45,6 +45,13 @@ export type LuxInput =
       readonly playerId: string;
       readonly reason?: LuxSeatBetRefusal;
     }
+  /** The platform takes back its player's bet on a seat while betting is open. */
+  | {
+      readonly type: 'cancel-bet';
+      readonly seat: number;
+      readonly playerId: string;
+      readonly betType: 'main' | 'bet-behind' | 'pairs';
+    }
   | { readonly type: 'close-betting' }
   | { readonly type: 'card'; readonly card: string }
   | {
