@@ -35,8 +35,8 @@ export function platformCommandOf(message: CommandMessage): PlatformCommand | Co
     tableId: message.tableId,
     commandId: message.commandId,
     roundId: message.roundId,
-    // The v1 topics are the default platform's (the per-platform topics name theirs).
-    platformId: DEFAULT_PLATFORM,
+    // The v1 topics are the default platform's (the intake sets a per-platform topic's).
+    platformId: (message as { platformId?: string }).platformId ?? DEFAULT_PLATFORM,
     playerId: message.playerId,
   };
   switch (message.type) {

@@ -6,7 +6,14 @@ import type {
   SettlementRecord,
 } from '../games/game-adapter';
 import type { MachineContext, MachineOutcome, MachineRejection } from './table-input';
-import { RoundState, roundOf, TableSettings, TableState, withRound } from './table-state';
+import {
+  playerCurrency,
+  RoundState,
+  roundOf,
+  TableSettings,
+  TableState,
+  withRound,
+} from './table-state';
 import { withPlatformPlayers } from './player-names';
 import { emptyWrites } from './table-writes';
 
@@ -89,9 +96,17 @@ export class Transition {
     this.state = withRound(this.state, (r) => ({ ...r, engine: step.state }));
     for (const event of step.events) this.emit(event);
     this.absorbCards(step, round.id, readingId);
-    for (const bet of step.bets ?? []) this.writes.bets.push({ ...bet, roundId: round.id });
+    // Each bet and settlement is in its player's currency this round (the table's default unless
+    // the round recorded another): the games know nothing of currencies.
+    const currency = (player: string) => playerCurrency(this.settings, round, player);
+    for (const bet of step.bets ?? []) {
+      this.writes.bets.push({ ...bet, currency: currency(bet.playerId), roundId: round.id });
+    }
     for (const d of step.decisions ?? []) this.writes.decisions.push({ ...d, roundId: round.id });
-    const settlements = step.settlements ?? [];
+    const settlements = (step.settlements ?? []).map((s) => ({
+      ...s,
+      currency: currency(s.playerId),
+    }));
     for (const s of settlements) this.writes.settlements.push({ ...s, roundId: round.id });
     if (settlements.length > 0) this.announceSettlements(settlements, step.state);
     this.absorbTimers(step);
@@ -150,6 +165,7 @@ export class Transition {
             net: s.net,
             outcome: s.outcome,
             roundedDown: s.roundedDown,
+            currency: s.currency,
           })),
       });
     }
