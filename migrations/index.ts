@@ -29,6 +29,7 @@ import { OutboxChainHead1765210100000 } from './1765210100000-OutboxChainHead';
 import { SessionLiveness1765250000000 } from './1765250000000-SessionLiveness';
 import { PlayerPlatforms1765300000000 } from './1765300000000-PlayerPlatforms';
 import { HistoryHotPathIndexes1765700000000 } from './1765700000000-HistoryHotPathIndexes';
+import { CurrenciesPerBet1765800000000 } from './1765800000000-CurrenciesPerBet';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -63,4 +64,5 @@ export const STUDIO_MIGRATIONS = [
   SessionLiveness1765250000000,
   PlayerPlatforms1765300000000,
   HistoryHotPathIndexes1765700000000,
+  CurrenciesPerBet1765800000000,
 ];
