@@ -31,12 +31,16 @@ export function isNotDrivenHere(result: AppliedCommand): boolean {
 
 /** A Kafka command as the use case's command object (validated), or its refusal. */
 export function platformCommandOf(message: CommandMessage): PlatformCommand | CommandRejection {
+  // What the intake stamped on the message once it passed its schema: its platform (the topic's)
+  // and the currencies that platform uses (the registry's).
+  const stamped = message as { platformId?: string; platformCurrencies?: readonly string[] };
+  const platformCurrencies = stamped.platformCurrencies;
   const common = {
     tableId: message.tableId,
     commandId: message.commandId,
     roundId: message.roundId,
     // The v1 topics are the default platform's (the intake sets a per-platform topic's).
-    platformId: (message as { platformId?: string }).platformId ?? DEFAULT_PLATFORM,
+    platformId: stamped.platformId ?? DEFAULT_PLATFORM,
     playerId: message.playerId,
   };
   switch (message.type) {
@@ -48,6 +52,7 @@ export function platformCommandOf(message: CommandMessage): PlatformCommand | Co
         amount: message.amount,
         sideBets: message.sideBets,
         currency: message.currency,
+        platformCurrencies,
       });
     case 'TakeSeat':
       // A Lux seat is taken by its seat bet (games.md), so the seat request carries the bet.
@@ -58,6 +63,7 @@ export function platformCommandOf(message: CommandMessage): PlatformCommand | Co
         amount: message.amount,
         sideBets: message.pairs ? { pairs: message.pairs } : undefined,
         currency: message.currency,
+        platformCurrencies,
       });
     case 'LeaveSeat':
       return DecideCommand.create({ ...common, action: 'leave-seat', seat: String(message.seat) });
