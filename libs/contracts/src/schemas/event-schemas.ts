@@ -72,8 +72,7 @@ function openPayload(properties: Record<string, JsonSchema>, required: string[] 
   };
 }
 
-/** One settled bet (rows of the `settlements` table, as platforms credit them). */
-export const SETTLEMENT_SCHEMA: JsonSchema = payload({
+const SETTLEMENT_FIELDS: Record<string, JsonSchema> = {
   betId: ID,
   playerId: ID,
   betType: ID,
@@ -87,7 +86,23 @@ export const SETTLEMENT_SCHEMA: JsonSchema = payload({
     pattern: '^\\d+(?:/\\d+)?$',
     description: 'fraction of a minor unit dropped by rounding down ("0", "1/2")',
   },
-});
+};
+
+/**
+ * One settled bet (rows of the `settlements` table, as platforms credit them). `currency` (2.1) is
+ * the bet's: every amount of the entry is in it; the studio always sends it, optional in the
+ * schema so the change stays compatible (schemaVersion 1).
+ */
+export const SETTLEMENT_SCHEMA: JsonSchema = payload(
+  {
+    ...SETTLEMENT_FIELDS,
+    currency: {
+      ...def('currency'),
+      description: "the bet's currency (ISO 4217): stake, returned and net are in it",
+    },
+  },
+  Object.keys(SETTLEMENT_FIELDS),
+);
 
 export interface EventSchemaEntry {
   /** The envelope's `type`. */

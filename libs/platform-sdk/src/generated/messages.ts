@@ -160,7 +160,7 @@ export interface PlaceBet {
   betType: string;
   spot?: string;
   /**
-   * a stake: integer minor units of the table currency, 1 to 10^12
+   * a stake: integer minor units of the bet's currency, 1 to 10^12
    */
   amount: number;
   sideBets?: {
@@ -170,7 +170,7 @@ export interface PlaceBet {
     [k: string]: number | undefined;
   };
   /**
-   * ISO 4217 code
+   * the bet's currency (ISO 4217), one the table accepts and the platform uses; omitted: the first of the table's currencies (its default first) that the platform uses
    */
   currency?: string;
 }
@@ -206,7 +206,7 @@ export interface TakeSeat {
    */
   seat: number;
   /**
-   * a stake: integer minor units of the table currency, 1 to 10^12
+   * a stake: integer minor units of the bet's currency, 1 to 10^12
    */
   amount: number;
   /**
@@ -214,7 +214,7 @@ export interface TakeSeat {
    */
   pairs?: number;
   /**
-   * ISO 4217 code
+   * the bet's currency (ISO 4217), one the table accepts and the platform uses; omitted: the first of the table's currencies (its default first) that the platform uses
    */
   currency?: string;
 }
@@ -323,11 +323,11 @@ export interface BehindBetAccepted {
      */
     playerId?: string;
     /**
-     * an amount of money: integer minor units of the table currency (may be negative)
+     * an amount of money: integer minor units of the bet's currency (may be negative)
      */
     main?: number;
     /**
-     * an amount of money: integer minor units of the table currency (may be negative)
+     * an amount of money: integer minor units of the bet's currency (may be negative)
      */
     pairs?: number;
     /**
@@ -380,11 +380,11 @@ export interface BetAccepted {
     seat?: number;
     spot?: string;
     /**
-     * an amount of money: integer minor units of the table currency (may be negative)
+     * an amount of money: integer minor units of the bet's currency (may be negative)
      */
     amount?: number;
     /**
-     * an amount of money: integer minor units of the table currency (may be negative)
+     * an amount of money: integer minor units of the bet's currency (may be negative)
      */
     main?: number;
     /**
@@ -392,7 +392,7 @@ export interface BetAccepted {
      */
     side?: {
       /**
-       * an amount of money: integer minor units of the table currency (may be negative)
+       * an amount of money: integer minor units of the bet's currency (may be negative)
        */
       [k: string]: number | undefined;
     };
@@ -448,7 +448,7 @@ export interface BetsAccepted {
        */
       playerId: string;
       /**
-       * an amount of money: integer minor units of the table currency (may be negative)
+       * an amount of money: integer minor units of the bet's currency (may be negative)
        */
       main: number;
       /**
@@ -456,7 +456,7 @@ export interface BetsAccepted {
        */
       side: {
         /**
-         * an amount of money: integer minor units of the table currency (may be negative)
+         * an amount of money: integer minor units of the bet's currency (may be negative)
          */
         [k: string]: number | undefined;
       };
@@ -536,6 +536,10 @@ export interface BetsRefunded {
        */
       roundedDown: string;
       /**
+       * the bet's currency (ISO 4217): stake, returned and net are in it
+       */
+      currency?: string;
+      /**
        * the player's platform; absent for the default platform (the v1 topics')
        */
       platformId?: string;
@@ -586,19 +590,19 @@ export interface BetsReturned {
       role: 'seat' | 'behind';
       bet: 'main' | 'pairs' | 'insurance';
       /**
-       * an amount of money: integer minor units of the table currency (may be negative)
+       * an amount of money: integer minor units of the bet's currency (may be negative)
        */
       staked: number;
       /**
-       * an amount of money: integer minor units of the table currency (may be negative)
+       * an amount of money: integer minor units of the bet's currency (may be negative)
        */
       refunded: number;
       /**
-       * an amount of money: integer minor units of the table currency (may be negative)
+       * an amount of money: integer minor units of the bet's currency (may be negative)
        */
       paid: number;
       /**
-       * an amount of money: integer minor units of the table currency (may be negative)
+       * an amount of money: integer minor units of the bet's currency (may be negative)
        */
       houseResult: number;
       result: string | string[];
@@ -690,6 +694,10 @@ export interface BetsSettled {
        * fraction of a minor unit dropped by rounding down ("0", "1/2")
        */
       roundedDown: string;
+      /**
+       * the bet's currency (ISO 4217): stake, returned and net are in it
+       */
+      currency?: string;
       /**
        * the player's platform; absent for the default platform (the v1 topics')
        */
@@ -2432,11 +2440,11 @@ export interface SeatBetAccepted {
      */
     playerId?: string;
     /**
-     * an amount of money: integer minor units of the table currency (may be negative)
+     * an amount of money: integer minor units of the bet's currency (may be negative)
      */
     main?: number;
     /**
-     * an amount of money: integer minor units of the table currency (may be negative)
+     * an amount of money: integer minor units of the bet's currency (may be negative)
      */
     pairs?: number;
     /**
