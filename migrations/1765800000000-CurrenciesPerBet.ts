@@ -1,6 +1,4 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { applyFunctionFile } from '../src/database/schema-functions';
-import { functionFile } from './functions';
 
 /** studio_commit_commands before each bet carried its own currency. */
 const OLD_COMMIT_COMMANDS = `studio_commit_commands(jsonb, json, text[], uuid[], text[], text[],
@@ -13,9 +11,9 @@ const OLD_COMMIT_COMMANDS = `studio_commit_commands(jsonb, json, text[], uuid[],
  * the hold figures group by it instead of guessing it from the bet or the table. Rows written
  * before are in their bet's currency, else in that of the player's first bet of the round (an
  * insurance has no bet row), else in their table's (the only currency a table had until now).
- * studio_commit_commands takes each bet's currency (a new argument: the old signature is dropped,
- * then the file's current version applied, as for every function file); studio_write_settlements
- * stores the settlement's.
+ * studio_commit_commands takes each bet's currency: a new argument, so the old signature is dropped
+ * here and the repeatable step that follows the migrations creates the file's version (as it
+ * replaces studio_write_settlements, which now stores each settlement's currency).
  */
 export class CurrenciesPerBet1765800000000 implements MigrationInterface {
   name = 'CurrenciesPerBet1765800000000';
@@ -33,9 +31,8 @@ export class CurrenciesPerBet1765800000000 implements MigrationInterface {
                   WHERE r.id = s.round_id))`,
     );
     await queryRunner.query(`ALTER TABLE settlements ALTER COLUMN currency SET NOT NULL`);
+    // The repeatable step (migrations/functions.ts) then creates the file's version of it.
     await queryRunner.query(`DROP FUNCTION IF EXISTS ${OLD_COMMIT_COMMANDS}`);
-    await applyFunctionFile(queryRunner, functionFile('studio_commit_commands'));
-    await applyFunctionFile(queryRunner, functionFile('studio_write_settlements'));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

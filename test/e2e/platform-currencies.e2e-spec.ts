@@ -118,7 +118,7 @@ describe('platforms of different currencies at the same tables', () => {
       logLevel: logLevel.NOTHING,
     });
     const settings = { topicPrefix: prefix, commandPartitions: 1, eventPartitions: 1 };
-    for (const platform of ['casino-eu', 'casino-th']) {
+    for (const platform of ['casino-eu', 'casino-th', 'casino-mix']) {
       await ensureKafkaTopics(kafka, platformKafkaPlan(platform, settings).topics);
     }
     db = await createTestDatabase('platform-currencies');
@@ -140,11 +140,12 @@ describe('platforms of different currencies at the same tables', () => {
       clock: new SystemClock(),
       ids: new RandomUuidGenerator(),
     };
-    for (const [platform, currency] of [
+    for (const [platform, currencies] of [
       ['casino-eu', 'EUR'],
       ['casino-th', 'THB'],
+      ['casino-mix', 'EUR,THB'],
     ]) {
-      await runPlatformAdmin(['add', platform, currency, platform], deps);
+      await runPlatformAdmin(['add', platform, currencies, platform], deps);
       keys[platform] = (await runPlatformAdmin(['key:create', platform], deps)).split('\n')[1];
       collectors[platform] = new KafkaCollector(TEST_KAFKA_BROKERS, topics.eventsTopic(platform));
       await collectors[platform].start();
@@ -159,11 +160,11 @@ describe('platforms of different currencies at the same tables', () => {
   });
 
   it.each([
-    ['ibj-fx', 'main', [undefined, undefined]],
-    ['pd-fx', 'player', ['1', '2']],
+    ['ibj-fx', 'main', [undefined, undefined, undefined, undefined], 'EUR', 'THB'],
+    ['pd-fx', 'player', ['1', '2', '3', '4'], 'THB', 'EUR'],
   ])(
     '%s: each bet is held to its own currency and refused in one the table or platform does not take',
-    async (tableId, betType, [spotEu, spotTh]) => {
+    async (tableId, betType, [spotEu, spotTh, spotMia, spotTom], defaultCurrency, other) => {
       const roundId = await bettingRound(tableId);
       rounds[tableId] = roundId;
       const base = { roundId, betType };
@@ -196,6 +197,22 @@ describe('platforms of different currencies at the same tables', () => {
           currency: 'THB',
         }),
       ).toMatchObject({ status: 200, body: { accepted: true } });
+      // A platform of both currencies: a bet without currency is in the table's default.
+      for (const [playerId, spot, currency] of [
+        ['mia', spotMia, undefined],
+        ['tom', spotTom, other],
+      ]) {
+        expect(
+          await bet(tableId, 'casino-mix', {
+            ...base,
+            commandId: `${tableId}-mix-${playerId}`,
+            playerId,
+            spot,
+            amount: 5_000,
+            currency,
+          }),
+        ).toMatchObject({ status: 200, body: { accepted: true } });
+      }
       const refused = [
         ['casino-eu', 'USD', 'wrong-currency'],
         ['casino-eu', 'THB', 'currency-not-used-by-platform'],
@@ -220,13 +237,15 @@ describe('platforms of different currencies at the same tables', () => {
         [`${tableId}-refused-%`],
       );
       expect(written).toEqual([{ n: 0 }]);
-      const bets = await q<{ platform_id: string; amount: string; currency: string }>(
-        `SELECT platform_id, amount, currency FROM bets WHERE round_id = $1 ORDER BY platform_id`,
+      const bets = await q<{ player_id: string; amount: string; currency: string }>(
+        `SELECT player_id, amount, currency FROM bets WHERE round_id = $1 ORDER BY player_id`,
         [roundId],
       );
       expect(bets).toEqual([
-        { platform_id: 'casino-eu', amount: '2000', currency: 'EUR' },
-        { platform_id: 'casino-th', amount: '100000', currency: 'THB' },
+        { player_id: 'casino-eu:alice', amount: '2000', currency: 'EUR' },
+        { player_id: 'casino-mix:mia', amount: '5000', currency: defaultCurrency },
+        { player_id: 'casino-mix:tom', amount: '5000', currency: other },
+        { player_id: 'casino-th:alice', amount: '100000', currency: 'THB' },
       ]);
     },
   );
@@ -245,31 +264,54 @@ describe('platforms of different currencies at the same tables', () => {
         200,
       );
     }
-    const rows = await q<{ platform_id: string; currency: string; round_id: string }>(
-      `SELECT DISTINCT platform_id, currency FROM settlements WHERE round_id = ANY($1::uuid[])
-        ORDER BY platform_id`,
+    const rows = await q<{ player_id: string; currency: string }>(
+      `SELECT DISTINCT player_id, currency FROM settlements WHERE round_id = ANY($1::uuid[])
+        ORDER BY player_id, currency`,
       [Object.values(rounds)],
     );
     expect(rows).toEqual([
-      { platform_id: 'casino-eu', currency: 'EUR' },
-      { platform_id: 'casino-th', currency: 'THB' },
+      { player_id: 'casino-eu:alice', currency: 'EUR' },
+      { player_id: 'casino-mix:mia', currency: 'EUR' },
+      { player_id: 'casino-mix:mia', currency: 'THB' },
+      { player_id: 'casino-mix:tom', currency: 'EUR' },
+      { player_id: 'casino-mix:tom', currency: 'THB' },
+      { player_id: 'casino-th:alice', currency: 'THB' },
     ]);
-    for (const [platform, currency] of [
-      ['casino-eu', 'EUR'],
-      ['casino-th', 'THB'],
-    ]) {
+    // Each entry of a platform's private events is in its bet's currency.
+    const betCurrency = new Map(
+      (
+        await q<{ id: string; currency: string }>(
+          `SELECT id, currency FROM bets WHERE round_id = ANY($1::uuid[])`,
+          [Object.values(rounds)],
+        )
+      ).map((b) => [b.id, b.currency]),
+    );
+    for (const platform of ['casino-eu', 'casino-th', 'casino-mix']) {
       const settled = await settledOn(platform);
       expect(Object.keys(settled).sort()).toEqual(['ibj-fx', 'pd-fx']);
       for (const entries of Object.values(settled)) {
         expect(entries.length).toBeGreaterThan(0);
-        expect(entries.every((s) => s.currency === currency)).toBe(true);
+        for (const s of entries) {
+          if (betCurrency.has(s.betId)) expect(s.currency).toBe(betCurrency.get(s.betId));
+        }
       }
     }
+    const currenciesOf = async (platform: string) =>
+      [
+        ...new Set(
+          Object.values(await settledOn(platform))
+            .flat()
+            .map((s) => s.currency),
+        ),
+      ].sort();
+    expect(await currenciesOf('casino-eu')).toEqual(['EUR']);
+    expect(await currenciesOf('casino-th')).toEqual(['THB']);
+    expect(await currenciesOf('casino-mix')).toEqual(['EUR', 'THB']);
   });
 
   it('reports each platform its own settlements per day, table and currency, equal to its private events to the minor unit', async () => {
     const day = new Date().toISOString().slice(0, 10);
-    for (const platform of ['casino-eu', 'casino-th']) {
+    for (const platform of ['casino-eu', 'casino-th', 'casino-mix']) {
       const settled = await settledOn(platform);
       const expected = Object.entries(settled).flatMap(([tableId, entries]) =>
         [...new Set(entries.map((s) => s.currency))].map((currency) => {
@@ -292,7 +334,12 @@ describe('platforms of different currencies at the same tables', () => {
       const answer = await get(`/platform/reports/settlements?from=${day}`, platform);
       expect(answer.status).toBe(200);
       const report = JSON.parse(answer.text) as { lines: Record<string, unknown>[] };
-      expect(report.lines).toEqual(expected.sort((a, b) => a.tableId.localeCompare(b.tableId)));
+      // Ordered as the report is: table, then currency (one day).
+      const order = (a: (typeof expected)[number], b: (typeof expected)[number]) =>
+        a.tableId.localeCompare(b.tableId) || a.currency.localeCompare(b.currency);
+      expect(report.lines).toEqual(expected.sort(order));
+      // casino-mix played both currencies at each table: a line for each, never one sum.
+      if (platform === 'casino-mix') expect(report.lines).toHaveLength(4);
       const csv = (await get(`/platform/reports/settlements?from=${day}&format=csv`, platform))
         .text;
       expect(csv.split('\r\n').filter(Boolean)).toHaveLength(1 + expected.length);
