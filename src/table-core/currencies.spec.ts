@@ -168,6 +168,20 @@ describe.each(CASES)('a table of two currencies: $game', (c) => {
       .flatMap((e) => e.payload.settlements as Array<{ playerId: string; currency: string }>);
     expect(announced.length).toBe(rows.length);
     for (const s of announced) expect(s.currency).toBe(s.playerId === 'thb' ? 'THB' : 'EUR');
+    // No round figure adds the two currencies together.
+    const events = t.outcomes.flatMap((o) => o.writes.events);
+    for (const e of events) expect(e.payload).not.toHaveProperty('totals');
+    const settledRound = events.find(
+      (e) => e.type === 'RoundSettled' && e.payload.totalsByCurrency,
+    );
+    if (c.game === 'infinite-blackjack') {
+      const totals = settledRound!.payload.totalsByCurrency as Record<
+        string,
+        Record<string, { stake: number }>
+      >;
+      expect(totals.EUR.main.stake).toBe(500);
+      expect(totals.THB.main.stake).toBe(30_000);
+    }
   });
 });
 

@@ -6,7 +6,9 @@ import type {
   SettlementRecord,
 } from '../games/game-adapter';
 import type { MachineContext, MachineOutcome, MachineRejection } from './table-input';
+import { totalsPerCurrency } from './currency-totals';
 import {
+  currenciesOf,
   playerCurrency,
   RoundState,
   roundOf,
@@ -94,7 +96,6 @@ export class Transition {
   absorb(step: AdapterStep<unknown>, readingId: string | null = null): void {
     const round = this.round!;
     this.state = withRound(this.state, (r) => ({ ...r, engine: step.state }));
-    for (const event of step.events) this.emit(event);
     this.absorbCards(step, round.id, readingId);
     // Each bet and settlement is in its player's currency this round (the table's default unless
     // the round recorded another): the games know nothing of currencies.
@@ -107,6 +108,11 @@ export class Transition {
       ...s,
       currency: currency(s.playerId),
     }));
+    // A table of several currencies: no round figure adds two currencies together.
+    const several = currenciesOf(this.settings).length > 1;
+    for (const event of step.events) {
+      this.emit(several ? totalsPerCurrency(event, settlements) : event);
+    }
     for (const s of settlements) this.writes.settlements.push({ ...s, roundId: round.id });
     if (settlements.length > 0) this.announceSettlements(settlements, step.state);
     this.absorbTimers(step);

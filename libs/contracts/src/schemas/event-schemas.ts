@@ -590,6 +590,9 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
         nodes: LIST(OBJECT('Infinite Blackjack: one node of the common hand and its pays')),
         side: OBJECT('side-bet results by side bet'),
         totals: OBJECT('staked, paid and refunded per bet kind'),
+        totalsByCurrency: OBJECT(
+          'a table of several currencies, instead of totals: per currency, then bet kind, the bets, stake, returned and net of its settlements (2.1)',
+        ),
         earlyEnd: { type: ['string', 'null'], maxLength: 40 },
         insuranceWins: BOOL,
         voided: { ...BOOL, description: 'the round was voided: every bet refunded' },

@@ -2249,6 +2249,10 @@ export interface RoundSettled {
      * staked, paid and refunded per bet kind
      */
     totals?: {};
+    /**
+     * a table of several currencies, instead of totals: per currency, then bet kind, the bets, stake, returned and net of its settlements (2.1)
+     */
+    totalsByCurrency?: {};
     earlyEnd?: string | null;
     insuranceWins?: boolean;
     /**
