@@ -62,7 +62,15 @@ export function placeBets(tx: Transition, bets: readonly BetCommand[]): ItemResu
 function recordCurrencies(tx: Transition, bets: readonly BetCommand[]): void {
   if (currenciesOf(tx.settings).length < 2 || bets.length === 0) return;
   const currencies = { ...tx.round!.currencies };
-  for (const bet of bets) currencies[bet.playerId] = bet.currency ?? tx.settings.currency;
+  for (const bet of bets) {
+    // A data property whatever the key (assigning `__proto__` would set the prototype instead).
+    Object.defineProperty(currencies, bet.playerId, {
+      value: bet.currency ?? tx.settings.currency,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   setCurrencies(tx, currencies);
 }
 

@@ -185,6 +185,21 @@ describe.each(CASES)('a table of two currencies: $game', (c) => {
   });
 });
 
+describe('a player named like an object member', () => {
+  it('is recorded and held to one currency as any other player', () => {
+    const c = CASES[2];
+    const t = table(c);
+    t.untilBetting();
+    expect(
+      t.bet(c, { playerId: '__proto__', amount: 30_000, currency: 'THB' }).rejection,
+    ).toBeUndefined();
+    expect(t.bet(c, { playerId: '__proto__', amount: 500 }, 1).rejection?.code).toBe(
+      'mixed-currencies',
+    );
+    expect(t.outcomes.flatMap((o) => o.writes.bets).map((b) => b.currency)).toEqual(['THB']);
+  });
+});
+
 describe('a table of one currency', () => {
   it('keeps its state and bet rows as before: no currency map, bets in its one currency', () => {
     const settings = tableRunSettings({ id: 'one', game: 'pok-deng', currency: 'THB' });

@@ -133,7 +133,9 @@ export function limitsIn(
 
 /** The currency of a player's bets in the round (the table's default unless recorded). */
 export function playerCurrency(settings: TableSettings, round: RoundState, player: string): string {
-  return round.currencies?.[player] ?? settings.currency;
+  // Own keys only: a player's key is the platform's text (a player may be named `__proto__`).
+  const recorded = round.currencies;
+  return recorded && Object.hasOwn(recorded, player) ? recorded[player] : settings.currency;
 }
 
 /** The phase the table is in, or would be in without the pause. */
