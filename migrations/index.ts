@@ -30,6 +30,7 @@ import { SessionLiveness1765250000000 } from './1765250000000-SessionLiveness';
 import { PlayerPlatforms1765300000000 } from './1765300000000-PlayerPlatforms';
 import { HistoryHotPathIndexes1765700000000 } from './1765700000000-HistoryHotPathIndexes';
 import { CancelledBets1765800000000 } from './1765800000000-CancelledBets';
+import { CurrenciesPerBet1765810000000 } from './1765810000000-CurrenciesPerBet';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -65,4 +66,5 @@ export const STUDIO_MIGRATIONS = [
   PlayerPlatforms1765300000000,
   HistoryHotPathIndexes1765700000000,
   CancelledBets1765800000000,
+  CurrenciesPerBet1765810000000,
 ];

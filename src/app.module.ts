@@ -112,8 +112,13 @@ export class StudioModule implements NestModule {
       kafka,
       history,
     });
-    const platformKafka = PlatformKafkaModule.forRoot(config, { clock, commands, kafka });
     const platforms = PlatformsModule.forRoot({ config, dataSource, clock });
+    const platformKafka = PlatformKafkaModule.forRoot(config, {
+      clock,
+      commands,
+      kafka,
+      platforms,
+    });
     return {
       module: StudioModule,
       imports: [

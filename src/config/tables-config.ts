@@ -8,8 +8,13 @@ export interface TableDefinition {
   id: string;
   name: string;
   game: GameKind;
-  /** ISO 4217 code (or XPT-style code for the practice table's virtual points). */
+  /** The default currency: ISO 4217 code (or XPT-style code for the practice table's points). */
   currency: string;
+  /**
+   * Several currencies, each with its limits (`{"EUR": {"main": {...}}, "THB": {...}}`), instead
+   * of `currency` + `limits`; read through tableCurrencyCodes.
+   */
+  currencies?: Record<string, unknown>;
   /** The table's card-shoe reader; absent for tables without one (the practice table). */
   scanner?: ScannerSettings;
   /** Further per-table settings (limits, scanner, windows), kept verbatim for later stages. */
@@ -58,13 +63,13 @@ export function parseTableDefinitions(value: unknown, source: string): TableDefi
         `${where} ("${table.id}"): "game" must be one of ${GAME_KINDS.join(', ')} (got ${JSON.stringify(table.game)})`,
       );
     }
-    if (typeof table.currency !== 'string' || !/^[A-Z]{3}$/.test(table.currency)) {
-      throw new ConfigError(
-        `${where} ("${table.id}"): "currency" must be a three-letter ISO 4217 code (got ${JSON.stringify(table.currency)})`,
-      );
-    }
-    // Orchestration settings (windows, limits, rescan limits) are checked here, at start-up.
-    tableRunSettings(table as Parameters<typeof tableRunSettings>[0], `${where} ("${table.id}")`);
+    // Orchestration settings (currencies, windows, limits, rescan limits) are checked here, at
+    // start-up; a table of several currencies names its default (the first, if not given).
+    const run = tableRunSettings(
+      table as Parameters<typeof tableRunSettings>[0],
+      `${where} ("${table.id}")`,
+    );
+    table.currency = run.currency;
     if (table.scanner !== undefined) {
       if (table.game === 'european-blackjack-practice') {
         throw new ConfigError(
@@ -78,4 +83,12 @@ export function parseTableDefinitions(value: unknown, source: string): TableDefi
     }
     return { ...table } as TableDefinition;
   });
+}
+
+/** The currencies a (validated) table definition accepts, its default first. */
+export function tableCurrencyCodes(
+  table: Pick<TableDefinition, 'currency' | 'currencies'>,
+): string[] {
+  const others = Object.keys(table.currencies ?? {}).filter((c) => c !== table.currency);
+  return [table.currency, ...others];
 }

@@ -47,6 +47,8 @@ export interface BetRecord {
   spot: string | null;
   amount: number;
   deducted: number;
+  /** The bet's currency (filled by the table from the player's bet; the games leave it out). */
+  currency?: string;
 }
 
 export interface DecisionRecord {
@@ -70,6 +72,8 @@ export interface SettlementRecord {
   outcome: string;
   /** Fraction of a minor unit dropped by rounding the payout down: `0`, or `1/2` for 3:2 on 5. */
   roundedDown: string;
+  /** The bet's currency (filled by the table from the player's bet; the games leave it out). */
+  currency?: string;
 }
 
 /** One hand of a finished round, as auditors read it back. */
@@ -143,6 +147,8 @@ export interface BetCommand {
   amount: number;
   /** Side bets placed together with a main bet (Infinite Blackjack), by bet type. */
   sideBets?: Record<string, number>;
+  /** The bet's currency; absent: the table's default currency. */
+  currency?: string;
 }
 
 export interface DecisionCommand {

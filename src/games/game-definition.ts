@@ -11,8 +11,10 @@ export interface BetLimitRange {
 export interface GameTableSettings {
   bettingWindowMs: number;
   decisionWindowMs: number;
-  /** Table limits by bet type, in minor units. */
+  /** Table limits by bet type, in minor units (the table's default currency). */
   limits: Record<string, BetLimitRange>;
+  /** Table limits per currency, then bet type (absent: `limits`, in one currency). */
+  limitsByCurrency?: Record<string, Record<string, BetLimitRange>>;
   /** Game-specific rule overrides. */
   rules: Record<string, unknown>;
 }

@@ -29,6 +29,8 @@ export interface StoredRound {
     betType: string;
     spot: string | null;
     amount: number;
+    /** The bet's currency (a table of several holds each bet to its currency's limits). */
+    currency?: string;
   }>;
   cards: Array<{ slot: string; card: CardCode }>;
   decisions: StoredDecision[];
@@ -130,6 +132,7 @@ export function placeEach(
           betType: b.betType,
           spot: b.spot ?? undefined,
           amount: b.amount,
+          ...(b.currency ? { currency: b.currency } : {}),
         },
         round.roundNumber,
       ),

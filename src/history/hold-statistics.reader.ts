@@ -4,10 +4,14 @@ export type HoldQuery = <T = Record<string, unknown>>(
   params?: unknown[],
 ) => Promise<T[]>;
 
-/** What one completed round staked and won, per bet type (money in integer minor units). */
+/**
+ * What one completed round staked and won, per currency and bet type (money in integer minor
+ * units of that currency: amounts of two currencies are never added together).
+ */
 export interface RoundStakes {
   roundId: string;
   endedAt: string;
+  currency: string;
   betType: string;
   /** Sum of the settlements' stakes: what was deducted (a Pok Deng Player bet's deposit too). */
   stake: number;
@@ -46,7 +50,8 @@ export class HoldStatisticsReader {
   constructor(private readonly query: HoldQuery) {}
 
   /**
-   * The last `limit` completed rounds of a table that had bets, with stake and net per bet type.
+   * The last `limit` completed rounds of a table that had bets, with stake and net per currency
+   * and bet type.
    * Voided rounds are left out: their bets were refunded and say nothing about the game's return;
    * so are cancelled bets (taken back by their platform before the deal: never played).
    */
@@ -54,6 +59,7 @@ export class HoldStatisticsReader {
     const rows = await this.query<{
       round_id: string;
       ended_at: Date;
+      currency: string;
       bet_type: string;
       stake: string;
       net: string;
@@ -65,16 +71,17 @@ export class HoldStatisticsReader {
                          WHERE s.round_id = r.id AND s.outcome <> 'cancelled')
           ORDER BY r.ended_at DESC, r.id DESC
           LIMIT $2)
-       SELECT recent.id AS round_id, recent.ended_at, s.bet_type,
+       SELECT recent.id AS round_id, recent.ended_at, s.currency, s.bet_type,
               sum(s.stake)::text AS stake, sum(s.net)::text AS net
          FROM recent JOIN settlements s ON s.round_id = recent.id AND s.outcome <> 'cancelled'
-        GROUP BY recent.id, recent.ended_at, s.bet_type
-        ORDER BY recent.ended_at, recent.id, s.bet_type`,
+        GROUP BY recent.id, recent.ended_at, s.currency, s.bet_type
+        ORDER BY recent.ended_at, recent.id, s.currency, s.bet_type`,
       [tableId, limit],
     );
     return rows.map((r) => ({
       roundId: r.round_id,
       endedAt: new Date(r.ended_at).toISOString(),
+      currency: r.currency.trim(),
       betType: r.bet_type,
       stake: BIGINT_SAFE(r.stake, 'stake'),
       net: BIGINT_SAFE(r.net, 'net'),

@@ -127,6 +127,7 @@ describe('hold monitoring statistics', () => {
       Array.from({ length: 60 }, (_, i) => ({
         roundId: `${tableId}-${i}`,
         endedAt: new Date(Date.UTC(2026, 10, 30, 12, 0, i)).toISOString(),
+        currency: tableId === 'pd' ? 'THB' : 'XPT',
         betType: tableId === 'pd' ? 'player' : 'main',
         stake: 500,
         net,
@@ -164,6 +165,47 @@ describe('hold monitoring statistics', () => {
     expect(report.games.map((g) => [g.game, g.returns.rounds])).toEqual([
       ['pok-deng', 60],
       ['european-blackjack-practice', 60],
+    ]);
+  });
+
+  it('keeps each currency of a table apart: its own band, its own alerts, never one sum', () => {
+    const tables = [
+      {
+        id: 'pd',
+        name: 'Pok Deng 1',
+        game: 'pok-deng',
+        currency: 'THB',
+        currencies: { THB: {}, EUR: {} },
+      },
+    ] as unknown as TableDefinition[];
+    const rows = Array.from({ length: 60 }, (_, i) => {
+      const endedAt = new Date(Date.UTC(2026, 10, 30, 12, 0, i)).toISOString();
+      const roundId = `pd-${i}`;
+      return [
+        // THB players lose every bet; EUR players win every bet at 2:1.
+        { roundId, endedAt, currency: 'THB', betType: 'player', stake: 10_000, net: -10_000 },
+        { roundId, endedAt, currency: 'EUR', betType: 'player', stake: 500, net: 500 },
+      ];
+    }).flat();
+    const report = holdReport(
+      tables,
+      { lastRounds: new Map([['pd', rows]]), hourly: [], scanners: [] },
+      { now: new Date('2026-11-30T13:00:00Z'), rounds: 200, hours: 24 },
+    );
+    const [pd] = report.tables;
+    expect(pd.currencies.map((c) => [c.currency, c.returns.stake, c.returns.net])).toEqual([
+      ['THB', 600_000, -600_000],
+      ['EUR', 30_000, 30_000],
+    ]);
+    // The table's own figures are its default currency's alone.
+    expect([pd.returns.stake, pd.returns.net]).toEqual([600_000, -600_000]);
+    expect(pd.alerts.map((a) => [a.kind, a.message.slice(0, 10)])).toEqual([
+      ['return-below', "Players' r"],
+      ['return-above', 'EUR bets: '],
+    ]);
+    expect(report.games.map((g) => [g.game, g.currency, g.returns.stake])).toEqual([
+      ['pok-deng', 'THB', 600_000],
+      ['pok-deng', 'EUR', 30_000],
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import type { GameKind } from '@studio/contracts';
-import type { TableDefinition } from '../config/tables-config';
+import { TableDefinition, tableCurrencyCodes } from '../config/tables-config';
 import type { HourlyRounds, RoundStakes, ScannerCounts } from '../history/hold-statistics.reader';
 import { EXPECTED_RETURN_SOURCES, expectedReturn, maxReturn, SD_FLOORS } from './expected-returns';
 import {
@@ -16,16 +16,27 @@ export interface HoldAlert {
   message: string;
 }
 
+/** A table's or game's return in one currency: stakes of two currencies are never added. */
+export interface CurrencyHold {
+  currency: string;
+  returns: ReturnBand;
+  /** Stakes on bet types without an expected figure, left out of the comparison. */
+  unratedStake: number;
+}
+
 export interface TableHold {
   tableId: string;
   name: string;
   game: GameKind;
+  /** The table's default currency: `returns`, `unratedStake` and `series` are in it. */
   currency: string;
   /** False for tables without a physical reader (the practice table): no rescan figures. */
   scanner: boolean;
   returns: ReturnBand;
   /** Stakes on bet types without an expected figure, left out of the comparison. */
   unratedStake: number;
+  /** Every currency of the table (its default first), each measured on its own bets alone. */
+  currencies: CurrencyHold[];
   /** After each round; the band only once it is narrow enough to judge (null before). */
   series: Array<{
     endedAt: string;
@@ -43,6 +54,8 @@ export interface TableHold {
 
 export interface GameHold {
   game: GameKind;
+  /** A game's tables are measured together per currency (one line each). */
+  currency: string;
   tables: number;
   source: string;
   returns: ReturnBand;
@@ -72,15 +85,21 @@ export function holdReport(
   settings: { now: Date; rounds: number; hours: number },
 ): HoldReport {
   const perTable = tables.map((table) => tableHold(table, inputs, settings.hours));
-  const games = [...new Set(tables.map((t) => t.game))].map((game) => {
+  const games = [...new Set(tables.map((t) => t.game))].flatMap((game) => {
     const own = tables.filter((t) => t.game === game);
-    const rounds = own.flatMap((t) => roundResults(game, inputs.lastRounds.get(t.id) ?? []).rated);
-    return {
-      game,
-      tables: own.length,
-      source: EXPECTED_RETURN_SOURCES[game],
-      returns: returnBand(rounds, { sdFloor: SD_FLOORS[game] }),
-    };
+    const currencies = [...new Set(own.flatMap((t) => currenciesOfTable(t, inputs)))];
+    return currencies.map((currency) => {
+      const rounds = own.flatMap(
+        (t) => roundResults(game, inputs.lastRounds.get(t.id) ?? [], currency).rated,
+      );
+      return {
+        game,
+        currency,
+        tables: own.filter((t) => currenciesOfTable(t, inputs).includes(currency)).length,
+        source: EXPECTED_RETURN_SOURCES[game],
+        returns: returnBand(rounds, { sdFloor: SD_FLOORS[game] }),
+      };
+    });
   });
   return {
     generatedAt: settings.now.toISOString(),
@@ -92,10 +111,20 @@ export function holdReport(
   };
 }
 
+/** The table's configured currencies (its default first), then any other its rounds were bet in. */
+function currenciesOfTable(table: TableDefinition, inputs: HoldInputs): string[] {
+  const rows = inputs.lastRounds.get(table.id) ?? [];
+  return [...new Set([...tableCurrencyCodes(table), ...rows.map((r) => r.currency)])];
+}
+
 function tableHold(table: TableDefinition, inputs: HoldInputs, hours: number): TableHold {
-  const { rated, unratedStake } = roundResults(table.game, inputs.lastRounds.get(table.id) ?? []);
   const sdFloor = SD_FLOORS[table.game];
-  const returns = returnBand(rated, { sdFloor });
+  const rows = inputs.lastRounds.get(table.id) ?? [];
+  const currencies = currenciesOfTable(table, inputs).map((currency) => {
+    const { rated, unratedStake } = roundResults(table.game, rows, currency);
+    return { currency, rated, unratedStake, returns: returnBand(rated, { sdFloor }) };
+  });
+  const { rated, unratedStake, returns } = currencies[0];
   const counts = inputs.scanners.find((s) => s.tableId === table.id);
   const scanner = table.scanner !== undefined;
   const rescans = scanner && counts ? rescanBand(counts.cards, counts.unrecognised) : null;
@@ -108,6 +137,11 @@ function tableHold(table: TableDefinition, inputs: HoldInputs, hours: number): T
     scanner,
     returns,
     unratedStake,
+    currencies: currencies.map((c) => ({
+      currency: c.currency,
+      returns: c.returns,
+      unratedStake: c.unratedStake,
+    })),
     series: returnSeries(rated, { sdFloor }).map((b, i) => {
       const judged = b.verdict !== 'too-few-rounds';
       return {
@@ -123,7 +157,16 @@ function tableHold(table: TableDefinition, inputs: HoldInputs, hours: number): T
       .map((h) => ({ hour: h.hour, rounds: h.rounds })),
     rescans,
     outages,
-    alerts: alertsOf(returns, rescans, outages, hours),
+    alerts: [
+      ...alertsOf(returns, rescans, outages, hours),
+      // Each other currency's bets are judged alone (their alerts name the currency).
+      ...currencies.slice(1).flatMap((c) =>
+        alertsOf(c.returns, null, null, hours).map((a) => ({
+          ...a,
+          message: `${c.currency} bets: ${a.message}`,
+        })),
+      ),
+    ],
   };
 }
 
@@ -161,14 +204,19 @@ function alertsOf(
   return alerts;
 }
 
-/** One result per round from the per-bet-type rows (oldest first), rated bet types only. */
+/**
+ * One result per round from the per-bet-type rows of one currency (oldest first), rated bet types
+ * only.
+ */
 function roundResults(
   game: GameKind,
   rows: readonly RoundStakes[],
+  currency: string,
 ): { rated: RoundResult[]; unratedStake: number } {
   const byRound = new Map<string, RoundResult>();
   let unratedStake = 0;
   for (const row of rows) {
+    if (row.currency !== currency) continue;
     const figure = expectedReturn(game, row.betType);
     if (figure === undefined) {
       unratedStake += row.stake;

@@ -23,7 +23,8 @@ export const AUDIT_400 =
 
 export const EXPORT_200 =
   'CSV (header roundId,tableId,game,shoeId,shoeNumber,roundNumber,status,startedAt,endedAt,' +
-  'voidReason,bets,staked,returned,net) or one JSON object per line';
+  'voidReason,platformId,currency,bets,staked,returned,net: a line per round, platform and ' +
+  'currency) or one JSON object per line';
 
 const query = (name: string, schema: SchemaObject, description: string, required = false) =>
   ApiQuery({ name, required, schema, description });

@@ -35,6 +35,30 @@ function listen() {
 }
 
 describe('RoundLogListener', () => {
+  it('tells each currency of a round on its own, never one sum of two currencies', () => {
+    const { lines, listener } = listen();
+    listener.onTransition(
+      'pokdeng-1',
+      outcome({ newRound: { id: 'r-1', shoeId: 's', shoeNumber: 3, roundNumber: 12 } }),
+    );
+    listener.onTransition(
+      'pokdeng-1',
+      outcome({
+        roundStatus: { id: 'r-1', status: 'completed', phase: 'settled', ended: true },
+        settlements: [
+          { ...settlement('p1', 10_000, 9_500), currency: 'THB' },
+          { ...settlement('p2', 2_000, -2_000), currency: 'EUR' },
+        ],
+      }),
+    );
+    expect(lines).toEqual([
+      [
+        'info',
+        'Pok Deng 1 (pokdeng-1): round 12 of shoe 3 completed: 2 bets by 2 players, staked 100.00 THB, players net 95.00 THB; staked 20.00 EUR, players net -20.00 EUR [round r-1]',
+      ],
+    ]);
+  });
+
   it('writes one info line per completed round with the table, round and outcome summary', () => {
     const { lines, listener } = listen();
     listener.onTransition(

@@ -86,18 +86,27 @@ export class RoundLogListener {
     const which = numbers
       ? `round ${numbers.roundNumber} of shoe ${numbers.shoeNumber}`
       : 'a round started before this service took the table';
-    const money = (minor: number) => formatMinor(minor, this.tables.get(tableId)?.currency ?? '');
+    // Each currency on its own (a settlement names its own; the table's for older notes).
+    const tableCurrency = this.tables.get(tableId)?.currency ?? '';
+    const per = (line: (m: (typeof note.money)[number]) => string) =>
+      note.money.map((m) => line({ ...m, currency: m.currency || tableCurrency })).join('; ');
     const bets = `${count(note.bets, 'bet')} by ${count(note.players, 'player')}`;
     if (note.status === 'completed') {
       const summary =
         note.bets === 0
           ? 'no bets'
-          : `${bets}, staked ${money(note.staked)}, players net ${money(note.playersNet)}`;
+          : `${bets}, ${per(
+              (m) =>
+                `staked ${formatMinor(m.staked, m.currency)}, players net ${formatMinor(m.playersNet, m.currency)}`,
+            )}`;
       return `${which} completed: ${summary}`;
     }
     const by = voider ? ` by ${supervisor(voider.actor)}${approval(voider)}` : '';
     const why = note.voidReason ? ` (${note.voidReason})` : '';
-    const refunds = note.bets === 0 ? 'no bets' : `${bets} refunded, ${money(note.staked)}`;
+    const refunds =
+      note.bets === 0
+        ? 'no bets'
+        : `${bets} refunded, ${per((m) => formatMinor(m.staked, m.currency))}`;
     return `${which} voided${by}${why}: ${refunds}`;
   }
 }

@@ -13,9 +13,11 @@ export type TransitionNote =
       voidReason?: string;
       bets: number;
       players: number;
-      staked: number;
-      /** Sum of players' net results in minor units (negative: the house won). */
-      playersNet: number;
+      /**
+       * Per currency (a table may take several; never added together): what was staked and the
+       * players' net result in its minor units (negative: the house won).
+       */
+      money: Array<{ currency: string; staked: number; playersNet: number }>;
     }
   | { kind: 'automatic-pause'; roundId: string | null; reason: string; cause: string }
   /** A supervisor alert that pauses nothing (a rescan limit is told as its automatic pause). */
@@ -93,11 +95,24 @@ export function summariseTransition(outcome: MachineOutcome): TransitionNote[] {
       ...(status.voidReason ? { voidReason: status.voidReason } : {}),
       bets: settlements.length,
       players: new Set(settlements.map((s) => s.playerId)).size,
-      staked: settlements.reduce((sum, s) => sum + s.stake, 0),
-      playersNet: settlements.reduce((sum, s) => sum + s.net, 0),
+      money: moneyPerCurrency(settlements),
     });
   }
   return notes;
+}
+
+function moneyPerCurrency(
+  settlements: ReadonlyArray<{ currency?: string; stake: number; net: number }>,
+): Array<{ currency: string; staked: number; playersNet: number }> {
+  const byCurrency = new Map<string, { currency: string; staked: number; playersNet: number }>();
+  for (const s of settlements) {
+    const currency = s.currency ?? '';
+    const m = byCurrency.get(currency) ?? { currency, staked: 0, playersNet: 0 };
+    m.staked += s.stake;
+    m.playersNet += s.net;
+    byCurrency.set(currency, m);
+  }
+  return [...byCurrency.values()];
 }
 
 function numbers(payload: Record<string, unknown> | undefined) {

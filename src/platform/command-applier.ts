@@ -32,13 +32,16 @@ export function isNotDrivenHere(result: AppliedCommand): boolean {
 
 /** A Kafka command as the use case's command object (validated), or its refusal. */
 export function platformCommandOf(message: CommandMessage): PlatformCommand | CommandRejection {
+  // What the intake stamped on the message once it passed its schema: its platform (the topic's)
+  // and the currencies that platform uses (the registry's).
+  const stamped = message as { platformId?: string; platformCurrencies?: readonly string[] };
+  const platformCurrencies = stamped.platformCurrencies;
   const common = {
     tableId: message.tableId,
     commandId: message.commandId,
     roundId: message.roundId,
-    // The topic names the platform (the intake sets it: a platform's commands topic names it,
-    // the v1 topics are the default platform's); the schemas refuse it in the message itself.
-    platformId: (message as { platformId?: string }).platformId ?? DEFAULT_PLATFORM,
+    // The v1 topics are the default platform's (the intake sets a per-platform topic's).
+    platformId: stamped.platformId ?? DEFAULT_PLATFORM,
     playerId: message.playerId,
   };
   switch (message.type) {
@@ -50,6 +53,7 @@ export function platformCommandOf(message: CommandMessage): PlatformCommand | Co
         amount: message.amount,
         sideBets: message.sideBets,
         currency: message.currency,
+        platformCurrencies,
       });
     case 'TakeSeat':
       // A Lux seat is taken by its seat bet (games.md), so the seat request carries the bet.
@@ -60,6 +64,7 @@ export function platformCommandOf(message: CommandMessage): PlatformCommand | Co
         amount: message.amount,
         sideBets: message.pairs ? { pairs: message.pairs } : undefined,
         currency: message.currency,
+        platformCurrencies,
       });
     case 'LeaveSeat':
       return DecideCommand.create({ ...common, action: 'leave-seat', seat: String(message.seat) });

@@ -7,10 +7,16 @@ import type { Tables } from '../use-cases/common/tables.port';
 import { CommandApplier } from './command-applier';
 import { CommandIntake } from './command-intake';
 import type { CommandInbox } from './inbox/command-inbox';
+import { platformCommandOf } from './command-applier';
+import { PlatformCurrencies } from './platform-currencies';
+import { PlaceBetCommand } from '../use-cases/place-bet/place-bet.command';
+import { isRejection } from '../use-cases/common/table-command';
 
 /** Every table is driven elsewhere: the intake stores each command as read, platform included. */
-function forwardingIntake(prefix = '') {
-  const stored: Array<CommandMessage & { platformId?: string }> = [];
+function forwardingIntake(prefix = '', currencies?: PlatformCurrencies) {
+  const stored: Array<
+    CommandMessage & { platformId?: string; platformCurrencies?: readonly string[] }
+  > = [];
   const inbox = {
     route: () => 'inbox',
     forwardKafka: async (entries: Array<{ message: CommandMessage }>) => {
@@ -24,6 +30,7 @@ function forwardingIntake(prefix = '') {
     inbox,
     clock,
     new PlatformTopics(prefix),
+    currencies,
   );
   return { intake, stored };
 }
@@ -73,5 +80,38 @@ describe('command intake: the topic names the platform', () => {
     );
     expect(outcome.kind === 'dead-letter' && outcome.reason).toMatch(/platformId/);
     expect(stored).toEqual([]);
+  });
+});
+
+describe("command intake: a platform's currencies", () => {
+  const registry = new PlatformCurrencies({
+    listActive: async () => [
+      { id: 'casino-th', name: 'TH', currencies: ['THB'], status: 'active' as const },
+    ],
+  });
+
+  it('stamps the currencies of the platform on its commands, and the owner checks the bet in them', async () => {
+    const { intake, stored } = forwardingIntake('', registry);
+    await intake.processBatch([
+      raw('studio.platform.casino-th.commands.v2', bet({ commandId: 'named', currency: 'EUR' })),
+      raw('studio.platform.casino-th.commands.v2', bet({ commandId: 'omitted' })),
+      raw('studio.platform.casino-x.commands.v2', bet({ commandId: 'unknown', currency: 'EUR' })),
+    ]);
+    expect(stored.map((c) => [c.commandId, c.platformCurrencies])).toEqual([
+      ['named', ['THB']],
+      ['omitted', ['THB']],
+      ['unknown', undefined],
+    ]);
+    // What the table's owner makes of them, at a table of EUR (its default) and THB.
+    const table = { currencies: ['EUR', 'THB'] };
+    const items = stored.map((message) => {
+      const command = platformCommandOf(message);
+      if (isRejection(command) || !(command instanceof PlaceBetCommand)) throw new Error('no bet');
+      const item = command.toItem(table, 'bet-1');
+      return 'item' in item
+        ? ((item.item.input as { bet: { currency?: string } }).bet.currency ?? 'EUR')
+        : item.code;
+    });
+    expect(items).toEqual(['currency-not-used-by-platform', 'THB', 'EUR']);
   });
 });

@@ -27,6 +27,7 @@ function tablesAnswering(
             runtime: {
               tableId,
               currency: 'THB',
+              currencies: ['THB'],
               prepareAhead: () => undefined,
               submitCommands: async (items: readonly BatchItem[]) => answer(tableId, items),
             },

@@ -22,6 +22,7 @@ import {
   platformCommandOf,
 } from './command-applier';
 import type { CommandInbox } from './inbox/command-inbox';
+import type { PlatformCurrencies } from './platform-currencies';
 
 export type IntakeOutcome =
   | { kind: 'answered'; result: CommandResultMessage }
@@ -53,6 +54,7 @@ export class CommandIntake {
     private readonly inbox: CommandInbox,
     private readonly clock: Clock,
     private readonly topics = new PlatformTopics(),
+    private readonly currencies?: PlatformCurrencies,
   ) {}
 
   get counters(): IntakeCounters {
@@ -85,6 +87,15 @@ export class CommandIntake {
     }
   }
 
+  /** The platforms' currencies as the registry has them now; the last ones when it fails. */
+  private async refreshCurrencies(): Promise<void> {
+    try {
+      await this.currencies?.refresh();
+    } catch {
+      // An outage of the registry does not stop the intake: the last snapshot stays.
+    }
+  }
+
   /**
    * A batch as read from the topic: every message gets its own answer or dead letter, exactly as
    * if processed one by one in order, but each table's commands are applied together (one
@@ -92,6 +103,7 @@ export class CommandIntake {
    * Commands of tables another instance drives go to their inbox (one statement for the batch).
    */
   async processBatch(raws: readonly RawCommandMessage[]): Promise<IntakeOutcome[]> {
+    await this.refreshCurrencies();
     const outcomes: IntakeOutcome[] = new Array(raws.length);
     const commands: CommandMessage[] = new Array(raws.length);
     const results: CommandResult[] = new Array(raws.length);
@@ -192,8 +204,14 @@ export class CommandIntake {
     }
     // The topic names the platform (the broker lets a platform write only its own topic), and the
     // schemas refuse a platformId in the message: a command cannot speak for another platform.
-    const command = json as CommandMessage & { platformId: string };
+    const command = json as CommandMessage & {
+      platformId: string;
+      platformCurrencies?: readonly string[];
+    };
     command.platformId = this.topics.platformOfCommandTopic(raw.topic) ?? DEFAULT_PLATFORM_ID;
+    // Its currencies go with it (to the table's inbox too): a bet in another is refused.
+    const currencies = this.currencies?.of(command.platformId);
+    if (currencies) command.platformCurrencies = currencies;
     // The key decides the partition: commands of one table are applied in the order sent only
     // if they all carry the table id as their key.
     if (raw.key !== null && raw.key !== command.tableId) {

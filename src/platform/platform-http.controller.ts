@@ -84,7 +84,12 @@ export class PlatformHttpController {
     @Body(new SchemaPipe(PLACE_BET_BODY, { codes: AMOUNT_CODES })) body: BetBody,
     @CurrentPlatform() platform: Platform,
   ) {
-    const command = PlaceBetCommand.create({ tableId, ...body, platformId: platform.id });
+    const command = PlaceBetCommand.create({
+      tableId,
+      ...body,
+      platformId: platform.id,
+      platformCurrencies: platform.currencies,
+    });
     return toHttp(isRejection(command) ? command : await this.placeBet.execute(command));
   }
 

@@ -7,6 +7,8 @@ import { CommandInbox } from './inbox/command-inbox';
 import { CommandAnswersPublisher } from '../kafka/command-answers.publisher';
 import { PlatformTopics } from '../kafka/platform-topics';
 import { CommandIntake } from './command-intake';
+import { PlatformDirectory } from '../platforms/platform-directory';
+import { PlatformCurrencies } from './platform-currencies';
 import { AnswersLifecycle, CommandIntakeHandler } from './command-intake.handler';
 
 /**
@@ -17,20 +19,21 @@ import { AnswersLifecycle, CommandIntakeHandler } from './command-intake.handler
 export class PlatformKafkaModule {
   static forRoot(
     config: StudioConfig,
-    deps: { clock: Clock; commands: DynamicModule; kafka: DynamicModule },
+    deps: { clock: Clock; commands: DynamicModule; kafka: DynamicModule; platforms: DynamicModule },
   ): DynamicModule {
     if (!config.kafka?.commands.enabled) return { module: PlatformKafkaModule };
     return {
       module: PlatformKafkaModule,
-      imports: [deps.commands, deps.kafka],
+      imports: [deps.commands, deps.kafka, deps.platforms],
       providers: [
         {
           provide: CommandIntakeHandler,
-          inject: [CommandApplier, CommandInbox, CommandAnswersPublisher],
+          inject: [CommandApplier, CommandInbox, CommandAnswersPublisher, PlatformDirectory],
           useFactory: (
             applier: CommandApplier,
             inbox: CommandInbox,
             answers: CommandAnswersPublisher,
+            directory: PlatformDirectory,
           ) =>
             new CommandIntakeHandler(
               new CommandIntake(
@@ -38,6 +41,7 @@ export class PlatformKafkaModule {
                 inbox,
                 deps.clock,
                 new PlatformTopics(config.kafka?.topicPrefix),
+                new PlatformCurrencies(directory),
               ),
               inbox,
               answers,

@@ -8,34 +8,20 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
-import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { platformOfKey, playerOfKey } from '../common/player-key';
 import { ApiPlatform, ApiSummary } from '../http/api-docs';
 import { HistoryReader } from '../history/reader/history-reader';
-import type { SettlementReportLine } from '../history/reader/platform-records.reader';
 import type { Platform } from '../platforms/platform-directory';
 import { CurrentPlatform, PlatformKeyGuard } from './platform-key.guard';
 import { PlatformThrottlerGuard } from './platform-throttler.guard';
+import { settlementReportCsv } from './settlement-report-csv';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
 /** At most a quarter per report: a bounded query however far back a platform asks. */
 const MAX_DAYS = 92;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const REPORT_COLUMNS: (keyof SettlementReportLine)[] = [
-  'day',
-  'tableId',
-  'currency',
-  'rounds',
-  'bets',
-  'stake',
-  'payout',
-  'refunds',
-  'cancellations',
-  'net',
-];
 
 function dayOf(text: string | undefined, name: string): Date {
   const at = DAY.test(text ?? '') ? new Date(`${text}T00:00:00Z`) : new Date(NaN);
@@ -85,12 +71,7 @@ export class PlatformReportsController {
     );
     if (query.format === 'csv') {
       response.setHeader('content-type', 'text/csv; charset=utf-8');
-      return stringify(lines, {
-        header: true,
-        columns: REPORT_COLUMNS,
-        record_delimiter: 'windows',
-        escape_formulas: true,
-      });
+      return settlementReportCsv(lines);
     }
     return { platformId: platform.id, from: query.from, to: query.to ?? query.from, lines };
   }

@@ -2,6 +2,7 @@ import { DynamicModule, Inject, Module, OnModuleInit } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../clock/clock';
 import type { StudioConfig } from '../config/studio-config';
+import { tableCurrencyCodes } from '../config/tables-config';
 import { CachedPlatformDirectory } from './cached-platform-directory';
 import { DEFAULT_PLATFORM_ID, PlatformDirectory } from './platform-directory';
 import { PlatformsRepository } from './platforms.repository';
@@ -51,5 +52,5 @@ export class PlatformsModule implements OnModuleInit {
 }
 
 function tableCurrencies(config: StudioConfig): string[] {
-  return [...new Set(config.tables.map((t) => t.currency))].sort();
+  return [...new Set(config.tables.flatMap(tableCurrencyCodes))].sort();
 }

@@ -1,8 +1,9 @@
 import { isSideBetOffered } from '@studio/games/shoe';
 import type { AdapterBatchStep, BetCommand, DecisionCommand } from '../games/game-adapter';
 import type { CancelBetInput, ItemResult, MachineRejection } from './table-input';
-import type { RoundState } from './table-state';
+import { currenciesOf, limitsIn, playerCurrency, RoundState } from './table-state';
 import { Transition } from './transition';
+import { withRound } from './table-state';
 
 /** Platform commands: bets and decisions, one at a time or a window of them in one step. */
 
@@ -23,8 +24,12 @@ export function placeBet(tx: Transition, bet: BetCommand): void {
     return tx.reject(problem.code, problem.message);
   }
   const round = tx.round!;
+  const before = round.currencies;
+  recordCurrencies(tx, [bet]);
   if (tx.applyRound(tx.adapter.placeBet(round.engine, bet, round.roundNumber))) {
     tx.reply = { betId: bet.betId, roundId: round.id };
+  } else {
+    setCurrencies(tx, before);
   }
 }
 
@@ -34,9 +39,48 @@ export function placeBets(tx: Transition, bets: readonly BetCommand[]): ItemResu
     tx,
     bets,
     (bet) => betProblem(tx, bet),
-    (engine, round, accepted) => tx.adapter.placeBets!(engine, accepted, round.roundNumber),
+    (engine, round, accepted) => {
+      // Recorded before the step (its bet rows name their currency), kept for the accepted.
+      const before = round.currencies;
+      recordCurrencies(tx, accepted);
+      const batch = tx.adapter.placeBets!(engine, accepted, round.roundNumber);
+      setCurrencies(tx, before);
+      recordCurrencies(
+        tx,
+        accepted.filter((_, k) => batch.results[k] === null),
+      );
+      return batch;
+    },
     (bet, roundId) => ({ betId: bet.betId, roundId }),
   );
+}
+
+/**
+ * On a table of several currencies the round records each betting player's currency: their
+ * bets and settlements are in it, and their further bets this round must be too.
+ */
+function recordCurrencies(tx: Transition, bets: readonly BetCommand[]): void {
+  if (currenciesOf(tx.settings).length < 2 || bets.length === 0) return;
+  const currencies = { ...tx.round!.currencies };
+  for (const bet of bets) {
+    // A data property whatever the key (assigning `__proto__` would set the prototype instead).
+    Object.defineProperty(currencies, bet.playerId, {
+      value: bet.currency ?? tx.settings.currency,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  setCurrencies(tx, currencies);
+}
+
+function setCurrencies(tx: Transition, currencies: Record<string, string> | undefined): void {
+  tx.state = withRound(tx.state, (r) => {
+    const next = { ...r };
+    if (currencies) next.currencies = currencies;
+    else delete next.currencies;
+    return next;
+  });
 }
 
 export function decide(tx: Transition, decision: DecisionCommand): void {
@@ -144,22 +188,45 @@ function betProblem(tx: Transition, bet: BetCommand): MachineRejection | null {
       message: 'The amount must be a positive whole number of minor units',
     };
   }
+  const currency = bet.currency ?? tx.settings.currency;
+  const limits = limitsIn(tx.settings, currency);
+  if (!limits) {
+    return {
+      code: 'wrong-currency',
+      message: `The table plays in ${currenciesOf(tx.settings).join(', ')}, not ${currency}`,
+    };
+  }
+  if (round.currencies && Object.hasOwn(round.currencies, bet.playerId)) {
+    const held = playerCurrency(tx.settings, round, bet.playerId);
+    if (held !== currency) {
+      return {
+        code: 'mixed-currencies',
+        message: `This player bets in ${held} this round, not ${currency}`,
+      };
+    }
+  }
   const parts: Array<[string, number]> = [
     [bet.betType, bet.amount],
     ...Object.entries(bet.sideBets ?? {}).filter(([, amount]) => amount !== 0),
   ];
   for (const [betType, amount] of parts) {
-    const problem = partProblem(tx, betType, amount, round.roundNumber);
+    // The currency is named in the message only where there are several.
+    const named = currenciesOf(tx.settings).length > 1 ? ` ${currency}` : '';
+    const problem = partProblem(tx, limits, named, [betType, amount], round.roundNumber);
     if (problem) return problem;
   }
   return null;
 }
 
-/** One part of a bet (the main bet or a side bet) against its limits and the shoe's offer. */
+/**
+ * One part of a bet (the main bet or a side bet) against its limits in the bet's currency and the
+ * shoe's offer.
+ */
 function partProblem(
   tx: Transition,
-  betType: string,
-  amount: number,
+  limits: Record<string, { min: number; max: number }>,
+  currency: string,
+  [betType, amount]: [string, number],
   roundNumber: number,
 ): MachineRejection | null {
   if (!Number.isSafeInteger(amount) || amount <= 0) {
@@ -169,19 +236,17 @@ function partProblem(
     };
   }
   // betType is the platform's text: only the table's own limits count (never `__proto__`).
-  const limit = Object.hasOwn(tx.settings.limits, betType)
-    ? tx.settings.limits[betType]
-    : undefined;
+  const limit = Object.hasOwn(limits, betType) ? limits[betType] : undefined;
   if (limit && amount < limit.min) {
     return {
       code: 'under-limit',
-      message: `The minimum ${betType} bet is ${limit.min} (got ${amount})`,
+      message: `The minimum ${betType} bet is ${limit.min}${currency} (got ${amount})`,
     };
   }
   if (limit && amount > limit.max) {
     return {
       code: 'over-limit',
-      message: `The maximum ${betType} bet is ${limit.max} (got ${amount})`,
+      message: `The maximum ${betType} bet is ${limit.max}${currency} (got ${amount})`,
     };
   }
   if (!isSideBetOffered(tx.adapter.shoeRules, betType, roundNumber)) {

@@ -11,11 +11,16 @@ export interface BetLimit {
 export interface TableSettings {
   tableId: string;
   game: GameKind;
+  /** The default currency: a bet that names none is in it. */
   currency: string;
+  /** Every currency the table accepts, the default first (absent: the default alone). */
+  currencies?: readonly string[];
   bettingWindowMs: number;
   roundIntervalMs: number;
-  /** Per bet type limits in minor units (`main`, `pairs`, `player`, `pair` ...). */
+  /** Per bet type limits in minor units (`main`, `pairs`, `player`, `pair` ...), default currency. */
   limits: Record<string, BetLimit>;
+  /** Per currency, per bet type limits (absent: `limits`, in the default currency alone). */
+  limitsByCurrency?: Record<string, Record<string, BetLimit>>;
   ingestion: IngestionRules;
 }
 
@@ -49,6 +54,11 @@ export interface RoundState {
   shoeNumber: number;
   roundNumber: number;
   engine: unknown;
+  /**
+   * The currency of each player's bets this round, on a table of several currencies (every bet
+   * of a player in one round is in one currency); absent on a single-currency table.
+   */
+  currencies?: Record<string, string>;
   /** Pending void requests of this round; they lapse when the round ends. */
   voidRequests: VoidRequest[];
 }
@@ -101,6 +111,31 @@ export function initialTableState(settings: TableSettings, deckCount: number): T
     timers: [],
     faceDownCards: {},
   };
+}
+
+/** The currencies a table accepts, its default first. */
+export function currenciesOf(settings: TableSettings): readonly string[] {
+  return settings.currencies ?? [settings.currency];
+}
+
+/** A currency's limits by bet type, or undefined when the table does not accept the currency. */
+export function limitsIn(
+  settings: TableSettings,
+  currency: string,
+): Record<string, BetLimit> | undefined {
+  if (settings.limitsByCurrency) {
+    return Object.hasOwn(settings.limitsByCurrency, currency)
+      ? settings.limitsByCurrency[currency]
+      : undefined;
+  }
+  return currency === settings.currency ? settings.limits : undefined;
+}
+
+/** The currency of a player's bets in the round (the table's default unless recorded). */
+export function playerCurrency(settings: TableSettings, round: RoundState, player: string): string {
+  // Own keys only: a player's key is the platform's text (a player may be named `__proto__`).
+  const recorded = round.currencies;
+  return recorded && Object.hasOwn(recorded, player) ? recorded[player] : settings.currency;
 }
 
 /** The phase the table is in, or would be in without the pause. */

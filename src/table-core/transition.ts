@@ -6,7 +6,16 @@ import type {
   SettlementRecord,
 } from '../games/game-adapter';
 import type { MachineContext, MachineOutcome, MachineRejection } from './table-input';
-import { RoundState, roundOf, TableSettings, TableState, withRound } from './table-state';
+import { totalsPerCurrency } from './currency-totals';
+import {
+  currenciesOf,
+  playerCurrency,
+  RoundState,
+  roundOf,
+  TableSettings,
+  TableState,
+  withRound,
+} from './table-state';
 import { withPlatformPlayers } from './player-names';
 import { emptyWrites } from './table-writes';
 
@@ -87,11 +96,23 @@ export class Transition {
   absorb(step: AdapterStep<unknown>, readingId: string | null = null): void {
     const round = this.round!;
     this.state = withRound(this.state, (r) => ({ ...r, engine: step.state }));
-    for (const event of step.events) this.emit(event);
     this.absorbCards(step, round.id, readingId);
-    for (const bet of step.bets ?? []) this.writes.bets.push({ ...bet, roundId: round.id });
+    // Each bet and settlement is in its player's currency this round (the table's default unless
+    // the round recorded another): the games know nothing of currencies.
+    const currency = (player: string) => playerCurrency(this.settings, round, player);
+    for (const bet of step.bets ?? []) {
+      this.writes.bets.push({ ...bet, currency: currency(bet.playerId), roundId: round.id });
+    }
     for (const d of step.decisions ?? []) this.writes.decisions.push({ ...d, roundId: round.id });
-    const settlements = step.settlements ?? [];
+    const settlements = (step.settlements ?? []).map((s) => ({
+      ...s,
+      currency: currency(s.playerId),
+    }));
+    // A table of several currencies: no round figure adds two currencies together.
+    const several = currenciesOf(this.settings).length > 1;
+    for (const event of step.events) {
+      this.emit(several ? totalsPerCurrency(event, settlements) : event);
+    }
     for (const s of settlements) this.writes.settlements.push({ ...s, roundId: round.id });
     if (settlements.length > 0) this.announceSettlements(settlements, step.state);
     for (const c of step.cancellations ?? [])
@@ -152,6 +173,7 @@ export class Transition {
             net: s.net,
             outcome: s.outcome,
             roundedDown: s.roundedDown,
+            currency: s.currency,
           })),
       });
     }

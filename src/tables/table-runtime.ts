@@ -25,6 +25,7 @@ import { CommandQueue } from './command-queue';
 import { commandRecord, replayRepeat, replayStored } from './command-replay';
 import type { CommandRecord, ReadingStore, TableLeaseFence, TransitionStore } from './ports';
 import { UNSTORED_READING } from '../table-core/table-writes';
+import { currenciesOf } from '../table-core/table-state';
 import { GroupStep, StepAhead } from './step-ahead';
 import { TableTimers } from './table-timers';
 import type { TakeoverGuard } from './takeover-check';
@@ -90,6 +91,11 @@ export class TableRuntime implements DrivenTable {
 
   get currency(): string {
     return this.machine.settings.currency;
+  }
+
+  /** Every currency the table accepts, its default first. */
+  get currencies(): readonly string[] {
+    return currenciesOf(this.machine.settings);
   }
 
   /** A read-only snapshot for consoles (callers must not mutate it). */

@@ -1,8 +1,8 @@
 import type { GameKind } from '@studio/contracts';
 import { DEFAULT_INGESTION_RULES } from '@studio/scanner-protocol';
 import { ConfigError } from '../common/config-error';
-import { defaultLimits } from '../games/game-registry';
-import type { BetLimit, TableSettings } from '../table-core/table-machine';
+import type { TableSettings } from '../table-core/table-machine';
+import { tableCurrencies } from './currency-limits';
 
 export interface TableRunSettings extends TableSettings {
   decisionWindowMs: number;
@@ -17,7 +17,7 @@ type Raw = Record<string, unknown>;
  * decision window 10 s, rescans escalate after 5 failed attempts or 20 s, debounce 300 ms.
  */
 export function tableRunSettings(
-  table: Raw & { id: string; game: GameKind; currency: string },
+  table: Raw & { id: string; game: GameKind; currency?: string },
   where = `table "${table.id}"`,
 ): TableRunSettings {
   const int = (
@@ -41,43 +41,7 @@ export function tableRunSettings(
   if (typeof rescan !== 'object' || Array.isArray(rescan)) {
     throw new ConfigError(`${where}: "rescan" must be an object`);
   }
-  const defaults = defaultLimits(table.game);
-  const limits: Record<string, BetLimit> = { ...defaults };
-  const rawLimits = table.limits;
-  if (rawLimits !== undefined) {
-    if (typeof rawLimits !== 'object' || rawLimits === null || Array.isArray(rawLimits)) {
-      throw new ConfigError(
-        `${where}: "limits" must be an object like {"main": {"min": 100, "max": 50000}}`,
-      );
-    }
-    for (const [betType, limit] of Object.entries(rawLimits as Raw)) {
-      if (!(betType in defaults)) {
-        throw new ConfigError(
-          `${where}: "limits.${betType}" is not a bet of ${table.game} (bets: ${Object.keys(defaults).join(', ')})`,
-        );
-      }
-      const l = (limit ?? {}) as Raw;
-      const min = int(
-        'min',
-        limits[betType].min,
-        1,
-        Number.MAX_SAFE_INTEGER,
-        l,
-        `limits.${betType}.min`,
-      );
-      const max = int(
-        'max',
-        limits[betType].max,
-        1,
-        Number.MAX_SAFE_INTEGER,
-        l,
-        `limits.${betType}.max`,
-      );
-      if (min > max)
-        throw new ConfigError(`${where}: "limits.${betType}" has min ${min} above max ${max}`);
-      limits[betType] = { min, max };
-    }
-  }
+  const money = tableCurrencies(table, where);
   const rules = table.rules ?? {};
   if (typeof rules !== 'object' || rules === null || Array.isArray(rules)) {
     throw new ConfigError(`${where}: "rules" must be an object`);
@@ -85,11 +49,13 @@ export function tableRunSettings(
   return {
     tableId: table.id,
     game: table.game,
-    currency: table.currency,
+    currency: money.currency,
+    currencies: money.currencies,
+    limits: money.limitsByCurrency[money.currency],
+    limitsByCurrency: money.limitsByCurrency,
     bettingWindowMs: int('bettingWindowMs', 15_000, 1_000, 600_000),
     decisionWindowMs: int('decisionWindowMs', 10_000, 1_000, 600_000),
     roundIntervalMs: int('roundIntervalMs', 5_000, 0, 600_000),
-    limits,
     ingestion: {
       maxFailedAttempts: int(
         'maxFailedAttempts',

@@ -26,15 +26,24 @@ describe('auditor history: exports, replay and the event chain', () => {
       expect(csv.type).toContain('text/csv');
       const lines = csv.text.trimEnd().split('\r\n');
       expect(lines[0]).toBe(
-        'roundId,tableId,game,shoeId,shoeNumber,roundNumber,status,startedAt,endedAt,voidReason,bets,staked,returned,net',
+        'roundId,tableId,game,shoeId,shoeNumber,roundNumber,status,startedAt,endedAt,voidReason,platformId,currency,bets,staked,returned,net',
       );
       expect(lines).toHaveLength(all.length + 1);
       const pokLine = lines.find((l) => l.startsWith(audit.pokRound.id))!.split(',');
-      const [totals] = await q<{ staked: string; returned: string }>(
-        `SELECT sum(stake) AS staked, sum(returned) AS returned FROM settlements WHERE round_id = $1`,
+      const [totals] = await q<{
+        platform_id: string;
+        currency: string;
+        staked: string;
+        returned: string;
+      }>(
+        `SELECT platform_id, currency, sum(stake) AS staked, sum(returned) AS returned
+           FROM settlements WHERE round_id = $1 GROUP BY platform_id, currency`,
         [audit.pokRound.id],
       );
+      // One line per round, platform and currency: this round's players are of one of each.
       expect(pokLine.slice(10)).toEqual([
+        totals.platform_id,
+        totals.currency,
         '3',
         totals.staked,
         totals.returned,

@@ -446,14 +446,14 @@ describe('supervisor and auditor consoles: escalation, approval, correction, rep
     const csv = readFileSync((await download.path())!, 'utf8');
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'roundId,tableId,game,shoeId,shoeNumber,roundNumber,status,startedAt,endedAt,voidReason,bets,staked,returned,net',
+      'roundId,tableId,game,shoeId,shoeNumber,roundNumber,status,startedAt,endedAt,voidReason,platformId,currency,bets,staked,returned,net',
     );
     const line = lines.find((l) => l.startsWith(`${correctedRoundId},`));
     expect(line).toBeDefined();
     const cells = line!.split(',');
     expect(cells.slice(1, 3)).toEqual(['pd-correction', 'pok-deng']);
     expect(cells[6]).toBe('completed');
-    expect(cells.slice(10)).toEqual(['1', settled.stake, settled.returned, settled.net]);
+    expect(cells.slice(12)).toEqual(['1', settled.stake, settled.returned, settled.net]);
     // The table and status filters apply to the export too.
     expect(lines.slice(1).every((l) => l.split(',')[1] === 'pd-correction')).toBe(true);
     await page.locator('#flash').getByText('Export (CSV) downloaded').waitFor();

@@ -6,7 +6,8 @@ import { csvHeader, csvLines, ExportRow } from './rounds-csv';
 const BATCH = 2_000;
 
 /**
- * Rounds of a time range with their settlement totals, oldest first, as CSV or NDJSON. Streamed:
+ * Rounds of a time range with their settlement totals per platform and currency (a line each),
+ * oldest first, as CSV or NDJSON. Streamed:
  * read in keyset batches and written as they come, so an export of millions of rounds holds one
  * batch in memory and the first bytes leave at once. NDJSON carries every value exactly as stored
  * (JSON has types: no reader evaluates a string); only the CSV, made for spreadsheets, escapes.
@@ -40,6 +41,8 @@ export class ExportRounds {
         startedAt: r.startedAt,
         endedAt: r.endedAt,
         voidReason: r.voidReason,
+        platformId: r.platformId,
+        currency: r.currency,
         bets: r.bets,
         staked: r.staked,
         returned: r.returned,

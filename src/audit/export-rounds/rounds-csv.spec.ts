@@ -11,9 +11,9 @@ describe('CSV export lines', () => {
   it('quotes fields holding commas, quotes or line breaks (RFC 4180) and leaves nulls empty', () => {
     expect(
       csvLines([{ ...EMPTY, roundId: 'r', voidReason: 'dealer said "stop", then left' }]),
-    ).toBe(`r${','.repeat(9)}"dealer said ""stop"", then left"${','.repeat(4)}\r\n`);
+    ).toBe(`r${','.repeat(9)}"dealer said ""stop"", then left"${','.repeat(6)}\r\n`);
     expect(csvLines([{ ...EMPTY, roundId: 'r', voidReason: 'a\nb', net: 100 }])).toBe(
-      `r${','.repeat(9)}"a\nb",,,,100\r\n`,
+      `r${','.repeat(9)}"a\nb",,,,,,100\r\n`,
     );
   });
 
@@ -34,7 +34,7 @@ describe('CSV export lines', () => {
     (_p, text, cell) => {
       const line = cells(csvLines([{ ...EMPTY, voidReason: text }]));
       expect(line.split(',').slice(0, 9)).toEqual(Array(9).fill(''));
-      expect(line.slice(9)).toBe(`${cell},,,,`);
+      expect(line.slice(9)).toBe(`${cell},,,,,,`);
     },
   );
 
@@ -59,6 +59,14 @@ describe('CSV export lines', () => {
         },
       ]),
     );
-    expect(line).toBe(',,,,3,12,,,,,2,5000,2500,-2500');
+    expect(line).toBe(',,,,3,12,,,,,,,2,5000,2500,-2500');
+  });
+
+  it('names the platform and currency of each line of totals', () => {
+    const lines = csvLines([
+      { ...EMPTY, roundId: 'r', platformId: 'casino-a', currency: 'EUR', bets: 1, net: -100 },
+      { ...EMPTY, roundId: 'r', platformId: 'casino-b', currency: 'THB', bets: 1, net: 900 },
+    ]);
+    expect(lines).toBe(`r,,,,,,,,,,casino-a,EUR,1,,,-100\r\nr,,,,,,,,,,casino-b,THB,1,,,900\r\n`);
   });
 });

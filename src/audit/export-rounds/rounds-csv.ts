@@ -11,6 +11,8 @@ export const EXPORT_COLUMNS = [
   'startedAt',
   'endedAt',
   'voidReason',
+  'platformId',
+  'currency',
   'bets',
   'staked',
   'returned',

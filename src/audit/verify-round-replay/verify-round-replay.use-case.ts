@@ -147,6 +147,7 @@ export class VerifyRoundReplay {
         betType: b.betType,
         spot: b.spot,
         amount: b.amount,
+        currency: b.currency.trim(),
       })),
       cards: cards.map((c) => ({ slot: c.slot, card: c.card as CardCode })),
       decisions: decisions.map((d) => ({

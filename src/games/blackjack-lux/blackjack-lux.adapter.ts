@@ -3,10 +3,13 @@ import { cardCode, CardCode, parseCardCode } from '@studio/cards';
 import {
   BlackjackRules,
   dealerPeeks,
+  DEFAULT_LUX_CONFIG,
   EventEffect,
   LUX_SEAT_COUNT,
   LuxCancelledBet,
   LuxConfig,
+  LuxCurrencyLimits,
+  LuxLimits,
   LuxEffect,
   LuxInput,
   luxDealerCards,
@@ -51,6 +54,8 @@ export interface LuxTableSettings {
   decisionWindowMs: number;
   /** Table limits by bet type (`main`, `bet-behind`, `pairs`); the engine enforces the same. */
   limits?: Record<string, { min: number; max: number }>;
+  /** Limits per currency, then bet type: a table of several currencies (each bet in its own). */
+  limitsByCurrency?: Record<string, Record<string, { min: number; max: number }>>;
   /** Rule overrides (games.md provisional options) and `maxSeatsPerPlayer` (Default 2). */
   rules?: Record<string, unknown>;
 }
@@ -88,6 +93,30 @@ const TIMER_PHASE: Record<string, LuxState['phase']> = {
  * bet on which seat, removal of a refused seat bet, the one round of grace) are the engine's
  * (libs/games/src/blackjack/lux/seat-commands.ts and engine.ts).
  */
+/**
+ * A table of several currencies gives the engine each currency's limits (a single-currency table
+ * keeps its engine configuration, and so its stored rounds, exactly as before).
+ */
+function luxCurrencyLimits(
+  byCurrency: LuxTableSettings['limitsByCurrency'],
+): Pick<LuxConfig, 'limitsByCurrency'> {
+  if (!byCurrency || Object.keys(byCurrency).length < 2) return {};
+  const range = (
+    l: Record<string, { min: number; max: number }>,
+    type: string,
+    fallback: LuxLimits,
+  ) => (Object.hasOwn(l, type) ? l[type] : fallback);
+  const limitsByCurrency: Record<string, LuxCurrencyLimits> = {};
+  for (const [currency, l] of Object.entries(byCurrency)) {
+    limitsByCurrency[currency] = {
+      seatBet: range(l, 'main', DEFAULT_LUX_CONFIG.seatBet),
+      betBehind: range(l, 'bet-behind', DEFAULT_LUX_CONFIG.betBehind),
+      pairBet: range(l, 'pairs', DEFAULT_LUX_CONFIG.pairBet),
+    };
+  }
+  return { limitsByCurrency };
+}
+
 export class BlackjackLuxAdapter
   extends BlackjackAdapter<LuxState>
   implements GameAdapter<LuxState>
@@ -109,6 +138,7 @@ export class BlackjackLuxAdapter
       ...(limits.main ? { seatBet: limits.main } : {}),
       ...(limits['bet-behind'] ? { betBehind: limits['bet-behind'] } : {}),
       ...(limits.pairs ? { pairBet: limits.pairs } : {}),
+      ...luxCurrencyLimits(settings.limitsByCurrency),
     };
   }
 
@@ -164,6 +194,7 @@ export class BlackjackLuxAdapter
       seat: seatNo,
       amount: bet.amount,
       sidePairs: bet.sideBets?.pairs ?? 0,
+      ...(bet.currency ? { currency: bet.currency } : {}),
     });
     if ('rejected' in placed) return { rejected: { ...placed.rejected } };
     const result = this.translateStep(state, placed);

@@ -15,6 +15,7 @@ export const BLACKJACK_LUX: GameDefinition = {
       bettingWindowMs: settings.bettingWindowMs,
       decisionWindowMs: settings.decisionWindowMs,
       limits: settings.limits,
+      limitsByCurrency: settings.limitsByCurrency,
       rules: settings.rules,
     }) as GameAdapter,
   replay: replayLux,

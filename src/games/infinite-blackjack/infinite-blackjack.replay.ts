@@ -15,9 +15,12 @@ import {
  */
 export function replayInfinite(adapter: GameAdapter, round: StoredRound): ReplayedRound {
   const rec = startReplay(adapter, round);
-  const byPlayer = new Map<string, { main: number; side: Record<string, number> }>();
+  const byPlayer = new Map<
+    string,
+    { main: number; side: Record<string, number>; currency?: string }
+  >();
   for (const b of round.bets) {
-    const entry = byPlayer.get(b.playerId) ?? { main: 0, side: {} };
+    const entry = byPlayer.get(b.playerId) ?? { main: 0, side: {}, currency: b.currency };
     if (b.betType === 'main') entry.main = b.amount;
     else entry.side[b.betType] = b.amount;
     byPlayer.set(b.playerId, entry);
@@ -26,7 +29,14 @@ export function replayInfinite(adapter: GameAdapter, round: StoredRound): Replay
     rec.apply(
       adapter.placeBet(
         rec.state,
-        { betId: playerId, playerId, betType: 'main', amount: bet.main, sideBets: bet.side },
+        {
+          betId: playerId,
+          playerId,
+          betType: 'main',
+          amount: bet.main,
+          sideBets: bet.side,
+          ...(bet.currency ? { currency: bet.currency } : {}),
+        },
         round.roundNumber,
       ),
       `bet ${playerId}`,

@@ -35,6 +35,8 @@ import {
 export interface PokDengTableSettings {
   rules?: Partial<PokDengRules>;
   bettingWindowMs: number;
+  /** The table's limits per currency (`player`, `pair`): the engine holds each bet to its own. */
+  limitsByCurrency?: PokDengRules['limitsByCurrency'];
 }
 
 const slotId = (slot: DealSlot): string =>
@@ -54,7 +56,11 @@ export class PokDengAdapter implements GameAdapter<PokDengRoundState> {
   private readonly rules: PokDengRules;
 
   constructor(private readonly settings: PokDengTableSettings) {
-    this.rules = { ...POK_DENG_RULES, ...settings.rules };
+    this.rules = {
+      ...POK_DENG_RULES,
+      ...settings.rules,
+      ...(settings.limitsByCurrency ? { limitsByCurrency: settings.limitsByCurrency } : {}),
+    };
     this.shoeRules = pokDengShoeRules(this.rules);
   }
 
@@ -101,6 +107,7 @@ export class PokDengAdapter implements GameAdapter<PokDengRoundState> {
           playerId: bet.playerId,
           spot: { kind: bet.betType, hand },
           amount: bet.amount,
+          ...(bet.currency ? { currency: bet.currency } : {}),
         },
       }),
     );

@@ -10,6 +10,10 @@ export const POK_DENG: GameDefinition = {
     new PokDengAdapter({
       bettingWindowMs: settings.bettingWindowMs,
       rules: settings.rules,
+      // A table of several currencies: the engine holds each bet to its currency's limits.
+      ...(settings.limitsByCurrency && Object.keys(settings.limitsByCurrency).length > 1
+        ? { limitsByCurrency: settings.limitsByCurrency }
+        : {}),
     }) as GameAdapter,
   replay: replayPokDeng,
 };

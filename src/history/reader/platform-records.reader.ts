@@ -48,8 +48,8 @@ export class PlatformRecordsReader {
 
   /**
    * Settlements of the platform's players settled on [from, to) (UTC days), per day, table and
-   * currency. A settlement's currency is its bet's (the player's first bet of the round; every
-   * bet of a player in a round is in one currency), else the table's.
+   * currency: the settlement row's own (its bet's), so amounts of different currencies are never
+   * added together.
    */
   async settlementReport(
     platformId: string,
@@ -59,9 +59,7 @@ export class PlatformRecordsReader {
     const rows = await this.q<Record<string, string>>(
       `SELECT to_char(date_trunc('day', s.settled_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day,
               r.table_id,
-              COALESCE((SELECT b.currency FROM bets b
-                         WHERE b.round_id = s.round_id AND b.player_id = s.player_id LIMIT 1),
-                       t.currency) AS currency,
+              s.currency,
               count(DISTINCT s.round_id) FILTER (WHERE s.outcome <> 'cancelled') AS rounds,
               count(*) FILTER (WHERE s.outcome <> 'cancelled') AS bets,
               COALESCE(sum(s.stake) FILTER (WHERE s.outcome <> 'cancelled'), 0) AS stake,
@@ -71,7 +69,6 @@ export class PlatformRecordsReader {
               sum(s.net) AS net
          FROM settlements s
          JOIN rounds r ON r.id = s.round_id
-         JOIN studio_tables t ON t.id = r.table_id
         WHERE s.platform_id = $1 AND s.settled_at >= $2 AND s.settled_at < $3
         GROUP BY 1, 2, 3
         ORDER BY 1, 2, 3`,
@@ -118,7 +115,7 @@ export class PlatformRecordsReader {
         [platformId, roundId],
       ),
       this.q<Record<string, string>>(
-        `SELECT bet_id, player_id, bet_type, spot, stake, returned, net, outcome, settled_at
+        `SELECT bet_id, player_id, bet_type, spot, stake, returned, net, currency, outcome, settled_at
            FROM settlements WHERE round_id = $2 AND platform_id = $1 ORDER BY id`,
         [platformId, roundId],
       ),
@@ -158,6 +155,7 @@ export class PlatformRecordsReader {
         stake: Number(s.stake),
         returned: Number(s.returned),
         net: Number(s.net),
+        currency: s.currency.trim(),
         outcome: s.outcome,
         settledAt: iso(s.settled_at),
       })),

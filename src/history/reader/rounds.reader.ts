@@ -54,9 +54,15 @@ export interface ReplayRound {
   key: Keyset;
 }
 
-/** A round with its settlement totals, one line of an export. */
+/**
+ * A round with its settlement totals of one platform in one currency, one line of an export (a
+ * round without settlements: one line, platform and currency null). Amounts of different
+ * currencies or platforms are never added together.
+ */
 export interface RoundTotals extends RoundSummary {
   key: Keyset;
+  platformId: string | null;
+  currency: string | null;
   bets: number;
   staked: number;
   returned: number;
@@ -189,7 +195,10 @@ export class RoundsReader {
     return row?.n ?? 0;
   }
 
-  /** Up to `limit` rounds of the filter after the keyset, oldest first, with settlement totals. */
+  /**
+   * Up to `limit` rounds of the filter after the keyset, oldest first, with their settlement
+   * totals per platform and currency (one line each, so a round may give several lines).
+   */
   async withTotals(
     filter: RoundFilter,
     after: Keyset | undefined,
@@ -198,23 +207,30 @@ export class RoundsReader {
     const where = roundWhere(filter, after, 'asc');
     const rows = await this.q<
       RoundRow & {
+        platform_id: string | null;
+        currency: string | null;
         bets: number;
         staked: string | null;
         returned: string | null;
         net: string | null;
       }
     >(
-      `SELECT ${ROUND_COLUMNS}, s.bets, s.staked, s.returned, s.net
-           FROM rounds r
+      `SELECT ${ROUND_COLUMNS}, s.platform_id, s.currency, COALESCE(s.bets, 0)::int AS bets,
+              s.staked, s.returned, s.net
+           FROM (SELECT r.* FROM rounds r ${where.sql}
+                  ORDER BY r.started_at, r.id LIMIT ${Math.trunc(limit)}) r
            LEFT JOIN LATERAL (
-             SELECT count(*)::int AS bets, sum(stake) AS staked, sum(returned) AS returned, sum(net) AS net
-               FROM settlements WHERE round_id = r.id) s ON true
-           ${where.sql}
-          ORDER BY r.started_at, r.id LIMIT ${Math.trunc(limit)}`,
+             SELECT platform_id, currency, count(*)::int AS bets, sum(stake) AS staked,
+                    sum(returned) AS returned, sum(net) AS net
+               FROM settlements WHERE round_id = r.id
+              GROUP BY platform_id, currency) s ON true
+          ORDER BY r.started_at, r.id, s.platform_id, s.currency`,
       where.params,
     );
     return rows.map((r) => ({
       ...roundRecord(r),
+      platformId: r.platform_id,
+      currency: r.currency?.trim() ?? null,
       bets: r.bets,
       staked: Number(r.staked ?? 0),
       returned: Number(r.returned ?? 0),

@@ -1,7 +1,8 @@
 -- A batch of platform commands (a window's bets or decisions, with their answers) in one call:
 -- studio_commit_transition's checks and rows, then the bet and decision rows (each accepted
 -- command's answer in its first row) and the answers kept on their own (`processed_commands`),
--- all in the one statement and so in one commit.
+-- all in the one statement and so in one commit. Each bet is in its own currency (`b_currency`;
+-- null: the table's default).
 --
 -- The rows come as column arrays (unnest), not JSON: PostgreSQL reads them without building a
 -- record per row. An error keeps its SQLSTATE (a NUL in a text value is 22021, a command id stored
@@ -9,7 +10,7 @@
 CREATE OR REPLACE FUNCTION studio_commit_commands(
   t jsonb, s json,
   b_id text[], b_round uuid[], b_player text[], b_command text[], b_type text[],
-  b_spot text[], b_amount bigint[], b_deducted bigint[], b_answer text[],
+  b_spot text[], b_amount bigint[], b_deducted bigint[], b_answer text[], b_currency text[],
   d_round uuid[], d_player text[], d_hand text[], d_action text[], d_automatic boolean[],
   d_command text[], d_answer text[], d_window int[],
   c_id text[], c_kind text[], c_result text[]) RETURNS jsonb
@@ -24,9 +25,9 @@ BEGIN
     INSERT INTO bets (id, round_id, table_id, player_id, command_id, bet_type, spot, amount,
                       deducted, currency, status, placed_at, answer)
     SELECT b.id, b.round_id, v_table, b.player_id, b.command_id, b.bet_type, b.spot, b.amount,
-           b.deducted, st.currency, 'accepted', v_at, b.answer::jsonb
-      FROM unnest(b_id, b_round, b_player, b_command, b_type, b_spot, b_amount, b_deducted, b_answer)
-           WITH ORDINALITY AS b(id, round_id, player_id, command_id, bet_type, spot, amount, deducted, answer, n)
+           b.deducted, COALESCE(b.currency, st.currency), 'accepted', v_at, b.answer::jsonb
+      FROM unnest(b_id, b_round, b_player, b_command, b_type, b_spot, b_amount, b_deducted, b_answer, b_currency)
+           WITH ORDINALITY AS b(id, round_id, player_id, command_id, bet_type, spot, amount, deducted, answer, currency, n)
       JOIN studio_tables st ON st.id = v_table
      ORDER BY b.n;
   END IF;

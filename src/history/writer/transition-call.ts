@@ -57,6 +57,7 @@ export function settlementRows(settlements: TableWrites['settlements']) {
     net: x.net,
     outcome: x.outcome,
     rounded_down: x.roundedDown,
+    currency: x.currency ?? null,
   }));
 }
 
@@ -101,8 +102,8 @@ export function callRows(call: TransitionCall, settlements = call.writes.settlem
 /** studio_commit_commands: the transition, its commands' rows, answers. */
 export const COMMIT_COMMANDS = `SELECT studio_commit_commands($1::jsonb, $2::json,
   $3::text[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::bigint[], $11::text[],
-  $12::uuid[], $13::text[], $14::text[], $15::text[], $16::boolean[], $17::text[], $18::text[], $19::int[],
-  $20::text[], $21::text[], $22::text[]) AS r`;
+  $12::text[], $13::uuid[], $14::text[], $15::text[], $16::text[], $17::boolean[], $18::text[], $19::text[],
+  $20::int[], $21::text[], $22::text[], $23::text[]) AS r`;
 
 /**
  * The bet, decision and answer rows as column arrays (unnest: PostgreSQL reads them without
@@ -124,6 +125,7 @@ export function commandColumns(w: TableWrites, answers: AnswerPlacement): unknow
     bets.map((b) => b.amount),
     bets.map((b) => b.deducted),
     bets.map((b) => answer(b.commandId)),
+    bets.map((b) => b.currency ?? null),
     decisions.map((d) => d.roundId),
     decisions.map((d) => d.playerId),
     decisions.map((d) => d.hand ?? null),

@@ -38,7 +38,10 @@ export interface ReadingRecord {
 /** A table this instance drives, as the use cases apply commands to it. */
 export interface DrivenTable {
   readonly tableId: string;
+  /** The table's default currency. */
   readonly currency: string;
+  /** Every currency the table accepts, its default first. */
+  readonly currencies: readonly string[];
   /** A dealer's, supervisor's or timer's input, alone in the table's queue. */
   submit(input: TableInput, meta?: CommandMeta): Promise<CommandResult>;
   /**
@@ -103,7 +106,13 @@ export interface PlaceBetFields {
   spot?: string;
   amount: number;
   sideBets?: Record<string, number>;
+  /** The bet's currency; absent: the first of the table's currencies its platform uses. */
   currency?: string;
+  /**
+   * The currencies the platform uses (its record's, given by the edge that authenticated it);
+   * absent when the edge does not know them (then only the table's currencies count).
+   */
+  platformCurrencies?: readonly string[];
 }
 
 /** What a platform's decision carries (HTTP body or Kafka Decide/LeaveSeat/BetBehindChoice). */

@@ -21,15 +21,19 @@ export class PlaceBetCommand {
     return this.fields.tableId;
   }
 
-  /** The table input, once the table's own checks that need no state pass (its currency). */
-  toItem(table: { currency: string }, betId: string): { item: BatchItem } | CommandRejection {
+  /**
+   * The table input, once the table's own checks that need no state pass: the bet's currency is
+   * one the table accepts (`wrong-currency`) and its platform uses (`currency-not-used-by-platform`);
+   * a bet that names none is in the first of the table's currencies (its default first) that the
+   * platform uses.
+   */
+  toItem(
+    table: { currencies: readonly string[] },
+    betId: string,
+  ): { item: BatchItem } | CommandRejection {
     const c = this.fields;
-    if (c.currency && c.currency !== table.currency) {
-      return rejected(
-        'wrong-currency',
-        `Table ${c.tableId} plays in ${table.currency}, not ${c.currency}`,
-      );
-    }
+    const currency = betCurrency(c, table.currencies);
+    if (typeof currency !== 'string') return currency;
     return {
       item: {
         input: {
@@ -43,20 +47,55 @@ export class PlaceBetCommand {
             spot: c.spot,
             amount: c.amount,
             sideBets: c.sideBets,
+            // The table's default currency is left unsaid (single-currency tables as before).
+            ...(currency !== table.currencies[0] ? { currency } : {}),
           },
         },
         meta: {
           commandId: c.commandId,
           kind: 'place-bet',
-          fingerprint: c.commandId ? placeBetFingerprint(c) : undefined,
+          fingerprint: c.commandId
+            ? placeBetFingerprint(c, currency === table.currencies[0] ? null : currency)
+            : undefined,
         },
       },
     };
   }
 }
 
-/** What a bet asks: table, round, player, bet, spot, amount and side bets (none = no side bets). */
-function placeBetFingerprint(c: PlaceBetFields): string {
+/** The bet's currency, or why it cannot be placed in it. */
+function betCurrency(c: PlaceBetFields, accepted: readonly string[]): string | CommandRejection {
+  const used = c.platformCurrencies;
+  if (c.currency === undefined) {
+    const currency = used ? accepted.find((x) => used.includes(x)) : accepted[0];
+    return (
+      currency ??
+      rejected(
+        'currency-not-used-by-platform',
+        `Table ${c.tableId} plays in ${accepted.join(', ')}, none of them a currency of platform ${c.platformId}`,
+      )
+    );
+  }
+  if (!accepted.includes(c.currency)) {
+    return rejected(
+      'wrong-currency',
+      `Table ${c.tableId} plays in ${accepted.join(', ')}, not ${c.currency}`,
+    );
+  }
+  if (used && !used.includes(c.currency)) {
+    return rejected(
+      'currency-not-used-by-platform',
+      `Platform ${c.platformId} does not use ${c.currency} (it uses ${used.join(', ')})`,
+    );
+  }
+  return c.currency;
+}
+
+/**
+ * What a bet asks: table, round, player, bet, spot, amount, side bets (none = no side bets) and its
+ * currency when it is not the table's default (so a bet's fingerprint is what it was before).
+ */
+function placeBetFingerprint(c: PlaceBetFields, currency: string | null): string {
   const sideBets = c.sideBets && Object.keys(c.sideBets).length > 0 ? c.sideBets : null;
   return commandFingerprint('place-bet', [
     c.tableId,
@@ -66,5 +105,6 @@ function placeBetFingerprint(c: PlaceBetFields): string {
     c.spot,
     c.amount,
     sideBets,
+    ...(currency ? [currency] : []),
   ]);
 }

@@ -85,7 +85,10 @@ const TOKEN = (maxLength: number): JsonSchema => ({
   pattern: '^[A-Za-z0-9:+._-]+$',
 });
 const SEAT: JsonSchema = { type: 'integer', minimum: 1, maximum: 7, description: 'Lux seat 1-7' };
-const CURRENCY: JsonSchema = def('currency');
+const CURRENCY: JsonSchema = def(
+  'currency',
+  "the bet's currency (ISO 4217), one the table accepts and the platform uses; omitted: the first of the table's currencies (its default first) that the platform uses",
+);
 const BET_ID: JsonSchema = def('id', "the betId of the PlaceBet's answer");
 const BET_COMMAND_ID: JsonSchema = def(
   'id',

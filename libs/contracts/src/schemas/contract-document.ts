@@ -16,8 +16,9 @@ import { resolveDef, SCHEMA_BASE_URI, SHARED_DEFS, SHARED_DEFS_SCHEMA } from './
  * Version of the contract as a whole; the topic names carry its major number. 1.1: every payload
  * closed and typed, shared formats (defs.json), text without NUL or lone surrogates. 1.2: the
  * ChainCheckpoint event. 2.0: many platforms, each with topics of its own (contract-platforms.ts).
+ * 2.1: tables of several currencies: each settlement names its currency, new rejection codes.
  */
-export const CONTRACT_VERSION = '2.1.0';
+export const CONTRACT_VERSION = '2.2.0';
 
 /** Every schema as the file it is shipped in (libs/contracts/schemas/<path>). */
 export function contractSchemaFiles(): Record<string, JsonSchema> {
@@ -143,6 +144,12 @@ export function renderContractDocument(): string {
     '  `unknown-bet`, `bet-already-cancelled` and `bet-cancelled` (the same bet placed again in that',
     '  round), and its private event `BetCancelled`; `SeatRemoved` may say `seat-bet-cancelled`',
     '  (a Lux seat bet was cancelled: its bets behind are returned, `BetsReturned`).',
+    '- 2.2.0: a table may accept several currencies, each with its own limits. Each bet is in its',
+    '  own currency and each settlement entry of `BetsSettled` / `BetsRefunded` names it',
+    '  (`currency`, a new field the studio always sends). New rejection codes',
+    '  `currency-not-used-by-platform` and `mixed-currencies`; `RoundStarted.currency` is the',
+    "  table's default currency. On a table of several currencies `RoundSettled` carries",
+    '  `totalsByCurrency` (per currency, then bet kind) instead of `totals`, which added them up.',
     '',
     '## Topics',
     '',
@@ -173,8 +180,10 @@ export function renderContractDocument(): string {
     '  Its value is published first in the event that reveals it (`HoleCardRevealed`, `HandRevealed`,',
     '  `HiddenCardRevealed`); burnt cards only in `ShoeFinished`. Readings themselves are never published.',
     '- **Compatibility**: see "Versions" above.',
-    '- **Money**: integer minor units of the table currency. Fractions are rounded down and the dropped',
-    '  fraction is stated (`roundedDown`).',
+    "- **Money**: integer minor units of the bet's currency, never converted. A table may accept",
+    '  several currencies; each bet is in its own and each `BetsSettled` / `BetsRefunded` entry names',
+    '  it (`currency`, since 2.1). Fractions are rounded down and the dropped fraction is stated',
+    '  (`roundedDown`).',
     '',
     '| type | games | meaning | payload fields (`?` = optional) |',
     '|---|---|---|---|',
@@ -229,8 +238,12 @@ export function renderContractDocument(): string {
     '  `command-id-reused` and changes nothing; the first command stays the one on record.',
     '- Rejection codes include `unknown-table`, `table-not-driven-here` (no instance drove the table',
     '  within the wait, see the end of this page), `betting-closed`,',
-    '  `unknown-round`, `wrong-currency`, `invalid-command`, `duplicate-bet`, `unknown-bet-type`,',
-    '  `illegal-action`, `seat-required`, `table-paused`; the `message` explains.',
+    '  `unknown-round`, `wrong-currency` (a currency the table does not accept),',
+    '  `currency-not-used-by-platform` (a currency the platform does not use), `mixed-currencies`',
+    '  (a player bets in one currency per round), `invalid-command`, `duplicate-bet`,',
+    '  `unknown-bet-type`, `illegal-action`, `seat-required`, `table-paused`; the `message` explains.',
+    "- `currency` on `PlaceBet` / `TakeSeat`: the bet's currency. Omitted: the first of the table's",
+    '  currencies (its default first) that the platform uses.',
     '',
     '## Dead letters',
     '',

@@ -72,8 +72,7 @@ function openPayload(properties: Record<string, JsonSchema>, required: string[] 
   };
 }
 
-/** One settled bet (rows of the `settlements` table, as platforms credit them). */
-export const SETTLEMENT_SCHEMA: JsonSchema = payload({
+const SETTLEMENT_FIELDS: Record<string, JsonSchema> = {
   betId: ID,
   playerId: ID,
   betType: ID,
@@ -87,7 +86,23 @@ export const SETTLEMENT_SCHEMA: JsonSchema = payload({
     pattern: '^\\d+(?:/\\d+)?$',
     description: 'fraction of a minor unit dropped by rounding down ("0", "1/2")',
   },
-});
+};
+
+/**
+ * One settled bet (rows of the `settlements` table, as platforms credit them). `currency` (2.1) is
+ * the bet's: every amount of the entry is in it; the studio always sends it, optional in the
+ * schema so the change stays compatible (schemaVersion 1).
+ */
+export const SETTLEMENT_SCHEMA: JsonSchema = payload(
+  {
+    ...SETTLEMENT_FIELDS,
+    currency: {
+      ...def('currency'),
+      description: "the bet's currency (ISO 4217): stake, returned and net are in it",
+    },
+  },
+  Object.keys(SETTLEMENT_FIELDS),
+);
 
 export interface EventSchemaEntry {
   /** The envelope's `type`. */
@@ -580,6 +595,9 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
         nodes: LIST(OBJECT('Infinite Blackjack: one node of the common hand and its pays')),
         side: OBJECT('side-bet results by side bet'),
         totals: OBJECT('staked, paid and refunded per bet kind'),
+        totalsByCurrency: OBJECT(
+          'a table of several currencies, instead of totals: per currency, then bet kind, the bets, stake, returned and net of its settlements (2.1)',
+        ),
         earlyEnd: { type: ['string', 'null'], maxLength: 40 },
         insuranceWins: BOOL,
         voided: { ...BOOL, description: 'the round was voided: every bet refunded' },

@@ -30,7 +30,7 @@ export const SHARED_DEFS: Record<string, JsonSchema> = {
     type: 'integer',
     minimum: 1,
     maximum: 1_000_000_000_000,
-    description: 'a stake: integer minor units of the table currency, 1 to 10^12',
+    description: "a stake: integer minor units of the bet's currency, 1 to 10^12",
   },
   amountOrZero: {
     type: 'integer',
@@ -42,7 +42,7 @@ export const SHARED_DEFS: Record<string, JsonSchema> = {
     type: 'integer',
     minimum: -1_000_000_000_000_000,
     maximum: 1_000_000_000_000_000,
-    description: 'an amount of money: integer minor units of the table currency (may be negative)',
+    description: "an amount of money: integer minor units of the bet's currency (may be negative)",
   },
   currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' },
   cardCode: {

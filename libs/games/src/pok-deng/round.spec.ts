@@ -146,6 +146,36 @@ describe('betting', () => {
     // No pair limits configured: any positive amount.
     expect(ok(applyPokDengInput(round, bet('b', 'pair', 1, 1))).effects).toHaveLength(1);
   });
+
+  it('holds each bet to the limits of its own currency on a table of several', () => {
+    const rules = {
+      ...POK_DENG_RULES,
+      limitsByCurrency: {
+        EUR: { player: { min: 100, max: 1_000 } },
+        THB: { player: { min: 3_000, max: 40_000 } },
+      },
+    };
+    const round = newPokDengRound(1, 1, rules);
+    const inCurrency = (amount: number, currency?: string): PokDengInput => {
+      const input = bet('b', 'player', 1, amount) as Extract<PokDengInput, { type: 'place-bet' }>;
+      return { ...input, bet: { ...input.bet, currency } };
+    };
+    expect(ok(applyPokDengInput(round, inCurrency(30_000, 'THB'))).effects).toHaveLength(1);
+    expect(rejected(applyPokDengInput(round, inCurrency(30_000, 'EUR')))).toMatchObject({
+      code: 'above-table-maximum',
+      max: 1_000,
+    });
+    expect(rejected(applyPokDengInput(round, inCurrency(1_000, 'THB')))).toMatchObject({
+      code: 'below-table-minimum',
+      min: 3_000,
+    });
+    expect(rejected(applyPokDengInput(round, inCurrency(1_000, 'USD'))).code).toBe(
+      'wrong-currency',
+    );
+    // The accepted bet keeps its currency.
+    const accepted = ok(applyPokDengInput(round, inCurrency(5_000, 'THB'))).state.bets[0];
+    expect(accepted.currency).toBe('THB');
+  });
 });
 
 describe('reveal and settlement', () => {

@@ -37,6 +37,8 @@ export interface PokDengBet {
   readonly spot: BetSpot;
   /** The bet in minor units; a Player N bet deducts this plus the deposit. */
   readonly amount: number;
+  /** The bet's currency (absent: the table's only or default one); limits are in it. */
+  readonly currency?: string;
 }
 
 export interface AcceptedBet extends PokDengBet {
@@ -131,6 +133,7 @@ export type PokDengRejection =
   | { readonly code: 'betting-closed'; readonly message: string }
   | { readonly code: 'unknown-bet-spot'; readonly message: string }
   | { readonly code: 'invalid-amount'; readonly message: string }
+  | { readonly code: 'wrong-currency'; readonly message: string }
   | { readonly code: 'below-table-minimum'; readonly message: string; readonly min: number }
   | { readonly code: 'above-table-maximum'; readonly message: string; readonly max: number }
   | { readonly code: 'duplicate-bet-id'; readonly message: string }
@@ -223,6 +226,19 @@ export function dealCard(state: PokDengRoundState, code: CardCode): PokDengStep 
   return { state: next, effects };
 }
 
+/**
+ * The limits of a bet in its currency (the table's per-currency limits), else the rules' own;
+ * null for a currency the per-currency limits do not name (the table does not take it).
+ */
+function betLimits(
+  rules: PokDengRules,
+  currency: string | undefined,
+): PokDengRules['limits'] | null {
+  const byCurrency = rules.limitsByCurrency;
+  if (currency === undefined || !byCurrency) return rules.limits;
+  return Object.hasOwn(byCurrency, currency) ? byCurrency[currency] : null;
+}
+
 export function placeBet(state: PokDengRoundState, bet: PokDengBet): PokDengStep {
   if (state.phase !== 'betting') {
     return { rejected: { code: 'betting-closed', message: 'Betting is closed for this round' } };
@@ -246,7 +262,13 @@ export function placeBet(state: PokDengRoundState, bet: PokDengBet): PokDengStep
       },
     };
   }
-  const limits = state.rules.limits?.[spot.kind];
+  const inCurrency = betLimits(state.rules, bet.currency);
+  if (inCurrency === null) {
+    return {
+      rejected: { code: 'wrong-currency', message: `This table takes no bet in ${bet.currency}` },
+    };
+  }
+  const limits = inCurrency?.[spot.kind];
   if (limits && amount < limits.min) {
     return {
       rejected: { code: 'below-table-minimum', message: 'Bet below the table minimum', ...limits },

@@ -42,6 +42,13 @@ export interface PokDengRules {
   readonly fullPayWithFlushOrPairPoints: readonly number[];
   /** Optional table limits per bet kind; the orchestrator may also enforce its own. */
   readonly limits?: { readonly player?: BetLimits; readonly pair?: BetLimits };
+  /**
+   * Optional table limits per currency then bet kind: a bet that names its currency is held to
+   * that currency's (a table of several currencies), else to `limits`.
+   */
+  readonly limitsByCurrency?: Readonly<
+    Record<string, { readonly player?: BetLimits; readonly pair?: BetLimits }>
+  >;
 }
 
 export const POK_DENG_RULES: PokDengRules = {

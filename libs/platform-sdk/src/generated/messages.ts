@@ -209,7 +209,7 @@ export interface PlaceBet {
   betType: string;
   spot?: string;
   /**
-   * a stake: integer minor units of the table currency, 1 to 10^12
+   * a stake: integer minor units of the bet's currency, 1 to 10^12
    */
   amount: number;
   sideBets?: {
@@ -219,7 +219,7 @@ export interface PlaceBet {
     [k: string]: number | undefined;
   };
   /**
-   * ISO 4217 code
+   * the bet's currency (ISO 4217), one the table accepts and the platform uses; omitted: the first of the table's currencies (its default first) that the platform uses
    */
   currency?: string;
 }
@@ -255,7 +255,7 @@ export interface TakeSeat {
    */
   seat: number;
   /**
-   * a stake: integer minor units of the table currency, 1 to 10^12
+   * a stake: integer minor units of the bet's currency, 1 to 10^12
    */
   amount: number;
   /**
@@ -263,7 +263,7 @@ export interface TakeSeat {
    */
   pairs?: number;
   /**
-   * ISO 4217 code
+   * the bet's currency (ISO 4217), one the table accepts and the platform uses; omitted: the first of the table's currencies (its default first) that the platform uses
    */
   currency?: string;
 }
@@ -372,11 +372,11 @@ export interface BehindBetAccepted {
      */
     playerId?: string;
     /**
-     * an amount of money: integer minor units of the table currency (may be negative)
+     * an amount of money: integer minor units of the bet's currency (may be negative)
      */
     main?: number;
     /**
-     * an amount of money: integer minor units of the table currency (may be negative)
+     * an amount of money: integer minor units of the bet's currency (may be negative)
      */
     pairs?: number;
     /**
@@ -429,11 +429,11 @@ export interface BetAccepted {
     seat?: number;
     spot?: string;
     /**
-     * an amount of money: integer minor units of the table currency (may be negative)
+     * an amount of money: integer minor units of the bet's currency (may be negative)
      */
     amount?: number;
     /**
-     * an amount of money: integer minor units of the table currency (may be negative)
+     * an amount of money: integer minor units of the bet's currency (may be negative)
      */
     main?: number;
     /**
@@ -441,7 +441,7 @@ export interface BetAccepted {
      */
     side?: {
       /**
-       * an amount of money: integer minor units of the table currency (may be negative)
+       * an amount of money: integer minor units of the bet's currency (may be negative)
        */
       [k: string]: number | undefined;
     };
@@ -513,7 +513,7 @@ export interface BetCancelled {
        */
       betType: string;
       /**
-       * an amount of money: integer minor units of the table currency (may be negative)
+       * an amount of money: integer minor units of the bet's currency (may be negative)
        */
       amount: number;
     }[];
@@ -569,7 +569,7 @@ export interface BetsAccepted {
        */
       playerId: string;
       /**
-       * an amount of money: integer minor units of the table currency (may be negative)
+       * an amount of money: integer minor units of the bet's currency (may be negative)
        */
       main: number;
       /**
@@ -577,7 +577,7 @@ export interface BetsAccepted {
        */
       side: {
         /**
-         * an amount of money: integer minor units of the table currency (may be negative)
+         * an amount of money: integer minor units of the bet's currency (may be negative)
          */
         [k: string]: number | undefined;
       };
@@ -657,6 +657,10 @@ export interface BetsRefunded {
        */
       roundedDown: string;
       /**
+       * the bet's currency (ISO 4217): stake, returned and net are in it
+       */
+      currency?: string;
+      /**
        * the player's platform; absent for the default platform (the v1 topics')
        */
       platformId?: string;
@@ -707,19 +711,19 @@ export interface BetsReturned {
       role: 'seat' | 'behind';
       bet: 'main' | 'pairs' | 'insurance';
       /**
-       * an amount of money: integer minor units of the table currency (may be negative)
+       * an amount of money: integer minor units of the bet's currency (may be negative)
        */
       staked: number;
       /**
-       * an amount of money: integer minor units of the table currency (may be negative)
+       * an amount of money: integer minor units of the bet's currency (may be negative)
        */
       refunded: number;
       /**
-       * an amount of money: integer minor units of the table currency (may be negative)
+       * an amount of money: integer minor units of the bet's currency (may be negative)
        */
       paid: number;
       /**
-       * an amount of money: integer minor units of the table currency (may be negative)
+       * an amount of money: integer minor units of the bet's currency (may be negative)
        */
       houseResult: number;
       result: string | string[];
@@ -811,6 +815,10 @@ export interface BetsSettled {
        * fraction of a minor unit dropped by rounding down ("0", "1/2")
        */
       roundedDown: string;
+      /**
+       * the bet's currency (ISO 4217): stake, returned and net are in it
+       */
+      currency?: string;
       /**
        * the player's platform; absent for the default platform (the v1 topics')
        */
@@ -2362,6 +2370,10 @@ export interface RoundSettled {
      * staked, paid and refunded per bet kind
      */
     totals?: {};
+    /**
+     * a table of several currencies, instead of totals: per currency, then bet kind, the bets, stake, returned and net of its settlements (2.1)
+     */
+    totalsByCurrency?: {};
     earlyEnd?: string | null;
     insuranceWins?: boolean;
     /**
@@ -2553,11 +2565,11 @@ export interface SeatBetAccepted {
      */
     playerId?: string;
     /**
-     * an amount of money: integer minor units of the table currency (may be negative)
+     * an amount of money: integer minor units of the bet's currency (may be negative)
      */
     main?: number;
     /**
-     * an amount of money: integer minor units of the table currency (may be negative)
+     * an amount of money: integer minor units of the bet's currency (may be negative)
      */
     pairs?: number;
     /**

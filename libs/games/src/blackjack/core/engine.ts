@@ -16,6 +16,7 @@ export const REJECTION_CODES = [
   'invalid-card',
   'composition-exceeded',
   'invalid-amount',
+  'wrong-currency',
   'no-main-bet',
   'seat-taken',
   'seat-not-allowed',

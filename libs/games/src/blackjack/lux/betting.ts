@@ -15,7 +15,14 @@ import {
   seatAt,
   withSeat,
 } from './seats';
-import { LuxBehindBet, LuxDealSlot, LuxSeat, LuxSettlementRecord, LuxState } from './state';
+import {
+  LuxBehindBet,
+  LuxDealSlot,
+  luxLimitsIn,
+  LuxSeat,
+  LuxSettlementRecord,
+  LuxState,
+} from './state';
 import { LuxAccount, LuxEffect, LuxSeatBetRefusal, LuxStep, timer } from './step';
 
 // ---- seats and betting: opening the round, bets on and behind seats, closing the betting -------
@@ -96,15 +103,18 @@ export function seatBet(
   playerId: string,
   main: number,
   pairs: number,
+  currency?: string,
 ): LuxStep {
   if (state.phase !== 'betting') return reject('betting-closed', 'betting is not open');
   const s = seatAt(state, seat);
   if (!s) return reject('unknown-seat', `no seat ${seat}`);
   if (s.playerId !== playerId)
     return reject('not-your-turn', `${playerId} does not hold seat ${seat}`);
+  const limits = luxLimitsIn(state.config, currency);
+  if (!limits) return reject('wrong-currency', `this table takes no bet in ${currency}`);
   const problem =
-    checkAmount(main, state.config.seatBet, 'seat bet', false) ??
-    checkAmount(pairs, state.config.pairBet, 'pair bet', true);
+    checkAmount(main, limits.seatBet, 'seat bet', false) ??
+    checkAmount(pairs, limits.pairBet, 'pair bet', true);
   if (problem) return { rejected: problem };
   if (pairs > 0 && !pairsOffered(state))
     return reject('side-bet-not-offered', 'no pair bet this round');
@@ -137,17 +147,20 @@ export function behindBet(
   playerId: string,
   main: number,
   pairs: number,
+  currency?: string,
 ): LuxStep {
   if (state.phase !== 'betting') return reject('betting-closed', 'betting is not open');
   const s = seatAt(state, seat);
   if (!s) return reject('unknown-seat', `no seat ${seat}`);
   if (s.playerId === null) return reject('unknown-seat', `seat ${seat} is empty`);
+  const limits = luxLimitsIn(state.config, currency);
+  if (!limits) return reject('wrong-currency', `this table takes no bet in ${currency}`);
   if (s.playerId === playerId) {
     return reject('illegal-action', 'the seated player bets on the seat itself, not behind it');
   }
   const problem =
-    checkAmount(main, state.config.betBehind, 'bet behind', pairs > 0) ??
-    checkAmount(pairs, state.config.pairBet, 'pair bet', true);
+    checkAmount(main, limits.betBehind, 'bet behind', pairs > 0) ??
+    checkAmount(pairs, limits.pairBet, 'pair bet', true);
   if (problem) return { rejected: problem };
   if (main === 0 && pairs === 0) return reject('invalid-amount', 'a bet behind needs an amount');
   if (pairs > 0 && !pairsOffered(state))

@@ -47,9 +47,23 @@ export function stepLux(state: LuxState, input: LuxInput): LuxStep {
     case 'leave-seat':
       return leaveSeat(state, input.seat, input.playerId);
     case 'seat-bet':
-      return seatBet(state, input.seat, input.playerId, input.main, input.pairs ?? 0);
+      return seatBet(
+        state,
+        input.seat,
+        input.playerId,
+        input.main,
+        input.pairs ?? 0,
+        input.currency,
+      );
     case 'behind-bet':
-      return behindBet(state, input.seat, input.playerId, input.main, input.pairs ?? 0);
+      return behindBet(
+        state,
+        input.seat,
+        input.playerId,
+        input.main,
+        input.pairs ?? 0,
+        input.currency,
+      );
     case 'seat-bet-failed':
       return seatBetFailed(state, input.seat, input.playerId, input.reason ?? 'failed');
     case 'cancel-bet':

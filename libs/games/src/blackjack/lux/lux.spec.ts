@@ -1,5 +1,5 @@
 import { rulesFor } from '../core';
-import { luxExpectedCard, luxPublicView, newLuxTable } from '.';
+import { LuxInput, luxExpectedCard, luxPublicView, newLuxTable, stepLux } from '.';
 import {
   behind,
   cards,
@@ -248,5 +248,39 @@ describe('Blackjack Lux (games.md §3)', () => {
     s = run(s, cards('TS 9D 6H 7C')).state;
     expect(code(s, decide(1, 'P1', 'split'))).toBe('illegal-action');
     expect(code(s, decide(1, 'X', 'hit'))).toBe('not-your-turn');
+  });
+});
+
+describe('Blackjack Lux limits per currency', () => {
+  const config = {
+    limitsByCurrency: {
+      EUR: {
+        seatBet: { min: 100, max: 1_000 },
+        betBehind: { min: 100, max: 1_000 },
+        pairBet: { min: 100, max: 500 },
+      },
+      THB: {
+        seatBet: { min: 3_000, max: 40_000 },
+        betBehind: { min: 3_000, max: 40_000 },
+        pairBet: { min: 3_000, max: 20_000 },
+      },
+    },
+  };
+  const seated = () => run(newLuxTable(config), [open, sit(1, 'P1'), sit(2, 'P2')]).state;
+
+  it('holds a seat bet and a bet behind to the limits of their own currencies', () => {
+    const state = seated();
+    const thb = { ...seatBet(1, 'P1', 30_000), currency: 'THB' } as LuxInput;
+    expect('rejected' in stepLux(state, thb)).toBe(false);
+    const eur = { ...seatBet(1, 'P1', 30_000), currency: 'EUR' } as LuxInput;
+    expect(stepLux(state, eur)).toMatchObject({ rejected: { code: 'invalid-amount' } });
+    const usd = { ...seatBet(1, 'P1', 500), currency: 'USD' } as LuxInput;
+    expect(stepLux(state, usd)).toMatchObject({ rejected: { code: 'wrong-currency' } });
+    // A bet behind need not be in its seat's currency: each is held to its own limits.
+    const after = run(state, [thb]).state;
+    const behindEur = { ...behind(1, 'P3', 500), currency: 'EUR' } as LuxInput;
+    expect('rejected' in stepLux(after, behindEur)).toBe(false);
+    const behindThb = { ...behind(1, 'P3', 500), currency: 'THB' } as LuxInput;
+    expect(stepLux(after, behindThb)).toMatchObject({ rejected: { code: 'invalid-amount' } });
   });
 });

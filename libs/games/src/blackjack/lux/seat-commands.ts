@@ -18,6 +18,8 @@ export interface LuxBetCommand {
   readonly seat: number;
   readonly amount: number;
   readonly sidePairs: number;
+  /** The bet's currency (absent: the table's one or default currency). */
+  readonly currency?: string;
 }
 
 /** A refused command: the engine's codes, and the command-level ones. */
@@ -83,6 +85,8 @@ const BET_PLANS: Readonly<Record<string, BetPlan>> = {
   pairs: pairBetSteps,
 };
 
+const currencyOf = (bet: LuxBetCommand) => (bet.currency ? { currency: bet.currency } : {});
+
 function duplicate(seat: LuxSeat, bet: LuxBetCommand) {
   return refuse(
     'duplicate-bet',
@@ -108,6 +112,7 @@ function seatBetSteps(seat: LuxSeat, bet: LuxBetCommand): ReturnType<BetPlan> {
   }
   steps.push({
     type: 'seat-bet',
+    ...currencyOf(bet),
     seat: seat.seat,
     playerId,
     main: bet.amount,
@@ -123,6 +128,7 @@ function behindBetSteps(seat: LuxSeat, bet: LuxBetCommand): ReturnType<BetPlan> 
   return [
     {
       type: 'behind-bet',
+      ...currencyOf(bet),
       seat: seat.seat,
       playerId: bet.playerId,
       main: bet.amount,
@@ -137,7 +143,14 @@ function pairBetSteps(seat: LuxSeat, bet: LuxBetCommand): ReturnType<BetPlan> {
   if (seat.playerId === playerId) {
     if (!seat.bet || seat.bet.pairs > 0) return duplicate(seat, bet);
     return [
-      { type: 'seat-bet', seat: seat.seat, playerId, main: seat.bet.main, pairs: bet.amount },
+      {
+        type: 'seat-bet',
+        ...currencyOf(bet),
+        seat: seat.seat,
+        playerId,
+        main: seat.bet.main,
+        pairs: bet.amount,
+      },
     ];
   }
   const behind = behindOf(seat, playerId);
@@ -145,6 +158,7 @@ function pairBetSteps(seat: LuxSeat, bet: LuxBetCommand): ReturnType<BetPlan> {
   return [
     {
       type: 'behind-bet',
+      ...currencyOf(bet),
       seat: seat.seat,
       playerId,
       main: behind?.main ?? 0,

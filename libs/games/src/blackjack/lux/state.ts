@@ -21,6 +21,24 @@ export interface LuxConfig {
   readonly pairBet: LuxLimits;
   /** Last round of the shoe the pair bet is offered (null: every round; games.md names none). */
   readonly pairsLastRound: number | null;
+  /**
+   * A table of several currencies: each currency's limits (absent: `seatBet`, `betBehind` and
+   * `pairBet`, in the table's one currency). A bet that names its currency is held to them.
+   */
+  readonly limitsByCurrency?: Readonly<Record<string, LuxCurrencyLimits>>;
+}
+
+export interface LuxCurrencyLimits {
+  readonly seatBet: LuxLimits;
+  readonly betBehind: LuxLimits;
+  readonly pairBet: LuxLimits;
+}
+
+/** The limits a bet is held to in its currency; null for a currency the table does not take. */
+export function luxLimitsIn(config: LuxConfig, currency?: string): LuxCurrencyLimits | null {
+  const byCurrency = config.limitsByCurrency;
+  if (currency === undefined || !byCurrency) return config;
+  return Object.hasOwn(byCurrency, currency) ? byCurrency[currency] : null;
 }
 
 export const DEFAULT_LUX_CONFIG: LuxConfig = {

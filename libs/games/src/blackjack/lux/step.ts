@@ -27,6 +27,8 @@ export type LuxInput =
       readonly playerId: string;
       readonly main: number;
       readonly pairs?: number;
+      /** The bet's currency (absent: the table's one or default currency); limits are in it. */
+      readonly currency?: string;
     }
   | {
       readonly type: 'behind-bet';
@@ -34,6 +36,8 @@ export type LuxInput =
       readonly playerId: string;
       readonly main: number;
       readonly pairs?: number;
+      /** The bet's own currency: a bet behind need not be in its seat's (each settles alone). */
+      readonly currency?: string;
     }
   /**
    * The seated player's seat bet was refused (below the minimum, or the wallet could not take it):
