@@ -83,7 +83,9 @@ describe('migrations run by several instances at once', () => {
       expect(await revert).toBe(last);
       expect(await count()).toBe(before - 1);
       // And forward again: the migration it reverted is the one pending.
-      expect(await migrator.runMigrations()).toEqual({ migrations: [last], functions: [] });
+      // (A migration that changes a function's signature has its file's version created again.)
+      expect((await migrator.runMigrations()).migrations).toEqual([last]);
+      expect(await migrator.runMigrations()).toEqual({ migrations: [], functions: [] });
     } finally {
       await holder.end();
     }
