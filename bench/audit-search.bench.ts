@@ -119,10 +119,10 @@ async function load(pool: Pool): Promise<void> {
       [BASE],
     );
     await pool.query(
-      `INSERT INTO settlements (round_id, bet_id, player_id, bet_type, spot, stake, returned, net, outcome, settled_at)
+      `INSERT INTO settlements (round_id, bet_id, player_id, bet_type, spot, stake, returned, net, outcome, settled_at, currency)
        SELECT y.round_id, 'b-' || i, 'player-' || ((i::bigint * 7919) % ${PLAYERS}), 'main', '1', 1000,
               (i % 3) * 1000, (i % 3) * 1000 - 1000, CASE i % 3 WHEN 0 THEN 'lose' WHEN 1 THEN 'push' ELSE 'win' END,
-              y.at + interval '40 seconds'
+              y.at + interval '40 seconds', 'EUR'
          ${series}`,
       [BASE],
     );

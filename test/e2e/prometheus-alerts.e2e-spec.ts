@@ -290,8 +290,8 @@ describe('the Prometheus alert rules against two instances', () => {
           [id, n, at],
         );
         await client.query(
-          `INSERT INTO settlements (round_id, player_id, bet_type, spot, stake, returned, net, outcome, settled_at)
-           VALUES ($1, $2, 'player', '1', 10000, 20000, 10000, 'win', $3)`,
+          `INSERT INTO settlements (round_id, player_id, bet_type, spot, stake, returned, net, outcome, settled_at, currency)
+           VALUES ($1, $2, 'player', '1', 10000, 20000, 10000, 'win', $3, 'THB')`,
           [id, `player-${n}`, at],
         );
       }

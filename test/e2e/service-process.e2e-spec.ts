@@ -161,7 +161,7 @@ describe('the service process', () => {
   });
 
   it('plays demo hands through the platform API and logs them as readable lines', async () => {
-    const demoDir = copyOfDataDir('studio-demo-');
+    const demoDir = mkdtempSync(join(tmpdir(), 'studio-demo-'));
     const service = spawnService({ PORT: '0', PGLITE_DATA_DIR: demoDir, LOG_FORMAT: 'pretty' });
     try {
       await service.listening();

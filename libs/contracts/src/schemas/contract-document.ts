@@ -16,7 +16,8 @@ import { resolveDef, SCHEMA_BASE_URI, SHARED_DEFS, SHARED_DEFS_SCHEMA } from './
  * Version of the contract as a whole; the topic names carry its major number. 1.1: every payload
  * closed and typed, shared formats (defs.json), text without NUL or lone surrogates. 1.2: the
  * ChainCheckpoint event. 2.0: many platforms, each with topics of its own (contract-platforms.ts).
- * 2.1: tables of several currencies: each settlement names its currency, new rejection codes.
+ * 2.1: CancelBet and its private BetCancelled event. 2.2: tables of several currencies: each
+ * settlement names its currency, new rejection codes.
  */
 export const CONTRACT_VERSION = '2.2.0';
 
@@ -182,7 +183,7 @@ export function renderContractDocument(): string {
     '- **Compatibility**: see "Versions" above.',
     "- **Money**: integer minor units of the bet's currency, never converted. A table may accept",
     '  several currencies; each bet is in its own and each `BetsSettled` / `BetsRefunded` entry names',
-    '  it (`currency`, since 2.1). Fractions are rounded down and the dropped fraction is stated',
+    '  it (`currency`, since 2.2). Fractions are rounded down and the dropped fraction is stated',
     '  (`roundedDown`).',
     '',
     '| type | games | meaning | payload fields (`?` = optional) |',

@@ -89,7 +89,7 @@ const SETTLEMENT_FIELDS: Record<string, JsonSchema> = {
 };
 
 /**
- * One settled bet (rows of the `settlements` table, as platforms credit them). `currency` (2.1) is
+ * One settled bet (rows of the `settlements` table, as platforms credit them). `currency` (2.2) is
  * the bet's: every amount of the entry is in it; the studio always sends it, optional in the
  * schema so the change stays compatible (schemaVersion 1).
  */
@@ -596,7 +596,7 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
         side: OBJECT('side-bet results by side bet'),
         totals: OBJECT('staked, paid and refunded per bet kind'),
         totalsByCurrency: OBJECT(
-          'a table of several currencies, instead of totals: per currency, then bet kind, the bets, stake, returned and net of its settlements (2.1)',
+          'a table of several currencies, instead of totals: per currency, then bet kind, the bets, stake, returned and net of its settlements (2.2)',
         ),
         earlyEnd: { type: ['string', 'null'], maxLength: 40 },
         insuranceWins: BOOL,

@@ -2371,7 +2371,7 @@ export interface RoundSettled {
      */
     totals?: {};
     /**
-     * a table of several currencies, instead of totals: per currency, then bet kind, the bets, stake, returned and net of its settlements (2.1)
+     * a table of several currencies, instead of totals: per currency, then bet kind, the bets, stake, returned and net of its settlements (2.2)
      */
     totalsByCurrency?: {};
     earlyEnd?: string | null;
