@@ -16,11 +16,21 @@ export class CommandBatchTransition1764830000000 implements MigrationInterface {
     await applyFunctionFile(queryRunner, functionFile('studio_commit_commands'));
   }
 
+  /**
+   * Every version of it, whatever its arguments: the up step applies the file's current version,
+   * whose arguments a later migration may have changed (1765810000000 added each bet's currency).
+   */
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
-      `DROP FUNCTION studio_commit_commands(jsonb, json, text[], uuid[], text[], text[], text[],
-         text[], bigint[], bigint[], text[], uuid[], text[], text[], text[], boolean[], text[],
-         text[], int[], text[], text[], text[])`,
+      `DO $$
+       DECLARE f regprocedure;
+       BEGIN
+         FOR f IN SELECT p.oid::regprocedure FROM pg_proc p
+                   WHERE p.proname = 'studio_commit_commands' AND p.pronamespace = current_schema()::regnamespace
+         LOOP
+           EXECUTE 'DROP FUNCTION ' || f;
+         END LOOP;
+       END $$`,
     );
   }
 }

@@ -145,3 +145,29 @@ describe('TableOwnership when a table cannot start', () => {
     expect(ownership.ownedTables).toEqual(['t1']);
   });
 });
+
+describe('TableOwnership on the embedded database', () => {
+  it('takes its tables although it opens no liveness session (nobody else can take them)', async () => {
+    const store = {
+      livenessLost: true, // a session is configured but never opened: there is no one to share with
+      announce: async () => ({ live: 1, mine: true }),
+      renewAll: async (held: readonly TableLease[]) => [...held],
+      tryAcquire: async (tableId: string) => ({
+        tableId,
+        owner: 'me',
+        epoch: 1,
+        expiresAt: new Date(0),
+      }),
+    } as unknown as TableLeaseRepository;
+    const ownership = new TableOwnership(
+      store,
+      'me',
+      ['t1', 't2'],
+      { acquired: () => undefined, lost: () => undefined },
+      60_000,
+      { ttlMs: 10_000, canHandOver: () => true, sharedDatabase: false },
+    );
+    await ownership.tick();
+    expect(ownership.ownedTables).toEqual(['t1', 't2']);
+  });
+});

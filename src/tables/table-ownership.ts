@@ -293,8 +293,12 @@ export class TableOwnership {
     return this.held.size < this.share || this.held.size < (await this.fairShare());
   }
 
-  /** Not while this instance's own liveness session is lost, nor while the others settle after. */
+  /**
+   * Not while this instance's own liveness session is lost, nor while the others settle after.
+   * Only a shared database has sessions to lose (the embedded one serves this process alone).
+   */
   private mayTakeOthers(): boolean {
+    if (!this.balancing?.sharedDatabase) return true;
     return !this.leases.livenessLost && performance.now() >= this.settlingUntil;
   }
 

@@ -62,15 +62,16 @@ export async function startTestStudio(options: TestStudioOptions): Promise<Runni
   };
   const studio = await startStudio(loadStudioConfig(env));
   const close = studio.close.bind(studio);
-  // The conformance check at the end of the suite validates every event this studio committed.
-  studio.close = async () => {
+  // The conformance check at the end of the suite validates every event this studio committed,
+  // read once the studio has stopped: the stop itself starts at once (readiness turns 503 first).
+  studio.close = async (why?: string) => {
     try {
+      await close(why);
+    } finally {
       await recordStudioOutbox(
         options.databaseUrl,
         `studio:${options.databaseUrl.split('/').pop()}`,
       );
-    } finally {
-      await close();
     }
   };
   return studio;
