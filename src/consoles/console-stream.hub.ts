@@ -153,18 +153,6 @@ export class ConsoleStreamHub {
       heartbeat: setInterval(() => this.beat(subscriber), this.options.heartbeatMs),
     };
     this.subscribers.add(subscriber);
-    try {
-      await this.sendFirstViews(subscriber, scope);
-    } catch (error) {
-      // The caller never gets the stop function: the subscriber must not outlive the request.
-      this.drop(subscriber);
-      this.logger.warn(`A console stream could not start: ${oneLine(error)}`);
-      throw error;
-    }
-    return () => this.drop(subscriber);
-  }
-
-  private async sendFirstViews(subscriber: Subscriber, scope: StreamScope): Promise<void> {
     const tableIds = scope.tableId ? [scope.tableId] : this.sources.tables.map((t) => t.id);
     // Through each table's queue, so the first view cannot overtake (and undo) a newer one.
     await Promise.all(
@@ -186,6 +174,7 @@ export class ConsoleStreamHub {
       await pushLag();
       subscriber.lag = setInterval(() => void pushLag(), this.options.outboxLagMs);
     }
+    return () => this.drop(subscriber);
   }
 
   /** Ends every stream (shutdown): open streams would otherwise hold the HTTP server open. */
