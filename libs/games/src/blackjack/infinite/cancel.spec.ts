@@ -1,22 +1,11 @@
 import {
-  InfiniteEffect,
   InfiniteInput,
   infinitePlayerSettlements,
   InfiniteState,
   newInfiniteTable,
   stepInfinite,
 } from '.';
-
-function run(state: InfiniteState, inputs: InfiniteInput[]) {
-  const effects: InfiniteEffect[] = [];
-  for (const input of inputs) {
-    const r = stepInfinite(state, input);
-    if ('rejected' in r) throw new Error(`${input.type} rejected: ${r.rejected.message}`);
-    state = r.state;
-    effects.push(...r.effects);
-  }
-  return { state, effects };
-}
+import { run } from './infinite.testing';
 
 const open: InfiniteInput = { type: 'open-betting', roundId: 'r1', roundOfShoe: 1 };
 const bet = (playerId: string, main: number, pairs = 0): InfiniteInput => ({

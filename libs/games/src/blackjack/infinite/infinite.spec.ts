@@ -1,7 +1,6 @@
 import {
   expandInfiniteSettlement,
   infiniteExpectedCard,
-  InfiniteEffect,
   InfiniteInput,
   infinitePlayerSettlements,
   infinitePlayerView,
@@ -9,18 +8,7 @@ import {
   newInfiniteTable,
   stepInfinite,
 } from '.';
-
-/** Runs inputs, failing the test on any rejection; returns the final state and all effects. */
-function run(state: InfiniteState, inputs: InfiniteInput[]) {
-  const effects: InfiniteEffect[] = [];
-  for (const input of inputs) {
-    const r = stepInfinite(state, input);
-    if ('rejected' in r) throw new Error(`${input.type} rejected: ${r.rejected.message}`);
-    state = r.state;
-    effects.push(...r.effects);
-  }
-  return { state, effects };
-}
+import { run } from './infinite.testing';
 
 const cards = (codes: string): InfiniteInput[] =>
   codes.split(' ').map((card) => ({ type: 'card', card }));
