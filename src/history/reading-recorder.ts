@@ -13,7 +13,7 @@ export interface ReadingStore {
  * frames, readings of a table that is not running or whose transition failed; the others are
  * written by the transition that applies them), in arrival order, batching whatever queued up while
  * the previous insert ran (a burst of garbage becomes a few multi-row inserts, not thousands of
- * round trips). A failed insert is retried; the queue is bounded so a dead database cannot exhaust
+ * round trips). A failed insert is retried until the database is back; the queue is bounded so a dead database cannot exhaust
  * memory, and anything dropped is counted and logged. The scanners record heartbeats and status
  * frames here; the tables the readings they do not apply (their ReadingStore port).
  */
@@ -23,6 +23,8 @@ export class ScannerReadingRecorder {
   private writing?: Promise<void>;
   private dropped = 0;
   private written = 0;
+  /** A flush ran out of time: the next failed insert drops what is queued. */
+  private givingUp = false;
 
   constructor(
     private readonly store: ReadingStore,
@@ -58,9 +60,20 @@ export class ScannerReadingRecorder {
     return stored;
   }
 
-  /** Resolves when everything recorded so far is in the database (or the retries gave up). */
-  async flush(): Promise<void> {
-    while (this.writing) await this.writing;
+  /**
+   * Resolves when everything recorded so far is in the database, or after `limitMs` of a database
+   * that does not take it: then what is still queued is dropped (counted and logged), so a stop
+   * during an outage ends.
+   */
+  async flush(limitMs = 10_000): Promise<void> {
+    const until = Date.now() + limitMs;
+    while (this.writing && Date.now() < until) {
+      await Promise.race([this.writing, new Promise((r) => setTimeout(r, 100))]);
+    }
+    if (!this.writing) return;
+    this.givingUp = true;
+    await this.writing;
+    this.givingUp = false;
   }
 
   /**
@@ -79,10 +92,15 @@ export class ScannerReadingRecorder {
         failures = 0;
       } catch (error) {
         failures += 1;
-        this.logger.error(
-          `Cannot store ${batch.length} scanner readings (attempt ${failures}): ${oneLine(error)}`,
-        );
-        if (!this.store.open || failures >= 10) {
+        // Retried for as long as the database is out (the bounded queue keeps memory in check):
+        // a reading given up after a few seconds of outage would be a hole in a table's history.
+        if (failures === 1 || failures % 30 === 0) {
+          this.logger.error(
+            `Cannot store ${batch.length} scanner readings (attempt ${failures}, ${this.queue.length} queued): ${oneLine(error)}`,
+          );
+        }
+        if (!this.store.open || this.givingUp) {
+          this.logger.error(`${this.queue.length} scanner readings dropped: the database is out`);
           this.dropped += this.queue.length;
           for (const entry of this.queue.splice(0)) entry.stored(null);
           return;

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, HttpException, Logger } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 import type { Response } from 'express';
 import { oneLine } from '../common/one-line';
-import { isDatabaseUnavailable } from './database-unavailable';
+import { isDatabaseUnavailable } from '../common/database-unavailable';
 
 /** How long a client should wait before retrying (seconds): about one reconnect of the pool. */
 const RETRY_AFTER_SECONDS = 5;

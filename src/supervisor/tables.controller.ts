@@ -4,7 +4,7 @@ import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser, Roles } from '../auth/roles.guard';
 import type { StudioConfig } from '../config/studio-config';
 import { ApiIdParams, ApiOk, ApiStaff, ApiSummary } from '../http/api-docs';
-import { isDatabaseUnavailable } from '../http/database-unavailable';
+import { isDatabaseUnavailable } from '../common/database-unavailable';
 import { ERROR_BODY, ID_PARAM, TABLE_VIEW } from '../http/http-schemas';
 import { openApiSchema } from '../http/openapi-schema';
 import { SchemaPipe } from '../http/schema-pipe';

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { CardCode } from '@studio/cards';
 import { cryptoRandomSource, fisherYates } from '@studio/games/blackjack';
 import { Clock, IdGenerator } from '../clock/clock';
+import { isDatabaseUnavailable } from '../common/database-unavailable';
 import { oneLine } from '../common/one-line';
 import {
   hasWrites,
@@ -172,7 +173,7 @@ export class TableRuntime implements DrivenTable {
    */
   private async reload(): Promise<void> {
     const stored = await this.deps.store.load(this.tableId).catch(() => undefined);
-    if (!stored) return;
+    if (!stored || stored.version === this.version) return;
     this.state = stored.state;
     this.version = stored.version;
     this.timers.reconcile();
@@ -195,7 +196,54 @@ export class TableRuntime implements DrivenTable {
       readingId: UNSTORED_READING,
       reading: record.reading,
     };
-    return this.enqueue(() => this.run(input, undefined, record));
+    return this.enqueue(() => this.applyReading(input, record));
+  }
+
+  /**
+   * A card read at the table is a fact: it is applied whatever the database does meanwhile. A
+   * commit that fails because the database is unreachable or too slow is tried again, the reading
+   * held ahead of everything queued after it, until it commits or the table is let go (its lease
+   * taken by another instance: then the reading is stored on its own and the next owner's frame
+   * check sees it).
+   * A commit whose answer was lost did land when the stored version moved past ours (only this
+   * instance writes the table under its epoch): the stored state is taken up, not applied twice.
+   */
+  private async applyReading(input: TableInput, record: ReadingRecord): Promise<CommandResult> {
+    const before = this.version;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.run(input, undefined, record);
+      } catch (error) {
+        if (!this.worthRetrying(error)) {
+          this.deps.readings.record(record);
+          throw error;
+        }
+        if (attempt === 1) {
+          this.logger.warn(`A card reading waits for the database: ${oneLine(error)}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.min(200 * attempt, 1_000)));
+        if (this.version === before) await this.reload();
+        if (this.version !== before) {
+          this.logger.warn(`The card reading's commit had landed (version ${this.version})`);
+          return { accepted: true, reply: {} };
+        }
+        if (attempt % 10 === 0) {
+          this.logger.warn(`A card reading still waits for the database (attempt ${attempt})`);
+        }
+      }
+    }
+  }
+
+  /**
+   * A commit that may succeed if tried again: the database was out or slow, or the lease lapsed
+   * during the outage (kept again under the same epoch when nobody took the table; when somebody
+   * did, this table is let go, which ends the retries).
+   */
+  private worthRetrying(error: unknown): boolean {
+    if (this.closing || this.stopped) return false;
+    const name = (error as Error | undefined)?.name;
+    if (name === 'LeaseLostError' || name === 'StaleTableStateError') return true;
+    return isDatabaseUnavailable(error);
   }
 
   submitCommands(items: readonly BatchItem[]): Promise<CommandResult[]> {
@@ -246,13 +294,8 @@ export class TableRuntime implements DrivenTable {
       if (previous) return replayStored(previous, meta);
     }
     const now = this.deps.clock.now();
-    let outcome: MachineOutcome;
-    try {
-      outcome = this.machine.step(this.state, input, this.context(now));
-    } catch (error) {
-      if (reading) this.deps.readings.record(reading);
-      throw error;
-    }
+    // A step that throws is not retried: applyReading stores its reading on its own.
+    const outcome = this.machine.step(this.state, input, this.context(now));
     const result: CommandResult = outcome.rejection
       ? { accepted: false, ...outcome.rejection }
       : { accepted: true, reply: outcome.reply ?? {} };
@@ -297,7 +340,6 @@ export class TableRuntime implements DrivenTable {
         reading,
       });
     } catch (error) {
-      if (reading) this.deps.readings.record(reading);
       this.prefetched.clear();
       this.logger.error(`Could not commit ${what}: ${oneLine(error)}`);
       if ((error as Error | undefined)?.name === 'StaleTableStateError') await this.reload();

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Clock } from '../../clock/clock';
-import { isDatabaseUnavailable } from '../../http/database-unavailable';
+import { isDatabaseUnavailable } from '../../common/database-unavailable';
 import { AuthenticatedUser, toAuthenticated } from '../authenticated-user';
 import { hashToken } from '../session-token';
 import type { UsersRepository } from '../users.repository';

@@ -1,0 +1,127 @@
+import { emptyWrites } from '../table-core/table-writes';
+import { TableRuntime } from './table-runtime';
+
+/**
+ * A card read while the database is out is not lost: the runtime holds it and commits it once the
+ * database answers again, exactly once even when a commit landed but its answer did not.
+ */
+describe('TableRuntime readings through a database outage', () => {
+  type State = {
+    tableId: string;
+    phase: { kind: string };
+    timers: [];
+    ingestion: object;
+    n: number;
+  };
+  const initial: State = {
+    tableId: 't1',
+    phase: { kind: 'between-rounds' },
+    timers: [],
+    ingestion: {},
+    n: 0,
+  };
+  const unreachable = () =>
+    Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+
+  type Verdict = 'ok' | 'refused' | 'landed-unanswered' | Error;
+
+  /** The commits after the start answer with `verdicts` in turn, then 'ok'. */
+  function table(verdicts: Verdict[]) {
+    let stored = { version: 1, state: initial };
+    const recordedAlone: unknown[] = [];
+    const pending = [...verdicts];
+    let started = false;
+    const store = {
+      load: async () => stored,
+      findCommands: async () => new Map(),
+      recordCommands: async () => undefined,
+      commit: async (outcome: { state: State }, ctx: { expectedVersion: number }) => {
+        const verdict = started ? (pending.shift() ?? 'ok') : 'ok';
+        if (verdict === 'refused') throw unreachable();
+        if (verdict instanceof Error) throw verdict;
+        if (ctx.expectedVersion !== stored.version) {
+          throw Object.assign(new Error('stale'), { name: 'StaleTableStateError' });
+        }
+        stored = { version: stored.version + 1, state: outcome.state };
+        if (verdict === 'landed-unanswered') throw new Error('Connection terminated unexpectedly');
+        return stored.version;
+      },
+    };
+    const machine = {
+      settings: { tableId: 't1' },
+      expected: () => null,
+      step: (state: State) => ({ state: { ...state, n: state.n + 1 }, writes: emptyWrites() }),
+    };
+    const runtime = new TableRuntime(machine as never, {
+      store: store as never,
+      readings: { record: (r) => recordedAlone.push(r) },
+      lease: { tableId: 't1', epoch: 1, handedOver: true },
+      clock: { now: () => new Date(0) },
+      ids: { newId: () => 'id' },
+      listeners: [],
+      deckCount: 1,
+    });
+    const start = async () => {
+      await runtime.start();
+      started = true;
+    };
+    return { runtime, start, recordedAlone, stored: () => stored };
+  }
+
+  const reading = { tableId: 't1', port: 'p', wireFormat: 'w', reading: {}, outcome: 'applied' };
+  const submit = (runtime: TableRuntime) => runtime.submitReading(reading as never);
+
+  it('commits the reading once the database answers again, and the next one after it', async () => {
+    const t = table(['refused', 'refused', 'refused']);
+    await t.start(); // n = 1
+    const [first, second] = await Promise.all([submit(t.runtime), submit(t.runtime)]);
+    expect(first).toEqual({ accepted: true, reply: {} });
+    expect(second).toEqual({ accepted: true, reply: {} });
+    expect(t.stored().state.n).toBe(3);
+    expect(t.recordedAlone).toEqual([]);
+    await t.runtime.stop();
+  });
+
+  it('does not apply a reading twice when its commit landed but the answer was lost', async () => {
+    const t = table(['landed-unanswered']);
+    await t.start();
+    expect(await submit(t.runtime)).toEqual({ accepted: true, reply: {} });
+    expect(await submit(t.runtime)).toEqual({ accepted: true, reply: {} });
+    // Two readings, two increments: the first was not applied again.
+    expect(t.stored()).toMatchObject({ version: 4, state: { n: 3 } });
+    expect(t.runtime.snapshot).toMatchObject({ n: 3 });
+    await t.runtime.stop();
+  });
+
+  it('retries through a lease that lapsed in the outage and was kept again', async () => {
+    const lapsed = Object.assign(new Error('no longer holds'), { name: 'LeaseLostError' });
+    const t = table([lapsed, 'refused', lapsed]);
+    await t.start();
+    expect(await submit(t.runtime)).toEqual({ accepted: true, reply: {} });
+    expect(t.stored().state.n).toBe(2);
+    expect(t.recordedAlone).toEqual([]);
+    await t.runtime.stop();
+  });
+
+  it('stores the reading alone when its lease was taken and the table is let go', async () => {
+    const lost = Object.assign(new Error('no longer holds'), { name: 'LeaseLostError' });
+    const t = table(Array.from({ length: 1000 }, () => lost));
+    await t.start();
+    const waiting = submit(t.runtime);
+    await new Promise((r) => setTimeout(r, 300));
+    await t.runtime.stop();
+    await expect(waiting).rejects.toThrow('no longer holds');
+    expect(t.recordedAlone).toEqual([reading]);
+    expect(t.stored().state.n).toBe(1);
+  });
+
+  it('lets go of a waiting reading when the table is stopped, storing it alone', async () => {
+    const t = table(Array.from({ length: 1000 }, () => 'refused' as const));
+    await t.start();
+    const waiting = submit(t.runtime);
+    await new Promise((r) => setTimeout(r, 500));
+    await t.runtime.stop();
+    await expect(waiting).rejects.toThrow('ECONNREFUSED');
+    expect(t.recordedAlone).toEqual([reading]);
+  });
+});
