@@ -4,7 +4,6 @@ import { shuffledShoe, ShoeWriter, TcpShoeServer, VirtualShoe } from '@studio/vi
 import { Pool } from 'pg';
 import { PlatformKafkaClient } from '../../apps/platform-simulator/platform-client';
 import { PlatformSimulator, seededRandom } from '../../apps/platform-simulator/simulator';
-import { TEST_KAFKA_BROKERS } from '../support/environment';
 import {
   expectCompletedRoundsReplay,
   expectEachBetSettledOnce,
@@ -13,16 +12,21 @@ import {
 import { ServiceProcess, spawnService } from '../support/service-process';
 import { uniqueTopicPrefix, waitFor } from '../support/studio-harness';
 import {
-  CUT_CARD_AT,
+  databaseFaults,
   percentile,
   ROLL_TABLES,
+  RollDealers,
   RollInstance,
+  RollShoe,
+  tallyAnswers,
   rollTablesFile,
   supervisorToken,
   tableViews,
   TAKEOVER_PAUSES,
 } from '../support/studio-roll-kit';
+import { TcpProxy } from '../support/tcp-proxy';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { TEST_ADMIN_DATABASE_URL, TEST_KAFKA_BROKERS } from '../support/environment';
 
 jest.setTimeout(900_000);
 
@@ -30,29 +34,23 @@ const INSTANCES = ['roll-a', 'roll-b', 'roll-c'];
 const SEED = (i: number) => 900 + i;
 
 /**
- * Three instances as one studio (issue 15): twelve tables reading their shoes over TCP from
- * device servers, a platform betting and deciding over Kafka without pause, each instance in turn
- * restarted gracefully, then one SIGKILLed. Whatever instance reads a command, the table's owner
- * applies it and it is answered once; a graceful handover continues rounds without a pause; the
- * shoes lose no frame across takeovers; a console on one instance follows a table another drives.
+ * Three instances as one studio (issues 15 and 27): twelve tables reading their shoes over TCP
+ * from device servers, a platform betting and deciding over Kafka without pause, each instance in
+ * turn restarted gracefully, then one SIGKILLed, then the database cut for 30 s and then hanging
+ * (connections open, no answers) for 20 s, both through a TCP proxy in front of the instances.
+ * Whatever instance reads a command, the table's owner applies it and it is answered once; a
+ * graceful handover continues rounds without a pause; the outage and the hang pause no table and
+ * lose no card; a console on one instance follows a table another drives.
  */
 describe('a studio of three instances rolled and crashed under load', () => {
   const prefix = uniqueTopicPrefix('roll');
   let db: TestDatabase;
   let pool: Pool;
   let platform: PlatformKafkaClient;
-  const shoes = new Map<
-    string,
-    {
-      server: TcpShoeServer;
-      writer: ShoeWriter;
-      dealt: number;
-      /** Cards dealt from each shoe number (1, 2, …) of this table. */
-      perShoe: number[];
-      shoeNumber: number;
-      cutAsked: number;
-    }
-  >();
+  let proxy: TcpProxy;
+  /** The instances' database: the test database through the proxy the test cuts. */
+  let viaProxy: string;
+  const shoes = new Map<string, RollShoe>();
   const running = new Map<string, RollInstance>();
   const everyService: ServiceProcess[] = [];
   const q = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) =>
@@ -73,11 +71,17 @@ describe('a studio of three instances rolled and crashed under load', () => {
       shoes.set(table.id, { server, writer, dealt: 0, perShoe: [], shoeNumber: 1, cutAsked: 0 });
     }
     platform = new PlatformKafkaClient({ brokers: [TEST_KAFKA_BROKERS], topicPrefix: prefix });
+    const admin = new URL(TEST_ADMIN_DATABASE_URL);
+    proxy = new TcpProxy(admin.hostname, Number(admin.port || 5432));
+    const url = new URL(db.url);
+    url.host = `127.0.0.1:${await proxy.start()}`;
+    viaProxy = url.toString();
   });
 
   afterAll(async () => {
     for (const s of everyService) if (s.child.exitCode === null) s.killGroup('SIGKILL');
     await platform?.stop().catch(() => undefined);
+    await proxy?.stop();
     for (const { writer, server } of shoes.values()) {
       await writer.stop().catch(() => undefined);
       await server.close().catch(() => undefined);
@@ -89,7 +93,7 @@ describe('a studio of three instances rolled and crashed under load', () => {
 
   async function start(id: string, file: string): Promise<RollInstance> {
     const service = spawnService({
-      DATABASE_URL: db.url,
+      DATABASE_URL: viaProxy,
       PORT: '0',
       LOG_LEVEL: 'info',
       STUDIO_INSTANCE_ID: id,
@@ -115,51 +119,7 @@ describe('a studio of three instances rolled and crashed under load', () => {
   const views = () => tableViews(running.values());
 
   /** The dealers: a card whenever a table expects one and has stored every card dealt so far. */
-  let dealing = true;
-  async function deal(): Promise<void> {
-    while (dealing) {
-      const [current, stored] = await Promise.all([
-        views(),
-        q<{ table_id: string; stored: number; decided: number }>(
-          `SELECT table_id, count(*)::int AS stored,
-                  count(*) FILTER (WHERE outcome <> 'recorded')::int AS decided
-             FROM scanner_readings WHERE kind = 'card' GROUP BY table_id`,
-        ),
-      ]);
-      for (const view of current) {
-        const shoe = shoes.get(view.tableId);
-        const row = stored.find((s) => s.table_id === view.tableId);
-        if (!shoe || !view.shoe || view.paused) continue;
-        if (view.shoe.number !== shoe.shoeNumber) {
-          // The table started a new shoe: the dealer puts a freshly shuffled one in the reader.
-          shoe.shoeNumber = view.shoe.number;
-          await shoe.writer.newShoe(view.shoe.number);
-        }
-        if (
-          view.round &&
-          view.shoe.lastRoundNumber === null &&
-          view.shoe.cardsDrawn >= CUT_CARD_AT &&
-          Date.now() - shoe.cutAsked > 2_000
-        ) {
-          shoe.cutAsked = Date.now();
-          // The dealer's console is on the instance driving the table.
-          for (const instance of running.values()) {
-            const response = await fetch(`${instance.url}/tables/${view.tableId}/cut-card`, {
-              method: 'POST',
-              headers: { authorization: `Bearer ${instance.token}` },
-            }).catch(() => undefined);
-            if (response?.ok) break;
-          }
-        }
-        if (!view.expectedCard) continue;
-        if ((row?.stored ?? 0) !== shoe.dealt || (row?.decided ?? 0) !== shoe.dealt) continue;
-        await shoe.writer.dealNext();
-        shoe.dealt += 1;
-        shoe.perShoe[shoe.shoeNumber - 1] = (shoe.perShoe[shoe.shoeNumber - 1] ?? 0) + 1;
-      }
-      await new Promise((r) => setTimeout(r, 60));
-    }
-  }
+  const dealers = () => new RollDealers(shoes, views, q, running);
 
   it('answers every command once, settles every bet once and keeps every chain through a rolling restart and a crash', async () => {
     const file = tablesFile();
@@ -212,11 +172,13 @@ describe('a studio of three instances rolled and crashed under load', () => {
       seededRandom(15),
       { startBalance: 10_000_000, runId: prefix, betUnit: 1_000 },
     );
-    const dealer = deal();
+    const dealing = dealers();
+    const dealer = dealing.run();
     const victimId = 'roll-b';
     let victimTables: string[] = [];
     let rollMs = 0;
     let leases: Array<{ table_id: string; owner: string }> = [];
+    let outageFrom = new Date(8.64e15);
     try {
       await new Promise((r) => setTimeout(r, 30_000));
 
@@ -295,6 +257,21 @@ describe('a studio of three instances rolled and crashed under load', () => {
       await victim.service.exited(10_000);
       await new Promise((r) => setTimeout(r, 20_000));
 
+      // The database cut for 30 s, then hanging for 20 s: the tables carry on by themselves after.
+      outageFrom = new Date();
+      await databaseFaults(
+        proxy,
+        (name) => (phase = name),
+        async () => {
+          const [{ n }] = await q<{ n: number }>(
+            `SELECT count(*)::int AS n FROM table_leases
+            WHERE expires_at > now() AND NOT released AND owner = ANY($1)`,
+            [[...running.keys()]],
+          );
+          return n === ROLL_TABLES.length;
+        },
+      );
+
       // Wind down: no new bets; every command answered; every round with bets finished or paused.
       simulator.stop();
       await simulator.flushed();
@@ -347,7 +324,7 @@ describe('a studio of three instances rolled and crashed under load', () => {
       }
       throw error;
     } finally {
-      dealing = false;
+      dealing.stop();
       await dealer;
     }
     for (const instance of running.values()) {
@@ -355,20 +332,19 @@ describe('a studio of three instances rolled and crashed under load', () => {
       expect(await instance.service.exited(60_000)).toEqual({ code: 0, signal: null });
     }
 
+    // The database's outage and hang paused no table: every card read meanwhile was applied after.
+    const pausedByDatabase = await q<{ table_id: string; reason: string }>(
+      `SELECT table_id, payload->>'reason' AS reason FROM round_events
+        WHERE type = 'RoundPaused' AND occurred_at >= $1`,
+      [outageFrom],
+    );
+    expect(pausedByDatabase).toEqual([]);
+
     // Every command answered once: a repeat only as a duplicate of the first answer.
-    const codes = new Map<string, number>();
-    let repeated = 0;
-    for (const list of answers.values()) {
-      const first = list.find((a) => !a.duplicate) ?? list[0];
-      const code = first.status === 'accepted' ? 'accepted' : first.code!;
-      codes.set(code, (codes.get(code) ?? 0) + 1);
-      if (list.length > 1) {
-        repeated += 1;
-        expect(list.filter((a) => !a.duplicate).length).toBeLessThanOrEqual(1);
-        for (const a of list) expect(a.status).toBe(first.status);
-      }
-    }
+    const { codes, closedByPhase, repeated } = tallyAnswers(answers, phaseOf);
     expect(codes.get('table-not-driven-here') ?? 0).toBe(0);
+    // The rolling restart held up no bet past its window (drain, prompt LeaveGroup, handovers).
+    expect(closedByPhase.get('roll') ?? 0).toBe(0);
     expect(codes.get('table-stopping') ?? 0).toBe(0);
     expect(answers.size).toBe(sentAt.size);
     // Refusals are the game's (a decision after its window, a bet after betting closed), never
@@ -423,6 +399,8 @@ describe('a studio of three instances rolled and crashed under load', () => {
     const steady = [...latency].filter(([id]) => phaseOf.get(id) === 'steady').map(([, ms]) => ms);
     const roll = [...latency].filter(([id]) => phaseOf.get(id) === 'roll').map(([, ms]) => ms);
     const crash = [...latency].filter(([id]) => phaseOf.get(id) === 'crash').map(([, ms]) => ms);
+    const inPhase = (name: string) =>
+      [...latency].filter(([id]) => phaseOf.get(id) === name).map(([, ms]) => ms);
     // The platform kept being answered and kept receiving events while instances restarted.
     expect(roll.length).toBeGreaterThan(0);
     expect(eventsByPhase.get('roll') ?? 0).toBeGreaterThan(0);
@@ -430,13 +408,17 @@ describe('a studio of three instances rolled and crashed under load', () => {
       `${name}: ${values.length} commands, p50 ${percentile(values, 50)} ms, p99 ${percentile(values, 99)} ms`;
     console.log(
       [
-        `studio roll: 3 instances, ${ROLL_TABLES.length} tables over TCP shoes, rolling restart of each (${Math.round(rollMs / 1000)} s) then a SIGKILL of ${victimId} (it drove ${victimTables.length} tables)`,
-        `commands sent ${sentAt.size}, answered ${answers.size}, answered more than once ${repeated} (all as duplicates)`,
+        `studio roll: 3 instances, ${ROLL_TABLES.length} tables over TCP shoes, rolling restart of each (${Math.round(rollMs / 1000)} s) then a SIGKILL of ${victimId} (it drove ${victimTables.length} tables), then the database cut 30 s and hung 20 s`,
+        `commands sent ${sentAt.size}, answered ${answers.size}, lost ${sentAt.size - answers.size}, answered more than once ${repeated} (all as duplicates)`,
+        `tables paused by the system: by the roll 0, by the database outage and hang ${pausedByDatabase.length}`,
         `answers by code: ${[...codes].map(([c, n]) => `${c} ${n}`).join(', ')}`,
+        // The platform bets as soon as betting opens: a bet refused as too late was held up.
+        `bets answered betting-closed by phase: ${[...closedByPhase].map(([p, n]) => `${p} ${n}`).join(', ') || 'none'}`,
         `events received by phase: ${[...eventsByPhase].map(([p, n]) => `${p} ${n}`).join(', ')}`,
         line('steady', steady),
         line('rolling restart', roll),
         line('after the SIGKILL', crash),
+        ...['outage', 'after outage', 'hang', 'after hang'].map((p) => line(p, inPhase(p))),
         `rounds ${rounds.length} (${completed.length} completed and replayed, ${settlements} settlements), events ${events} in unbroken chains, cards dealt ${[...shoes.values()].reduce((n, s) => n + s.dealt, 0)}; rounds paused by the roll 0; leases before the roll ${leases.map((l) => `${l.table_id}@${l.owner}`).join(' ')}`,
       ].join('\n'),
     );

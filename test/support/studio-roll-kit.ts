@@ -1,5 +1,8 @@
-import { writeTablesFile } from './studio-harness';
+import type { CommandResultMessage } from '@studio/contracts';
+import type { ShoeWriter, TcpShoeServer } from '@studio/virtual-shoe';
 import type { ServiceProcess } from './service-process';
+import { waitFor, writeTablesFile } from './studio-harness';
+import type { TcpProxy } from './tcp-proxy';
 
 /** Twelve tables, Pok Deng and Infinite Blackjack alternately. */
 export const ROLL_TABLES = Array.from({ length: 12 }, (_, i) =>
@@ -82,3 +85,136 @@ export const TAKEOVER_PAUSES = [
   '%sent while no instance drove the table%',
   'The first frame read after the takeover%',
 ];
+
+/** A table's shoe at its device server, and what the dealer dealt from it. */
+export interface RollShoe {
+  server: TcpShoeServer;
+  writer: ShoeWriter;
+  dealt: number;
+  /** Cards dealt from each shoe number (1, 2, …) of this table. */
+  perShoe: number[];
+  shoeNumber: number;
+  cutAsked: number;
+}
+
+type Query = <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
+
+/**
+ * The dealers of every table: a card whenever a table expects one and has stored (and applied)
+ * every card dealt so far; a fresh shoe when the table starts one; the cut card when due.
+ */
+export class RollDealers {
+  private dealing = true;
+
+  constructor(
+    private readonly shoes: Map<string, RollShoe>,
+    private readonly views: () => Promise<RollTableView[]>,
+    private readonly q: Query,
+    private readonly running: Map<string, RollInstance>,
+  ) {}
+
+  stop(): void {
+    this.dealing = false;
+  }
+
+  async run(): Promise<void> {
+    while (this.dealing) {
+      const [current, stored] = await Promise.all([
+        this.views(),
+        this.q<{ table_id: string; stored: number; decided: number }>(
+          `SELECT table_id, count(*)::int AS stored,
+                  count(*) FILTER (WHERE outcome <> 'recorded')::int AS decided
+             FROM scanner_readings WHERE kind = 'card' GROUP BY table_id`,
+        ),
+      ]);
+      for (const view of current) {
+        const shoe = this.shoes.get(view.tableId);
+        if (!shoe || !view.shoe || view.paused) continue;
+        await this.tend(view, shoe);
+        const row = stored.find((s) => s.table_id === view.tableId);
+        if (!view.expectedCard) continue;
+        if ((row?.stored ?? 0) !== shoe.dealt || (row?.decided ?? 0) !== shoe.dealt) continue;
+        await shoe.writer.dealNext();
+        shoe.dealt += 1;
+        shoe.perShoe[shoe.shoeNumber - 1] = (shoe.perShoe[shoe.shoeNumber - 1] ?? 0) + 1;
+      }
+      await new Promise((r) => setTimeout(r, 60));
+    }
+  }
+
+  /** A new shoe in the reader when the table started one; the cut card when the shoe is low. */
+  private async tend(view: RollTableView, shoe: RollShoe): Promise<void> {
+    if (view.shoe!.number !== shoe.shoeNumber) {
+      shoe.shoeNumber = view.shoe!.number;
+      await shoe.writer.newShoe(view.shoe!.number);
+    }
+    if (
+      !view.round ||
+      view.shoe!.lastRoundNumber !== null ||
+      view.shoe!.cardsDrawn < CUT_CARD_AT ||
+      Date.now() - shoe.cutAsked <= 2_000
+    ) {
+      return;
+    }
+    shoe.cutAsked = Date.now();
+    // The dealer's console is on the instance driving the table.
+    for (const instance of this.running.values()) {
+      const response = await fetch(`${instance.url}/tables/${view.tableId}/cut-card`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${instance.token}` },
+      }).catch(() => undefined);
+      if (response?.ok) break;
+    }
+  }
+}
+
+/**
+ * The database cut for 30 s, then hanging (connections open, nothing answered) for 20 s, each
+ * followed by a wait until every table is held again (`allHeld`) and 10 s of play.
+ */
+export async function databaseFaults(
+  proxy: TcpProxy,
+  phase: (name: string) => void,
+  allHeld: () => Promise<boolean>,
+): Promise<void> {
+  for (const [name, fault, ms] of [
+    ['outage', () => proxy.cut(), 30_000],
+    ['hang', () => proxy.hang(), 20_000],
+  ] as const) {
+    phase(name);
+    fault();
+    await new Promise((r) => setTimeout(r, ms));
+    proxy.restore();
+    phase(`after ${name}`);
+    await waitFor(`every table held again after the ${name}`, allHeld, 60_000, 500);
+    await new Promise((r) => setTimeout(r, 10_000));
+  }
+}
+
+/**
+ * The platform's answers counted by code (a repeat only as a duplicate of the first answer, with
+ * the same status), and the bets refused as `betting-closed` by the phase they were sent in.
+ */
+export function tallyAnswers(
+  answers: Map<string, CommandResultMessage[]>,
+  phaseOf: Map<string, string>,
+) {
+  const codes = new Map<string, number>();
+  const closedByPhase = new Map<string, number>();
+  let repeated = 0;
+  for (const [commandId, list] of answers) {
+    const first = list.find((a) => !a.duplicate) ?? list[0];
+    const code = first.status === 'accepted' ? 'accepted' : first.code!;
+    codes.set(code, (codes.get(code) ?? 0) + 1);
+    if (code === 'betting-closed') {
+      const p = phaseOf.get(commandId)!;
+      closedByPhase.set(p, (closedByPhase.get(p) ?? 0) + 1);
+    }
+    if (list.length > 1) {
+      repeated += 1;
+      expect(list.filter((a) => !a.duplicate).length).toBeLessThanOrEqual(1);
+      for (const a of list) expect(a.status).toBe(first.status);
+    }
+  }
+  return { codes, closedByPhase, repeated };
+}
