@@ -24,6 +24,9 @@ export const CONSOLE_FILES: Readonly<Record<string, string>> = {
   'round-view.js': 'text/javascript; charset=utf-8',
   'supervisor-dialogs.js': 'text/javascript; charset=utf-8',
   'timeline.js': 'text/javascript; charset=utf-8',
+  'timeline-words.js': 'text/javascript; charset=utf-8',
+  'players.js': 'text/javascript; charset=utf-8',
+  'player-label.js': 'text/javascript; charset=utf-8',
   'uPlot.esm.js': 'text/javascript; charset=utf-8',
   'uPlot.min.css': 'text/css; charset=utf-8',
 };

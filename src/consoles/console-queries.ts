@@ -1,3 +1,6 @@
+import { settlementCurrencyOf } from '../audit/settlement-currency';
+import { PlayerRef, playerOfKey } from '../common/player-key';
+import type { BetRecord, SettlementRecord } from '../history/reader/bets.reader';
 import { historyReader, HistorySource } from '../history/reader/history-reader';
 import { roundOf, TableState } from '../table-core/table-machine';
 import type { CardsOf, StoredCard } from './console-cards';
@@ -40,19 +43,26 @@ export interface ActionLogEntry {
   approvedBy: string | null;
   details: Record<string, unknown>;
   /** For a void that took effect: every bet of the round and what it got back. */
-  refunds?: Array<{
-    playerId: string;
-    betType: string;
-    spot: string | null;
-    /** What the settlement staked: everything deducted for the bet. */
-    stake: number;
-    /**
-     * What the stake is made of: the bet itself, the deposit taken with it (a Pok Deng Player
-     * bet's equal amount) and what doubles and splits added; null when no bet row matches.
-     */
-    parts: { bet: number; deposit: number; added: number } | null;
-    returned: number;
-  }>;
+  refunds?: Refund[];
+}
+
+export interface Refund {
+  /** The player's key as stored (`casino-a:alice`; a `default` player's bare id). */
+  playerId: string;
+  /** Who that is: the platform and the platform's own playerId, shown apart. */
+  player: PlayerRef;
+  betType: string;
+  spot: string | null;
+  /** What the settlement staked: everything deducted for the bet. */
+  stake: number;
+  /**
+   * What the stake is made of: the bet itself, the deposit taken with it (a Pok Deng Player
+   * bet's equal amount) and what doubles and splits added; null when no bet row matches.
+   */
+  parts: { bet: number; deposit: number; added: number } | null;
+  returned: number;
+  /** The refund's currency (its bet's); absent when the round holds no bet of the player. */
+  currency?: string;
 }
 
 /**
@@ -73,37 +83,39 @@ export async function loadActionLog(
         .map((r) => r.roundId!),
     ),
   ];
-  const refunds = await reader.bets.settlementsOfRounds(voided);
-  // The bets say what each stake is made of: a Pok Deng Player bet deducts twice its amount.
-  const bets = new Map(
-    (await Promise.all(voided.map((id) => reader.bets.ofRound(id))))
-      .flat()
-      .map((b) => [b.betId, b]),
+  const settlements = await reader.bets.settlementsOfRounds(voided);
+  // The bets say what each stake is made of (a Pok Deng Player bet deducts twice its amount)
+  // and in which currency it was.
+  const betsOf = new Map(
+    await Promise.all(voided.map(async (id) => [id, await reader.bets.ofRound(id)] as const)),
   );
+  const refundsOf = (roundId: string): Refund[] => {
+    const bets = betsOf.get(roundId) ?? [];
+    const byId = new Map(bets.map((b) => [b.betId, b]));
+    const currencyOf = settlementCurrencyOf(bets);
+    return settlements
+      .filter((s) => s.roundId === roundId)
+      .map((s) => refund(s, s.betId === null ? undefined : byId.get(s.betId), currencyOf(s)));
+  };
   return rows.map(({ roundStatus: _status, ...r }) => ({
     ...r,
-    ...(r.action === 'void' && r.roundId && voided.includes(r.roundId)
-      ? {
-          refunds: refunds
-            .filter((s) => s.roundId === r.roundId)
-            .map((s) => {
-              const bet = s.betId === null ? undefined : bets.get(s.betId);
-              return {
-                playerId: s.playerId,
-                betType: s.betType,
-                spot: s.spot,
-                stake: s.stake,
-                parts: bet
-                  ? {
-                      bet: bet.amount,
-                      deposit: bet.deducted - bet.amount,
-                      added: s.stake - bet.deducted,
-                    }
-                  : null,
-                returned: s.returned,
-              };
-            }),
-        }
+    ...(r.action === 'void' && r.roundId && betsOf.has(r.roundId)
+      ? { refunds: refundsOf(r.roundId) }
       : {}),
   }));
+}
+
+function refund(s: SettlementRecord, bet: BetRecord | undefined, currency?: string): Refund {
+  return {
+    playerId: s.playerId,
+    player: playerOfKey(s.playerId),
+    betType: s.betType,
+    spot: s.spot,
+    stake: s.stake,
+    parts: bet
+      ? { bet: bet.amount, deposit: bet.deducted - bet.amount, added: s.stake - bet.deducted }
+      : null,
+    returned: s.returned,
+    ...(currency ? { currency } : {}),
+  };
 }

@@ -1,4 +1,4 @@
-import type { TableDefinition } from '../config/tables-config';
+import { TableDefinition, tableCurrencyCodes } from '../config/tables-config';
 import type { TableScannerState } from '../scanner/scanner.service';
 import type { TableRuntime } from '../tables/table-runtime';
 import { tableView } from '../tables/table-view';
@@ -36,6 +36,8 @@ export function consoleTableSnapshot(input: {
         : undefined;
   return {
     ...view,
+    /** Every currency the table takes, its default (`currency`) first: bets may be in any. */
+    currencies: tableCurrencyCodes(table),
     rescanLimit: runtime ? runtime.machine.settings.ingestion.maxFailedAttempts : null,
     cards,
     /** The same cards grouped by hand, with totals of what this viewer may see. */

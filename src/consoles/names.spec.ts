@@ -1,5 +1,6 @@
 import { formatLocal, formatLocalTime } from './public/format.js';
 import {
+  currenciesText,
   decisionsText,
   fixArticles,
   gameName,
@@ -86,6 +87,21 @@ describe('console words for the service codes', () => {
     expect(handName({ hand: 'dealer', owner: null })).toBe('Dealer');
   });
 
+  it('names a seat’s player by the platform’s own playerId, not the glued key', () => {
+    const owner = 'casino-a:alice';
+    const player = { platformId: 'casino-a', playerId: 'alice' };
+    expect(handName({ hand: 'seat-1/1', owner, player })).toBe('Seat 1 (alice)');
+    expect(handName({ hand: 'seat-1/2', owner, player }, true)).toBe('Seat 1, hand 2 (alice)');
+    expect(
+      handName({ hand: 'seat-3/1', owner: 'bot:3', player: { platformId: 'bot', playerId: '3' } }),
+    ).toBe('Seat 3 (bot 3)');
+  });
+
+  it('names every currency a table takes, its default first', () => {
+    expect(currenciesText({ currency: 'THB' })).toBe('THB');
+    expect(currenciesText({ currency: 'THB', currencies: ['THB', 'EUR'] })).toBe('THB, EUR');
+  });
+
   it('shows times in the screen zone', () => {
     expect(formatLocal('2026-11-29T15:04:05.000Z', 'Asia/Bangkok')).toBe('2026-11-29 22:04:05');
     expect(formatLocal('2026-11-29T15:04:05.000Z', 'UTC')).toBe('2026-11-29 15:04:05');
@@ -136,6 +152,7 @@ describe('the auditor timeline grouped', () => {
         betType: 'main',
         amount: 100,
         deducted: 100,
+        currency: 'EUR',
       })),
       ...players.slice(0, 5).map((p) => ({
         kind: 'bet',
@@ -144,6 +161,7 @@ describe('the auditor timeline grouped', () => {
         betType: 'pairs',
         amount: 10,
         deducted: 10,
+        currency: 'EUR',
       })),
       ...players.map((p, i) => ({ kind: 'event', at: at(1), type: 'BetPlaced', eventNo: 10 + i })),
       { kind: 'event', at: at(1), type: 'BettingClosed', eventNo: 40 },
@@ -173,6 +191,7 @@ describe('the auditor timeline grouped', () => {
         stake: 100,
         returned: i < 12 ? 200 : 0,
         net: i < 12 ? 100 : -100,
+        currency: 'EUR',
       })),
     ];
     const items = groupTimeline(timeline);
@@ -191,8 +210,18 @@ describe('the auditor timeline grouped', () => {
     ]);
     const group = (n: number) => items[n] as { parts: Array<Record<string, unknown>> };
     expect(group(1).parts).toEqual([
-      { key: 'main', count: 30, betType: 'main', amount: 3000, deducted: 3000 },
-      { key: 'pairs', count: 5, betType: 'pairs', amount: 50, deducted: 50 },
+      {
+        key: 'main',
+        count: 30,
+        betType: 'main',
+        totals: [{ currency: 'EUR', amount: 3000, deducted: 3000 }],
+      },
+      {
+        key: 'pairs',
+        count: 5,
+        betType: 'pairs',
+        totals: [{ currency: 'EUR', amount: 50, deducted: 50 }],
+      },
     ]);
     expect(group(2).parts).toEqual([{ key: 'numbers', count: 30, first: 10, last: 39 }]);
     expect(group(5).parts).toEqual([
@@ -205,18 +234,14 @@ describe('the auditor timeline grouped', () => {
         count: 18,
         betType: 'main',
         outcome: 'lose',
-        stake: 1800,
-        returned: 0,
-        net: -1800,
+        totals: [{ currency: 'EUR', stake: 1800, returned: 0, net: -1800 }],
       },
       {
         key: 'main|win',
         count: 12,
         betType: 'main',
         outcome: 'win',
-        stake: 1200,
-        returned: 2400,
-        net: 1200,
+        totals: [{ currency: 'EUR', stake: 1200, returned: 2400, net: 1200 }],
       },
     ]);
   });

@@ -39,7 +39,7 @@ export const TimelineEntry: SchemaObject = {
   title: 'TimelineEntry',
   type: 'object',
   description:
-    'kind is reading (rawHex: the bytes received, outcome, rescan), card (slot, card, readingId, faceDown, correction), bet, decision (automatic marks auto-play; window: the Infinite Blackjack window it was taken in), settlement, supervisor-action or event (eventNo, prevHash, hash). Until the round has ended (completed or voided), a face-down card has card null, a reading not of a face-up card has rawHex, decoded and outcomeDetail null (both with withheld: true), and events are the public ones without hashes.',
+    'kind is reading (rawHex: the bytes received, outcome, rescan), card (slot, card, readingId, faceDown, correction), bet, decision (automatic marks auto-play; window: the Infinite Blackjack window it was taken in), settlement, supervisor-action or event (eventNo, prevHash, hash). A bet, decision or settlement keeps playerId (the player key, casino-a:alice) and names the player as player {platformId, playerId}; bets and settlements carry their currency. Until the round has ended (completed or voided), a face-down card has card null, a reading not of a face-up card has rawHex, decoded and outcomeDetail null (both with withheld: true), and events are the public ones without hashes.',
   properties: {
     at: { type: 'string', format: 'date-time' },
     kind: {

@@ -5,10 +5,17 @@ import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
 import { pokDengTotal } from '../../src/consoles/console-hands';
 import { ConsoleStreamHub } from '../../src/consoles/console-stream.hub';
-import { formatAmount } from '../../src/consoles/public/format.js';
 import { PtyPair } from '@studio/virtual-shoe';
 import { ConsoleBrowserKit, TestShoe } from '../support/console-browser';
-import { postJson, signIn, startTestStudio, waitFor } from '../support/studio-harness';
+import {
+  addTwoPlatforms,
+  dealerPageText,
+  expectRefundsOfThreePlatforms,
+  expectTimelineOfThreePlatforms,
+  placeBetsOfThreePlatforms,
+  TWO_CURRENCIES,
+} from '../support/console-platforms';
+import { signIn, startTestStudio, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(240_000);
@@ -26,6 +33,7 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
   let ptyDir: string;
   let dealerShoe: TestShoe;
   let floorShoe: TestShoe;
+  let platformKeys: Record<string, string>;
   const kit = new ConsoleBrowserKit();
   const { pageErrors } = kit;
 
@@ -51,12 +59,19 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
       0,
     );
     // The dealer's table waits 5 s between rounds, so the revealed round stays on screen a while.
-    const table = (id: string, name: string, reader: string, roundIntervalMs: number) =>
+    const table = (
+      id: string,
+      name: string,
+      reader: string,
+      roundIntervalMs: number,
+      currencies?: typeof TWO_CURRENCIES,
+    ) =>
       ({
         id,
         name,
         game: 'pok-deng',
         currency: 'THB',
+        ...(currencies ? { currencies } : {}),
         bettingWindowMs: 300_000,
         roundIntervalMs,
         rescan: { maxFailedAttempts: 5, escalateAfterMs: 600_000 },
@@ -67,10 +82,12 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
       databaseUrl: db.url,
       tables: [
         table('pd-dealer', 'Pok Deng Dealer', dealerShoe.pty.readerPath, 5_000),
-        table('pd-floor', 'Pok Deng Floor', floorShoe.pty.readerPath, 300),
+        // The floor table takes THB and EUR, and bets of three platforms (console-platforms.ts).
+        table('pd-floor', 'Pok Deng Floor', floorShoe.pty.readerPath, 300, TWO_CURRENCIES),
       ],
       env: { DEMO_USERS: 'true', PLATFORM_API_KEYS: PLATFORM_KEY },
     });
+    platformKeys = { ...(await addTwoPlatforms(studio)), default: PLATFORM_KEY };
     await kit.start(studio.url, await signIn(studio.url, 'supervisor', 'supervisor-demo'));
   });
 
@@ -236,19 +253,9 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
     await page.context().close();
   });
 
-  it('lets a supervisor pause and void a round, and shows the refunds', async () => {
+  it('lets a supervisor pause and void a round, and shows the refunds of two platforms in their currencies', async () => {
     const round = await dealUntilRound(floorShoe, 'pd-floor');
-    const bets = [
-      { commandId: 'c-1', playerId: 'alice', betType: 'player', spot: '1', amount: 123_400 },
-      { commandId: 'c-2', playerId: 'bob', betType: 'player', spot: '2', amount: 5_000 },
-    ];
-    for (const bet of bets) {
-      const answer = await postJson(
-        studio.url,
-        '/platform/tables/pd-floor/bets',
-        { ...bet, currency: 'THB' },
-        { 'x-platform-key': PLATFORM_KEY },
-      );
+    for (const answer of await placeBetsOfThreePlatforms(studio.url, 'pd-floor', platformKeys)) {
       expect(answer).toMatchObject({ status: 200, body: { accepted: true } });
     }
     // The round's burn card and three player cards, then the table waits for the next card.
@@ -257,6 +264,15 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
       await dealCard(floorShoe, 'pd-floor', floorShoe.next());
     }
     const roundId = round.round!.id;
+
+    // The table-side screen names the table's currencies and, as before, no player of any platform.
+    const dealer = await dealerPageText(kit, studio.url, 'pd-floor', {
+      cards: 4,
+      view: 'dealer-two-platforms',
+    });
+    expect(dealer.title).toBe('Pok Deng Floor · THB, EUR');
+    for (const shown of ['alice', 'bob', 'casino-']) expect(dealer.text).not.toContain(shown);
+    expect(dealer.below).toEqual([]);
 
     const page = await signedIn('supervisor', 'supervisor-demo');
     expect(page.url()).toMatch(/supervisor\.html$/);
@@ -303,31 +319,8 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
       .getByText(/voided: every bet refunded/)
       .waitFor();
 
-    const refunds = await q<{ player_id: string; returned: string; outcome: string }>(
-      `SELECT player_id, returned, outcome FROM settlements WHERE round_id = $1 ORDER BY id`,
-      [roundId],
-    );
-    expect(refunds.map((r) => [r.player_id, r.outcome])).toEqual([
-      ['alice', 'void-refund'],
-      ['bob', 'void-refund'],
-    ]);
-    // A Pok Deng player bet deducts twice its amount (games.md), and a void returns all of it.
-    expect(refunds.map((r) => Number(r.returned))).toEqual([246_800, 10_000]);
-    const list = page.locator('tr.refunds .refund-list');
-    await list.locator('li[data-player="alice"]').getByText('refunded 2,468.00 THB').waitFor();
-    await list.locator('li[data-player="bob"]').getByText('refunded 100.00 THB').waitFor();
-    // A stake says what it includes: a 50.00 THB Player bet deducted the bet and its deposit.
-    expect(await list.locator('li[data-player="bob"]').textContent()).toBe(
-      'bob · Player 2 · bet 50.00 THB + deposit 50.00 THB = stake 100.00 THB · refunded 100.00 THB',
-    );
-    expect(await list.locator('li[data-player="alice"]').textContent()).toContain(
-      'bet 1,234.00 THB + deposit 1,234.00 THB = stake 2,468.00 THB',
-    );
-    for (const r of refunds) {
-      expect(await list.locator(`li[data-player="${r.player_id}"]`).textContent()).toContain(
-        `refunded ${formatAmount(Number(r.returned), 'THB')}`,
-      );
-    }
+    // Each refund in its own bet's currency, each player with its platform apart, as stored.
+    await expectRefundsOfThreePlatforms(page, q, roundId);
     const log = page.locator('#action-log');
     await log
       .locator('tr[data-action="void"]')
@@ -370,6 +363,12 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
 
     await page.getByLabel('Table').selectOption('pd-floor');
     await page.getByLabel('Status').selectOption('voided');
+    // A player is (platform, playerId): alice of a platform that never bet here has no round.
+    await page.getByLabel('Platform').fill('casino-c');
+    await page.getByLabel('Player').fill('alice');
+    await page.locator('#search').click();
+    await page.locator('#results').getByText('No round matches').waitFor();
+    await page.getByLabel('Platform').fill('casino-b');
     await page.locator('#search').click();
     const row = page.locator(`#round-results tr[data-round="${voided.id}"]`);
     await row.waitFor();
@@ -394,11 +393,12 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
       .waitFor();
     expect(await timeline.locator('li[data-kind="supervisor-action"]').count()).toBe(2);
     const settlements = await timeline.locator('li[data-kind="settlement"]').allTextContents();
-    expect(settlements).toHaveLength(2);
-    expect(settlements[0]).toContain('alice');
+    expect(settlements).toHaveLength(3);
     expect(settlements[0]).toContain('returned 2,468.00 THB');
     expect(settlements[0]).toContain('refunded: the round was voided');
     expect(settlements[0]).not.toContain('void-refund');
+    // Each bet and settlement in its own currency, each player with its platform apart.
+    await expectTimelineOfThreePlatforms(page);
     // The table is named as in the filter, not by its id; times are local with UTC on hover.
     expect(await page.locator('#round-title').textContent()).toContain('Pok Deng Floor');
     expect(await timeline.locator('li time').first().getAttribute('title')).toMatch(

@@ -1,9 +1,11 @@
+import type { PlayerRef } from '../../common/player-key';
 import type { HandRecord } from '../../history/reader/round-cards.reader';
 import { historyReader, HistorySource } from '../../history/reader/history-reader';
 import { roundSummary, RoundSummary } from '../../history/reader/rounds.reader';
 import { AuditRequestError } from '../audit-query';
 import { hiddenUntilRoundEnd, ShownRecords } from '../hidden-until-round-end';
 import type { RoundIdQuery } from '../round-id';
+import { betEntries, decisionEntries, handsWithPlayers, settlementEntries } from './player-entries';
 
 export type TimelineEntry = { at: string; kind: string } & Record<string, unknown>;
 
@@ -12,11 +14,16 @@ export interface RoundTimelineView {
   /**
    * Everything in time order: `reading` (raw bytes in hex, with the outcome: applied, rescan,
    * duplicate...), `card`, `bet`, `decision` (automatic ones marked), `settlement`,
-   * `supervisor-action`, `event` (the hash-chained round events).
+   * `supervisor-action`, `event` (the hash-chained round events). Bets, decisions and
+   * settlements keep `playerId` (the player's key) and add `player` (platform and playerId);
+   * settlements their `currency`.
    */
   timeline: TimelineEntry[];
-  /** Every hand of the finished round with its cards, total and result (round_hands). */
-  hands: HandRecord[];
+  /**
+   * Every hand of the finished round with its cards, total and result (round_hands); a seat's
+   * hand also names its player as (platform, playerId).
+   */
+  hands: Array<HandRecord & { player?: PlayerRef }>;
   counts: Record<string, number>;
 }
 
@@ -47,14 +54,10 @@ export class RoundTimeline {
     // Stable merge: entries at the same instant keep the order of the kinds listed here.
     const entries: TimelineEntry[] = [
       ...readingEntries(shown),
-      ...bets.map(({ placedAt, ...b }) => ({ at: placedAt, kind: 'bet', ...b })),
+      ...betEntries(bets),
       ...cardEntries(shown),
-      ...decisions.map(({ decidedAt, ...d }) => ({ at: decidedAt, kind: 'decision', ...d })),
-      ...settlements.map(({ settledAt, roundId: _round, ...s }) => ({
-        at: settledAt,
-        kind: 'settlement',
-        ...s,
-      })),
+      ...decisionEntries(decisions),
+      ...settlementEntries(settlements, bets),
       ...actions.map(({ createdAt, ...a }) => ({ at: createdAt, kind: 'supervisor-action', ...a })),
       ...eventEntries(shown),
     ];
@@ -64,7 +67,7 @@ export class RoundTimeline {
       .map(({ e }) => e);
     const counts: Record<string, number> = {};
     for (const e of timeline) counts[e.kind] = (counts[e.kind] ?? 0) + 1;
-    return { round: roundSummary(round), timeline, hands: shown.hands, counts };
+    return { round: roundSummary(round), timeline, hands: handsWithPlayers(shown.hands), counts };
   }
 }
 

@@ -3,6 +3,8 @@
 import { el, humanize } from './console.js';
 import { formatAmount, formatLocal, formatUtc, stakeText } from './format.js';
 import { plural, reasonText, slotText } from './names.js';
+import { playerLabel } from './player-label.js';
+import { sumsByCurrency } from './timeline.js';
 
 /** A time as the screen's local time, with the UTC time on hover. */
 function time(iso) {
@@ -11,7 +13,7 @@ function time(iso) {
 
 /**
  * Draws the log into `box`. `nameOfTable(tableId)` names a table as the tiles do;
- * `currencyOf(tableId)` gives its currency for the refunds.
+ * `currencyOf(tableId)` gives its default currency, for a refund the service could not place.
  */
 export function renderActionLog(box, actions, { nameOfTable, currencyOf }) {
   if (!actions.length) {
@@ -55,24 +57,37 @@ export function renderActionLog(box, actions, { nameOfTable, currencyOf }) {
 }
 
 /**
- * The refunds of a void, each saying what its stake was made of: a 50.00 THB Pok Deng Player
- * bet reads "bet 50.00 THB + deposit 50.00 THB = stake 100.00 THB · refunded 100.00 THB".
+ * The refunds of a void, each in its own bet's currency (a table takes several) and saying what
+ * its stake was made of: a 50.00 THB Pok Deng Player bet reads "bet 50.00 THB + deposit 50.00 THB
+ * = stake 100.00 THB · refunded 100.00 THB". Each names its player and platform apart.
  */
-function refundsRow(refunds, currency) {
+function refundsRow(refunds, tableCurrency) {
+  const placed = refunds.map((r) => ({ ...r, currency: r.currency ?? tableCurrency }));
+  // What went back, per currency: amounts of two currencies are never one sum.
+  const returned = sumsByCurrency(placed, ['returned'])
+    .map((t) => formatAmount(t.returned, t.currency))
+    .join(', ');
   return el('tr', { className: 'refunds' }, [
     el('td', { colSpan: 6 }, [
       el('strong', {}, plural(refunds.length, 'refund')),
-      el(
-        'ul',
-        { className: 'refund-list' },
-        refunds.map((r) =>
-          el(
-            'li',
-            { 'data-player': r.playerId },
-            `${r.playerId} · ${humanize(r.betType)}${r.spot ? ` ${r.spot}` : ''} · ${stakeText(r.stake, r.parts ?? null, currency)} · refunded ${formatAmount(r.returned, currency)}`,
-          ),
-        ),
-      ),
+      el('span', { className: 'refund-totals' }, ` · returned ${returned}`),
+      el('ul', { className: 'refund-list' }, placed.map(refundLine)),
     ]),
   ]);
+}
+
+function refundLine(r) {
+  const bet = `${humanize(r.betType)}${r.spot ? ` ${r.spot}` : ''}`;
+  return el(
+    'li',
+    {
+      'data-player': r.player.playerId,
+      'data-platform': r.player.platformId,
+      'data-currency': r.currency,
+    },
+    [
+      playerLabel(r.player),
+      ` · ${bet} · ${stakeText(r.stake, r.parts ?? null, r.currency)} · refunded ${formatAmount(r.returned, r.currency)}`,
+    ],
+  );
 }

@@ -3,6 +3,7 @@
 import { api, download, el, fill, flash, humanize, requireRole } from './console.js';
 import { formatLocal, formatUtc } from './format.js';
 import { plural, reasonText, tableTitle } from './names.js';
+import { DEFAULT_PLATFORM, playerKey } from './players.js';
 import { renderRound } from './round-view.js';
 
 /** A time as the screen's local time, with the UTC time on hover. */
@@ -48,6 +49,16 @@ async function start() {
       el('input', { id: 'f-from', name: 'from', type: 'datetime-local', step: 1 }),
     ),
     field('To (UTC)', el('input', { id: 'f-to', name: 'to', type: 'datetime-local', step: 1 })),
+    // A player is (platform, playerId): the same playerId at two platforms is two players.
+    field(
+      'Platform',
+      el('input', {
+        id: 'f-platform',
+        name: 'platformId',
+        autocomplete: 'off',
+        placeholder: DEFAULT_PLATFORM,
+      }),
+    ),
     field('Player', el('input', { id: 'f-player', name: 'playerId', autocomplete: 'off' })),
     el('div', { className: 'buttons' }, [
       el('button', { type: 'submit', className: 'primary big', id: 'search' }, 'Search'),
@@ -70,11 +81,21 @@ async function start() {
     }),
   );
 
-  /** Form fields as /audit query parameters; datetime-local values are read as UTC. */
+  /**
+   * Form fields as /audit query parameters; datetime-local values are read as UTC, and the
+   * platform and player become the player's key (the platform alone filters nothing).
+   */
   function filters() {
     const params = new URLSearchParams();
-    for (const [name, value] of new FormData(form)) {
+    const data = new FormData(form);
+    const platformId = String(data.get('platformId') ?? '').trim() || DEFAULT_PLATFORM;
+    data.delete('platformId');
+    for (const [name, value] of data) {
       if (!value) continue;
+      if (name === 'playerId') {
+        params.set(name, playerKey(platformId, String(value)));
+        continue;
+      }
       params.set(
         name,
         name === 'from' || name === 'to' ? new Date(`${value}Z`).toISOString() : String(value),
@@ -87,6 +108,11 @@ async function start() {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     pages = [];
+    // The search finds rounds a player bet in: a platform alone would silently filter nothing.
+    if (form.elements.platformId.value.trim() && !form.elements.playerId.value) {
+      flash('Name the player too: the search finds one player of that platform.', 'error');
+      return;
+    }
     await search(null);
   });
 

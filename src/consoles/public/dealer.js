@@ -14,7 +14,7 @@ import {
   showConnection,
 } from './console.js';
 import { formatLocalTime, formatUtc, secondsLeft } from './format.js';
-import { reasonText, tableTitle } from './names.js';
+import { currenciesText, reasonText, tableTitle } from './names.js';
 
 const user = await requireRole(['dealer', 'supervisor'], 'dealer view');
 if (user) {
@@ -148,7 +148,7 @@ function showTable(tableId) {
 
   function render() {
     document.getElementById('table-name').textContent =
-      `${tableTitle(view.name, view.game)} · ${view.currency}`;
+      `${tableTitle(view.name, view.game)} · ${currenciesText(view)}`;
     document.title = `Dealer · ${view.name}`;
     renderRescan(view);
     const paused = document.getElementById('paused');

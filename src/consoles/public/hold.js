@@ -97,24 +97,37 @@ function render(report) {
         el(
           'tr',
           {},
-          ['Game', 'Tables', 'Rounds', 'Observed', 'Expected', '99% band', 'Expected from'].map(
-            (h) => el('th', { scope: 'col' }, h),
-          ),
+          [
+            'Game',
+            'Currency',
+            'Tables',
+            'Rounds',
+            'Observed',
+            'Expected',
+            '99% band',
+            'Expected from',
+          ].map((h) => el('th', { scope: 'col' }, h)),
         ),
       ),
       el(
         'tbody',
         {},
         report.games.map((g) =>
-          el('tr', { 'data-game': g.game, 'data-verdict': g.returns.verdict }, [
-            el('td', {}, gameName(g.game)),
-            el('td', {}, String(g.tables)),
-            el('td', {}, String(g.returns.rounds)),
-            el('td', {}, pct(g.returns.observed)),
-            el('td', {}, pct(g.returns.expected)),
-            el('td', {}, bandText(g.returns)),
-            el('td', {}, g.source),
-          ]),
+          // One line per game and currency: stakes of two currencies are never measured together.
+          el(
+            'tr',
+            { 'data-game': g.game, 'data-currency': g.currency, 'data-verdict': g.returns.verdict },
+            [
+              el('td', {}, gameName(g.game)),
+              el('td', {}, g.currency),
+              el('td', {}, String(g.tables)),
+              el('td', {}, String(g.returns.rounds)),
+              el('td', {}, pct(g.returns.observed)),
+              el('td', {}, pct(g.returns.expected)),
+              el('td', {}, bandText(g.returns)),
+              el('td', {}, g.source),
+            ],
+          ),
         ),
       ),
     ]),
@@ -141,6 +154,8 @@ const VERDICT = {
 
 function tableCard(t, report) {
   const [tone, verdict] = VERDICT[t.returns.verdict];
+  // The table's other currencies, each measured on its own bets (never added to the default's).
+  const others = (t.currencies ?? []).filter((c) => c.currency !== t.currency);
   const returnPlot = el('div', { className: 'plot', id: `plot-return-${t.tableId}` });
   const pacePlot = el('div', { className: 'plot', id: `plot-pace-${t.tableId}` });
   const card = el(
@@ -154,7 +169,8 @@ function tableCard(t, report) {
       el('h4', {}, tableTitle(t.name, t.game)),
       el('dl', { className: 'facts' }, [
         fact(
-          'Observed return',
+          // A table of several currencies: these figures are its default currency's bets alone.
+          others.length ? `Observed return · ${t.currency}` : 'Observed return',
           t.returns.rounds ? `${pct(t.returns.observed)} · ${verdict}` : 'no bets yet',
           tone,
           'observed',
@@ -166,6 +182,16 @@ function tableCard(t, report) {
           t.returns.rounds
             ? `${plural(t.returns.rounds, 'round')} · staked ${formatAmount(t.returns.stake, t.currency)}`
             : 'no round with bets yet',
+        ),
+        ...others.map((c) =>
+          fact(
+            `Observed return · ${c.currency}`,
+            c.returns.rounds
+              ? `${pct(c.returns.observed)} · ${VERDICT[c.returns.verdict][1]} · ${plural(c.returns.rounds, 'round')} · staked ${formatAmount(c.returns.stake, c.currency)}`
+              : 'no bets yet',
+            VERDICT[c.returns.verdict][0],
+            `observed-${c.currency}`,
+          ),
         ),
         fact(
           'Rescans',

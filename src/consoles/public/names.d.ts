@@ -9,4 +9,8 @@ export function outcomeText(code: string): string;
 export function totalText(total: string, game: string): string;
 export function slotText(slot: string): string;
 export function decisionsText(actions: string[]): string;
-export function handName(record: { hand: string; owner: string | null }, split?: boolean): string;
+export function handName(
+  record: { hand: string; owner: string | null; player?: { platformId: string; playerId: string } },
+  split?: boolean,
+): string;
+export function currenciesText(table: { currency: string; currencies?: string[] }): string;

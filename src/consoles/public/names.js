@@ -1,5 +1,6 @@
 // Words the consoles show for the service's codes: game names, outcomes, reasons, plurals.
 // Pure functions: no DOM, no clock (unit-tested).
+import { playerName } from './players.js';
 
 /** Each game as the pit calls it. */
 export const GAME_NAMES = {
@@ -165,6 +166,15 @@ const DONE = {
 };
 
 /**
+ * The currencies a table takes, its default first: "THB", "THB, EUR" (bets may be in any of them).
+ * @param {{currency: string, currencies?: string[]}} table
+ * @returns {string}
+ */
+export function currenciesText({ currency, currencies }) {
+  return (currencies?.length ? currencies : [currency]).join(', ');
+}
+
+/**
  * The decisions of an Infinite Blackjack player group in words: "stood", "hit, then stood",
  * "split, hit, then stood".
  * @param {string[]} actions
@@ -181,12 +191,13 @@ export function decisionsText(actions) {
  * A hand of a finished round (round_hands) as the game names it. Infinite Blackjack records one
  * hand per group of players who decided alike (`node-4/1`, owner "120 players: hit stand"): the
  * player hand everybody played, with the group and its decisions. `split` says whether the
- * seat or group holds more than one hand.
- * @param {{hand: string, owner: string | null}} record
+ * seat or group holds more than one hand. A seat's hand names its player (`player`, sent by the
+ * service for seats) by the platform's own playerId.
+ * @param {{hand: string, owner: string | null, player?: {platformId: string, playerId: string}}} record
  * @param {boolean} split
  * @returns {string}
  */
-export function handName({ hand, owner }, split = false) {
+export function handName({ hand, owner, player }, split = false) {
   const node = /^node-\d+\/(\d+)$/.exec(hand);
   if (node) {
     const group = /^(\d+) players?: (.*)$/.exec(owner ?? '');
@@ -196,10 +207,12 @@ export function handName({ hand, owner }, split = false) {
     return `Player hand${which} · ${plural(Number(group[1]), 'player')} who ${decisionsText(actions)}`;
   }
   const seat = /^seat-(\d+)\/(\d+)$/.exec(hand);
-  const who = owner ? ` (${owner})` : '';
+  // A seated player by its own playerId (the page puts its platform beside it), not its key.
+  const name = player ? playerName(player) : owner;
+  const who = name ? ` (${name})` : '';
   if (seat) return `Seat ${seat[1]}${split ? `, hand ${seat[2]}` : ''}${who}`;
-  const player = /^player-(\d+)$/.exec(hand);
-  if (player) return `Player ${player[1]}${who}`;
+  const pokDeng = /^player-(\d+)$/.exec(hand);
+  if (pokDeng) return `Player ${pokDeng[1]}${who}`;
   return `${sentence(hand)}${who}`;
 }
 

@@ -5,7 +5,9 @@ import { cardElement } from './cards.js';
 import { el, fill, humanize } from './console.js';
 import { formatAmount, formatLocal, formatLocalTime, formatUtc } from './format.js';
 import { handName, outcomeText, plural, reasonText, slotText, totalText } from './names.js';
+import { platformLabel, playerLabel } from './player-label.js';
 import { groupTimeline, inOrder, withCardLines } from './timeline.js';
+import { groupTitle, partText } from './timeline-words.js';
 
 /** Rounds still being played: their face-down cards are not revealed yet, replay waits. */
 const UNFINISHED = new Set(['in-progress', 'paused']);
@@ -20,11 +22,17 @@ function clock(iso) {
   return el('time', { dateTime: iso ?? '', title: formatUtc(iso) }, formatLocalTime(iso));
 }
 
-export function renderRound(box, data, replay, currency, tableName) {
+/**
+ * Draws a round. Each bet and settlement is shown in its own currency (a table takes several);
+ * `tableCurrency`, the table's default, is only for a settlement the service could not place.
+ */
+export function renderRound(box, data, replay, tableCurrency, tableName) {
   const r = data.round;
   const unfinished = UNFINISHED.has(r.status);
   const cards = data.timeline.filter((e) => e.kind === 'card');
-  const money = (v) => formatAmount(v, currency);
+  const timeline = data.timeline.map((e) =>
+    e.kind === 'settlement' && !e.currency ? { ...e, currency: tableCurrency } : e,
+  );
   fill(
     box,
     // The table's title names its game (tableTitle): no fact of its own.
@@ -73,8 +81,8 @@ export function renderRound(box, data, replay, currency, tableName) {
     el(
       'ol',
       { className: 'timeline', id: 'timeline' },
-      withCardLines(groupTimeline(inOrder(data.timeline))).map((item) =>
-        'entry' in item ? entryLine(item.entry, money, item) : groupLine(item, money),
+      withCardLines(groupTimeline(inOrder(timeline))).map((item) =>
+        'entry' in item ? entryLine(item.entry, item) : groupLine(item),
       ),
     ),
   );
@@ -104,30 +112,33 @@ function handsList(hands, game) {
     el(
       'ul',
       { className: 'round-hands', id: 'round-hands' },
-      hands.map((h) =>
-        el('li', { 'data-hand': h.hand }, [
-          el(
-            'span',
-            { className: 'hand-name' },
-            `${handName(h, owners.get(h.hand.replace(/\/\d+$/, '')) > 1)}: `,
-          ),
+      hands.map((h) => {
+        // A seat's player is named in the hand's name; its platform follows as a label.
+        const platform = h.player ? platformLabel(h.player) : null;
+        return el('li', { 'data-hand': h.hand }, [
+          el('span', { className: 'hand-name' }, [
+            handName(h, owners.get(h.hand.replace(/\/\d+$/, '')) > 1),
+            platform ? ' ' : null,
+            platform,
+            ': ',
+          ]),
           ...(h.cards.length ? h.cards.map((c) => cardElement(c)) : ['no card']),
           h.total ? ` ${totalText(h.total, game)}` : '',
           h.result ? ` · ${outcomeText(h.result)}` : '',
-        ]),
-      ),
+        ]);
+      }),
     ),
   ]);
 }
 
 /** One line; a card's line also names the reading it came from and the events recording it. */
-function entryLine(e, money, { reading = null, events = [] } = {}) {
+function entryLine(e, { reading = null, events = [] } = {}) {
   return el('li', { 'data-kind': e.kind, ...(e.type ? { 'data-type': e.type } : {}) }, [
     clock(e.at),
     ' ',
     el('strong', {}, humanize(e.kind)),
     ' ',
-    describe(e, money),
+    describe(e),
     reading
       ? el(
           'span',
@@ -142,7 +153,7 @@ function entryLine(e, money, { reading = null, events = [] } = {}) {
           {
             className: 'joined',
             'data-events': events.length,
-            title: events.map((ev) => describe(ev, money)).join(', '),
+            title: events.map((ev) => describe(ev)).join(', '),
           },
           ` · events ${events.flatMap((ev) => [ev.eventNo, ...(ev.sameAs ?? [])].map((n) => `#${n}`)).join(', ')}`,
         )
@@ -154,14 +165,14 @@ function entryLine(e, money, { reading = null, events = [] } = {}) {
  * Many bets, decisions of one window, or settlements as one line: the count, the totals, and a
  * part per bet type, action or outcome; the single entries open on demand.
  */
-function groupLine(group, money) {
+function groupLine(group) {
   const { entries, parts } = group;
   const summary = el('summary', {}, [
     clock(entries[0].at),
     ' ',
-    el('strong', {}, groupTitle(group, money)),
+    el('strong', {}, groupTitle(group)),
     ' ',
-    parts.map((p) => partText(group.group, p, money)).join(' · '),
+    parts.map((p) => partText(group.group, p)).join(' · '),
   ]);
   const details = el('details', {}, [summary]);
   // Drawn when opened: a round of a thousand players holds thousands of lines.
@@ -171,7 +182,7 @@ function groupLine(group, money) {
         el(
           'ol',
           { className: 'timeline' },
-          entries.map((e) => entryLine(e, money)),
+          entries.map((e) => entryLine(e)),
         ),
       );
     }
@@ -188,29 +199,6 @@ function groupLine(group, money) {
   );
 }
 
-function groupTitle({ group, key, entries }, money) {
-  const sum = (field) => entries.reduce((total, e) => total + e[field], 0);
-  if (group === 'bet') {
-    return `${plural(entries.length, 'bet')}, ${money(sum('amount'))} (deducted ${money(sum('deducted'))}):`;
-  }
-  if (group === 'event') return `${plural(entries.length, 'event')} ${key}:`;
-  if (group === 'decision') {
-    const [window, hand] = key.split('|');
-    const where = window ? `window ${window}` : hand ? `hand ${hand}` : '';
-    return `${plural(entries.length, 'decision')}${where ? ` in ${where}` : ''}:`;
-  }
-  return `${plural(entries.length, 'settlement')}, staked ${money(sum('stake'))}, returned ${money(sum('returned'))}, net ${money(sum('net'))}:`;
-}
-
-function partText(group, p, money) {
-  if (group === 'event') return `#${p.first} to #${p.last}`;
-  if (group === 'bet') return `${humanize(p.betType)} ×${p.count} (${money(p.amount)})`;
-  if (group === 'decision') {
-    return `${p.action} ×${p.count}${p.automatic ? ` (${p.automatic} automatic)` : ''}`;
-  }
-  return `${humanize(p.betType)}: ${outcomeText(p.outcome)} ×${p.count} (net ${money(p.net)})`;
-}
-
 function replayText(v, unfinished) {
   if (v.verdict === 'match') return `match (${plural(v.settlements, 'settlement')} recomputed)`;
   if (v.verdict === 'skipped' && unfinished)
@@ -221,7 +209,10 @@ function replayText(v, unfinished) {
   return `replay failed at ${v.step}: ${v.code} ${v.message}`;
 }
 
-function describe(e, money) {
+/** An entry in words; a bet, decision or settlement names its player and platform apart. */
+function describe(e) {
+  const money = (v) => formatAmount(v, e.currency);
+  const bet = () => `${humanize(e.betType)}${e.spot ? ` ${e.spot}` : ''}`;
   switch (e.kind) {
     case 'reading':
       return `${e.readingKind} ${e.decoded?.code ?? ''} → ${e.outcome}${e.rescan ? ' (rescan)' : ''} · bytes ${e.rawHex}`;
@@ -231,11 +222,20 @@ function describe(e, money) {
         ` ${slotText(e.slot)}${e.faceDown ? ' (face down)' : ''}`,
       ]);
     case 'bet':
-      return `${e.playerId} · ${humanize(e.betType)}${e.spot ? ` ${e.spot}` : ''} · ${money(e.amount)} (deducted ${money(e.deducted)}) · ${e.status}`;
+      return el('span', {}, [
+        playerLabel(e.player),
+        ` · ${bet()} · ${money(e.amount)} (deducted ${money(e.deducted)}) · ${e.status}`,
+      ]);
     case 'decision':
-      return `${e.playerId}${e.hand ? ` hand ${e.hand}` : ''}: ${e.action}${e.automatic ? ' (automatic)' : ''}`;
+      return el('span', {}, [
+        playerLabel(e.player),
+        `${e.hand ? ` hand ${e.hand}` : ''}: ${e.action}${e.automatic ? ' (automatic)' : ''}`,
+      ]);
     case 'settlement':
-      return `${e.playerId} · ${humanize(e.betType)}${e.spot ? ` ${e.spot}` : ''} · stake ${money(e.stake)} · returned ${money(e.returned)} · net ${money(e.net)} · ${outcomeText(e.outcome)}`;
+      return el('span', {}, [
+        playerLabel(e.player),
+        ` · ${bet()} · stake ${money(e.stake)} · returned ${money(e.returned)} · net ${money(e.net)} · ${outcomeText(e.outcome)}`,
+      ]);
     case 'supervisor-action':
       return `${humanize(e.action)} by ${e.actor}${e.reason ? `: ${reasonText(e.reason)}` : ''} (${humanize(e.status).toLowerCase()})`;
     case 'event':

@@ -15,7 +15,7 @@ import { renderActionLog } from './action-log.js';
 import { supervisorDialogs } from './supervisor-dialogs.js';
 import { formatLocal, formatUtc } from './format.js';
 import { groupAlerts } from './alerts.js';
-import { outcomeText, plural, reasonText, slotText, tableTitle } from './names.js';
+import { currenciesText, outcomeText, plural, reasonText, slotText, tableTitle } from './names.js';
 
 /** A time as the screen's local time, with the UTC time on hover. */
 function time(iso) {
@@ -316,7 +316,7 @@ function start(me) {
     };
     fill(
       box,
-      el('h3', { id: 'detail-title' }, `${tableTitle(t.name, t.game)} · ${t.currency}`),
+      el('h3', { id: 'detail-title' }, `${tableTitle(t.name, t.game)} · ${currenciesText(t)}`),
       el('p', { id: 'detail-state' }, [
         `${phaseOf(t)}`,
         t.round ? ` · round ${t.round.number}` : '',

@@ -9,12 +9,20 @@ export interface TimelineEntry {
 }
 export function inOrder<T extends TimelineEntry>(timeline: readonly T[]): T[];
 export const GROUP_OVER: number;
+/** Money of one currency: `amount`, `deducted` (bets) or `stake`, `returned`, `net` (settlements). */
+export type CurrencySums = { currency: string } & Record<string, number | string>;
 export interface TimelineGroup<T> {
   group: string;
   key: string;
   entries: T[];
-  parts: Array<Record<string, unknown> & { key: string; count: number }>;
+  parts: Array<Record<string, unknown> & { key: string; count: number; totals?: CurrencySums[] }>;
+  /** Bets and settlements: their money per currency. */
+  totals?: CurrencySums[];
 }
+export function sumsByCurrency(
+  entries: ReadonlyArray<Record<string, unknown>>,
+  fields: string[],
+): CurrencySums[];
 export function groupTimeline<T extends TimelineEntry>(
   timeline: readonly T[],
   over?: number,

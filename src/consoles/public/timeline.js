@@ -41,6 +41,9 @@ export function inOrder(timeline) {
   return out;
 }
 
+/** The money of each kind of entry that holds some: summed per currency, never across. */
+const MONEY = { bet: ['amount', 'deducted'], settlement: ['stake', 'returned', 'net'] };
+
 /** More entries of one kind than this are one line with a summary (the entries behind it). */
 export const GROUP_OVER = 8;
 
@@ -50,9 +53,10 @@ export const GROUP_OVER = 8;
  * each one summarised line at the place of their first entry: bets by bet type, decisions per
  * decision window (or per hand) by action, settlements by bet type and outcome (a player group's
  * result); so is an event type recorded more than GROUP_OVER times (one BetPlaced per bet).
+ * Bet and settlement groups and parts carry their money as `totals`, one per currency.
  * Every other entry stays a line of its own. Pure: the page draws the items.
  * @param {Array<Record<string, any>>} timeline in order (see inOrder)
- * @returns {Array<{entry: Record<string, any>} | {group: string, key: string, entries: Array<Record<string, any>>, parts: Array<Record<string, any>>}>}
+ * @returns {Array<{entry: Record<string, any>} | {group: string, key: string, entries: Array<Record<string, any>>, parts: Array<Record<string, any>>, totals?: Array<Record<string, any>>}>}
  */
 export function groupTimeline(timeline, over = GROUP_OVER) {
   const counts = {};
@@ -84,13 +88,37 @@ export function groupTimeline(timeline, over = GROUP_OVER) {
     }
     group.entries.push(e);
   }
-  for (const group of groups.values()) group.parts = partsOf(group.group, group.entries);
+  for (const group of groups.values()) {
+    group.parts = partsOf(group.group, group.entries);
+    if (MONEY[group.group]) group.totals = sumsByCurrency(group.entries, MONEY[group.group]);
+  }
   return items;
 }
 
 /**
- * The lines of a group's summary: one per bet type, action, or bet type and outcome; for an
- * event recorded per player (BetPlaced, DecisionAccepted) the range of its numbers.
+ * The sums of money fields per currency, in the order the currencies first appear: amounts of two
+ * currencies are never added together.
+ * @param {Array<Record<string, any>>} entries each with its `currency`
+ * @param {string[]} fields
+ * @returns {Array<Record<string, any> & {currency: string}>}
+ */
+export function sumsByCurrency(entries, fields) {
+  const sums = new Map();
+  for (const e of entries) {
+    const sum = sums.get(e.currency) ?? {
+      currency: e.currency,
+      ...Object.fromEntries(fields.map((f) => [f, 0])),
+    };
+    for (const f of fields) sum[f] += e[f];
+    sums.set(e.currency, sum);
+  }
+  return [...sums.values()];
+}
+
+/**
+ * The lines of a group's summary: one per bet type, action, or bet type and outcome, with their
+ * money per currency; for an event recorded per player (BetPlaced, DecisionAccepted) the range of
+ * its numbers.
  */
 function partsOf(kind, entries) {
   if (kind === 'event') {
@@ -111,28 +139,21 @@ function partsOf(kind, entries) {
     const part = parts.get(key) ?? {
       key,
       count: 0,
-      ...(kind === 'bet' ? { betType: e.betType, amount: 0, deducted: 0 } : {}),
+      ...(kind === 'bet' ? { betType: e.betType } : {}),
       ...(kind === 'decision' ? { action: e.action, automatic: 0 } : {}),
-      ...(kind === 'settlement'
-        ? { betType: e.betType, outcome: e.outcome, stake: 0, returned: 0, net: 0 }
-        : {}),
+      ...(kind === 'settlement' ? { betType: e.betType, outcome: e.outcome } : {}),
+      entries: [],
     };
     part.count += 1;
-    if (kind === 'bet') {
-      part.amount += e.amount;
-      part.deducted += e.deducted;
-    } else if (kind === 'decision') {
-      if (e.automatic) part.automatic += 1;
-    } else {
-      part.stake += e.stake;
-      part.returned += e.returned;
-      part.net += e.net;
-    }
+    if (kind === 'decision' && e.automatic) part.automatic += 1;
+    part.entries.push(e);
     parts.set(key, part);
   }
-  return [...parts.values()].sort(
-    (a, b) => b.count - a.count || String(a.key).localeCompare(b.key),
-  );
+  return [...parts.values()]
+    .map(({ entries: own, ...part }) =>
+      MONEY[kind] ? { ...part, totals: sumsByCurrency(own, MONEY[kind]) } : part,
+    )
+    .sort((a, b) => b.count - a.count || String(a.key).localeCompare(b.key));
 }
 
 /** Events that only record a card being read and dealt: they go on the card's line. */
