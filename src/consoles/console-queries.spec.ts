@@ -46,6 +46,7 @@ const refund = (b: BetRecord): SettlementRecord => ({
   outcome: 'void-refund',
   roundedDown: '0',
   settledAt: AT,
+  currency: b.currency,
 });
 
 /** A voided Pok Deng round: alice of casino-a bet in THB, alice of casino-b in EUR. */

@@ -1,4 +1,3 @@
-import { settlementCurrencyOf } from '../audit/settlement-currency';
 import { PlayerRef, playerOfKey } from '../common/player-key';
 import type { BetRecord, SettlementRecord } from '../history/reader/bets.reader';
 import { historyReader, HistorySource } from '../history/reader/history-reader';
@@ -92,10 +91,9 @@ export async function loadActionLog(
   const refundsOf = (roundId: string): Refund[] => {
     const bets = betsOf.get(roundId) ?? [];
     const byId = new Map(bets.map((b) => [b.betId, b]));
-    const currencyOf = settlementCurrencyOf(bets);
     return settlements
       .filter((s) => s.roundId === roundId)
-      .map((s) => refund(s, s.betId === null ? undefined : byId.get(s.betId), currencyOf(s)));
+      .map((s) => refund(s, s.betId === null ? undefined : byId.get(s.betId), s.currency));
   };
   return rows.map(({ roundStatus: _status, ...r }) => ({
     ...r,

@@ -1,7 +1,6 @@
 import { PlayerRef, playerOfKey } from '../../common/player-key';
 import type { BetRecord, DecisionRecord, SettlementRecord } from '../../history/reader/bets.reader';
 import type { HandRecord } from '../../history/reader/round-cards.reader';
-import { settlementCurrencyOf } from '../settlement-currency';
 
 /**
  * The timeline's entries that name a player. `playerId` stays the player's key as stored
@@ -27,17 +26,12 @@ export function decisionEntries(decisions: readonly DecisionRecord[]) {
   }));
 }
 
-/** `currency` is absent only for a settlement whose player has no bet in the round (see there). */
-export function settlementEntries(
-  settlements: readonly SettlementRecord[],
-  bets: readonly BetRecord[],
-) {
-  const currencyOf = settlementCurrencyOf(bets);
+/** Each settlement in its own currency, as stored with it. */
+export function settlementEntries(settlements: readonly SettlementRecord[]) {
   return settlements.map(({ settledAt, roundId: _round, ...s }) => ({
     at: settledAt,
     kind: 'settlement',
     ...s,
-    ...withCurrency(currencyOf(s)),
     player: playerOfKey(s.playerId),
   }));
 }
@@ -53,5 +47,3 @@ export function handsWithPlayers(
     h.owner !== null && /^seat-\d+\//.test(h.hand) ? { ...h, player: playerOfKey(h.owner) } : h,
   );
 }
-
-const withCurrency = (currency: string | undefined) => (currency ? { currency } : {});

@@ -47,6 +47,7 @@ const settlement = (
   playerId: string,
   betType: string,
   net: number,
+  currency: string,
 ): SettlementRecord => ({
   roundId: ROUND_ID,
   betId,
@@ -59,6 +60,7 @@ const settlement = (
   outcome: net > 0 ? 'win' : 'lose',
   roundedDown: '0',
   settledAt: at(8),
+  currency,
 });
 
 /** The history reader of one stored Lux round: alice of casino-a in THB, alice of casino-b in EUR. */
@@ -105,10 +107,10 @@ function historyOfOneRound(): HistoryReader {
         },
       ],
       settlementsOfRound: async () => [
-        settlement('b-1', 'casino-a:alice', 'main', 100_000),
-        settlement('b-2', 'casino-b:alice', 'main', -2_500),
+        settlement('b-1', 'casino-a:alice', 'main', 100_000, 'THB'),
+        settlement('b-2', 'casino-b:alice', 'main', -2_500, 'EUR'),
         // An insurance has no bet row: it is in the currency its player bet in.
-        settlement(null, 'casino-b:alice', 'insurance', -1_250),
+        settlement(null, 'casino-b:alice', 'insurance', -1_250, 'EUR'),
       ],
     },
     supervisorActions: { ofRound: none },

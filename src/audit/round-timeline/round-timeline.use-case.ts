@@ -57,7 +57,7 @@ export class RoundTimeline {
       ...betEntries(bets),
       ...cardEntries(shown),
       ...decisionEntries(decisions),
-      ...settlementEntries(settlements, bets),
+      ...settlementEntries(settlements),
       ...actions.map(({ createdAt, ...a }) => ({ at: createdAt, kind: 'supervisor-action', ...a })),
       ...eventEntries(shown),
     ];

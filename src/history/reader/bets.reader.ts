@@ -37,6 +37,8 @@ export interface SettlementRecord {
   outcome: string;
   roundedDown: string;
   settledAt: string;
+  /** The currency the bet was settled in (its own: never converted). */
+  currency: string;
 }
 
 /** One of a player's bets with its round and its settlement, if it has one. */
@@ -70,6 +72,7 @@ interface SettlementRow {
   outcome: string;
   rounded_down: string;
   settled_at: Date;
+  currency: string;
 }
 
 const settlement = (s: SettlementRow): SettlementRecord => ({
@@ -84,10 +87,12 @@ const settlement = (s: SettlementRow): SettlementRecord => ({
   outcome: s.outcome,
   roundedDown: s.rounded_down,
   settledAt: iso(s.settled_at)!,
+  // char(3): trimmed in case of padding.
+  currency: s.currency.trim(),
 });
 
 const SETTLEMENT_COLUMNS = `round_id, bet_id, player_id, bet_type, spot, stake, returned, net,
-  outcome, rounded_down, settled_at`;
+  outcome, rounded_down, settled_at, currency`;
 
 /** bets, decisions and settlements. */
 export class BetsReader {
