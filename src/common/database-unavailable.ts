@@ -19,7 +19,15 @@ const CONNECTION_MESSAGES =
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 4) return false;
-  const e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+  const e = error as {
+    code?: unknown;
+    name?: unknown;
+    message?: unknown;
+    driverError?: unknown;
+    cause?: unknown;
+  };
+  // A table that holds a card reading until the database takes it refuses other input so.
+  if (e.name === 'TableWaitsForDatabaseError') return true;
   if (typeof e.code === 'string') {
     if (
       SOCKET_CODES.has(e.code) ||

@@ -27,9 +27,17 @@ import { commandRecord, replayRepeat, replayStored } from './command-replay';
 import type { CommandRecord, ReadingStore, TableLeaseFence, TransitionStore } from './ports';
 import { UNSTORED_READING } from '../table-core/table-writes';
 import { currenciesOf } from '../table-core/table-state';
+import { HeldReadings } from './held-readings';
 import { GroupStep, StepAhead } from './step-ahead';
 import { TableTimers } from './table-timers';
 import type { TakeoverGuard } from './takeover-check';
+
+/** A reading as the machine takes it: not stored yet (its transition stores it). */
+const readingInput = (record: ReadingRecord): TableInput => ({
+  type: 'reading',
+  readingId: UNSTORED_READING,
+  reading: record.reading,
+});
 
 /** Where a committed transition is announced (WebSocket consoles, the outbox relay...). */
 export interface TransitionListener {
@@ -69,6 +77,7 @@ export class TableRuntime implements DrivenTable {
   private readonly prefetched: AnswerPrefetch;
   private readonly ahead: StepAhead;
   private readonly commands: CommandQueue;
+  private readonly held: HeldReadings;
 
   constructor(
     readonly machine: TableMachine,
@@ -84,6 +93,19 @@ export class TableRuntime implements DrivenTable {
     this.prefetched = new AnswerPrefetch((ids) => deps.store.findCommands(ids));
     this.ahead = new StepAhead((items, group, from) => this.stepGroup(items, group, from));
     this.commands = new CommandQueue((items) => this.submitBatch(items));
+    this.held = new HeldReadings({
+      tableId: this.tableId,
+      inQueue: (work) => this.enqueue(work),
+      apply: (record) => this.run(readingInput(record), undefined, record),
+      stored: async () => {
+        await this.reload();
+        return this.state;
+      },
+      retryable: (error) => this.worthRetrying(error),
+      lettingGo: () => this.closing || this.stopped,
+      storeAlone: (record) => deps.readings.record(record),
+      logger: this.logger,
+    });
   }
 
   get tableId(): string {
@@ -191,46 +213,26 @@ export class TableRuntime implements DrivenTable {
   submitReading(record: ReadingRecord): Promise<CommandResult> {
     // A gap since the takeover pauses the table before this reading is applied.
     this.observeFrame(record.reading);
-    const input: TableInput = {
-      type: 'reading',
-      readingId: UNSTORED_READING,
-      reading: record.reading,
-    };
-    return this.enqueue(() => this.applyReading(input, record));
+    return this.enqueue(() => this.applyReading(record)).then(({ answer }) => answer);
   }
 
   /**
-   * A card read at the table is a fact: it is applied whatever the database does meanwhile. A
-   * commit that fails because the database is unreachable or too slow is tried again, the reading
-   * held ahead of everything queued after it, until it commits or the table is let go (its lease
-   * taken by another instance: then the reading is stored on its own and the next owner's frame
-   * check sees it).
-   * A commit whose answer was lost did land when the stored version moved past ours (only this
-   * instance writes the table under its epoch): the stored state is taken up, not applied twice.
+   * A reading is applied at once; when its commit fails because the database is out or too slow,
+   * it is held (HeldReadings) and the table refuses other input until it is applied. The answer
+   * of a held reading comes when it is applied, outside the queue (which the retries use).
    */
-  private async applyReading(input: TableInput, record: ReadingRecord): Promise<CommandResult> {
-    const before = this.version;
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.run(input, undefined, record);
-      } catch (error) {
-        if (!this.worthRetrying(error)) {
-          this.deps.readings.record(record);
-          throw error;
-        }
-        if (attempt === 1) {
-          this.logger.warn(`A card reading waits for the database: ${oneLine(error)}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, Math.min(200 * attempt, 1_000)));
-        if (this.version === before) await this.reload();
-        if (this.version !== before) {
-          this.logger.warn(`The card reading's commit had landed (version ${this.version})`);
-          return { accepted: true, reply: {} };
-        }
-        if (attempt % 10 === 0) {
-          this.logger.warn(`A card reading still waits for the database (attempt ${attempt})`);
-        }
+  private async applyReading(
+    record: ReadingRecord,
+  ): Promise<{ answer: CommandResult | Promise<CommandResult> }> {
+    if (this.held.waiting) return { answer: this.held.hold(record) };
+    try {
+      return { answer: await this.run(readingInput(record), undefined, record) };
+    } catch (error) {
+      if (!this.worthRetrying(error)) {
+        this.deps.readings.record(record);
+        throw error;
       }
+      return { answer: this.held.hold(record, error) };
     }
   }
 
@@ -289,6 +291,8 @@ export class TableRuntime implements DrivenTable {
       if (reading) this.deps.readings.record(reading);
       return { ...TABLE_STOPPING };
     }
+    // Nothing is applied before a card read earlier that waits for the database.
+    if (!reading && this.held.waiting) throw this.held.refusal();
     if (meta?.commandId) {
       const previous = (await this.deps.store.findCommands([meta.commandId])).get(meta.commandId);
       if (previous) return replayStored(previous, meta);
@@ -351,6 +355,7 @@ export class TableRuntime implements DrivenTable {
 
   private async runBatch(items: readonly BatchItem[]): Promise<CommandResult[]> {
     if (this.stopped) return items.map(() => ({ ...TABLE_STOPPING }));
+    if (this.held.waiting) throw this.held.refusal();
     const ids = items.flatMap((item) => (item.meta.commandId ? [item.meta.commandId] : []));
     const lookup =
       ids.length > 0 ? (this.prefetched.take(ids) ?? this.deps.store.findCommands(ids)) : undefined;

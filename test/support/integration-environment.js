@@ -2,6 +2,7 @@ const { TestEnvironment } = require('jest-environment-node');
 const { Server, Socket } = require('node:net');
 const { relative, resolve } = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
+const { createHook } = require('node:async_hooks');
 
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -22,6 +23,8 @@ class IntegrationEnvironment extends TestEnvironment {
     await super.setup();
     this.handlesBefore = new Set(activeHandles());
     this.timersBefore = timerCount();
+    // TRACE_OPEN_TIMERS=1: a timer left open is named by the stack that created it.
+    if (process.env.TRACE_OPEN_TIMERS) this.timerTrace = traceTimers();
   }
 
   async teardown() {
@@ -36,6 +39,7 @@ class IntegrationEnvironment extends TestEnvironment {
     if (left.length > 0 || timers > 0) {
       const what = left.map(describe);
       if (timers > 0) what.push(`${timers} timer(s)`);
+      if (timers > 0 && this.timerTrace) what.push(...this.timerTrace.open());
       process.stdout.write(`\nleft open by ${this.testPath}: ${what.join('; ')}\n`);
       for (const handle of left) {
         // A service left running would hold its ports and data folder against the next file.
@@ -43,8 +47,40 @@ class IntegrationEnvironment extends TestEnvironment {
         handle.unref?.();
       }
     }
+    this.timerTrace?.stop();
     await super.teardown();
   }
+}
+
+/** The timers created from now on that are still pending and keep the process alive. */
+function traceTimers() {
+  const timers = new Map();
+  const hook = createHook({
+    init(id, type, _trigger, resource) {
+      if (type !== 'Timeout') return;
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 30;
+      const stack = new Error().stack
+        .split('\n')
+        .slice(2)
+        .filter((line) => !/node:internal|node_modules\/jest-|integration-environment/.test(line))
+        .slice(0, 8)
+        .map((line) => line.trim().replace(/^at /, ''))
+        .join(' <- ');
+      Error.stackTraceLimit = limit;
+      timers.set(id, { resource, stack });
+    },
+    destroy(id) {
+      timers.delete(id);
+    },
+  }).enable();
+  return {
+    open: () =>
+      [...timers.values()]
+        .filter(({ resource }) => resource.hasRef?.() && !resource._destroyed)
+        .map(({ stack }) => `timer from ${stack.replace(/\s+/g, ' ')}`),
+    stop: () => hook.disable(),
+  };
 }
 
 function activeHandles() {
