@@ -3,6 +3,7 @@ import type { RunningStudio } from '../../src/bootstrap';
 import { CreateUser } from '../../src/auth/create-user/create-user.use-case';
 import { startTestStudio } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { settleWithin } from '../support/settle-within';
 
 jest.setTimeout(60_000);
 
@@ -280,7 +281,7 @@ describe('sign-in and roles', () => {
       expect(opened.state.endedAt).toBeUndefined();
       const endedAt = Date.now();
       await end();
-      await Promise.race([opened.done, sleep(2_000)]);
+      await settleWithin(opened.done, 2_000, undefined);
       expect(opened.state.endedAt).toBeDefined();
       // One heartbeat (300 ms) plus the check's query and some scheduling slack.
       expect(opened.state.endedAt! - endedAt).toBeLessThan(300 + 400);

@@ -12,6 +12,7 @@ import { applyPlatformKafkaPlan } from '../../src/platforms-kafka/platform-kafka
 import { REPO_ROOT } from '../support/environment';
 import { startTestStudio, uniqueTopicPrefix, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { settleWithin } from '../support/settle-within';
 
 jest.setTimeout(400_000);
 
@@ -136,7 +137,11 @@ describe('Kafka ACLs per platform (SASL/SCRAM, StandardAuthorizer)', () => {
 
   afterAll(async () => {
     const bounded = (work: Promise<unknown>) =>
-      Promise.race([work.catch(() => undefined), new Promise((r) => setTimeout(r, 10_000))]);
+      settleWithin(
+        work.catch(() => undefined),
+        10_000,
+        undefined,
+      );
     for (const c of clients) await bounded(c.disconnect());
     await studio?.close();
     await db?.drop();
@@ -192,10 +197,11 @@ describe('Kafka ACLs per platform (SASL/SCRAM, StandardAuthorizer)', () => {
     await waitFor('the broker to refuse the group', async () =>
       brokerErrors.includes('GROUP_AUTHORIZATION_FAILED') ? true : undefined,
     );
-    await Promise.race([
+    await settleWithin(
       outside.stop().catch(() => undefined),
-      new Promise((r) => setTimeout(r, 5_000)),
-    ]);
+      5_000,
+      undefined,
+    );
     // While A's own group reads A's own results topic.
     const own = await consumerOf(a, 'a.own');
     expect(await refusal(own.subscribe({ topics: [topics.platformTopic('a', 'results')] }))).toBe(

@@ -3,6 +3,7 @@ import { DataSource, QueryRunner } from 'typeorm';
 import { LeaseLostError, TableLeaseRepository } from '../../src/database/table-lease.repository';
 import { OwnershipListener, TableOwnership } from '../../src/tables/table-ownership';
 import { createTestDatabase, insertStudioTables, TestDatabase } from '../support/test-database';
+import { settleWithin } from '../support/settle-within';
 
 jest.setTimeout(60_000);
 
@@ -122,7 +123,11 @@ describe('table leases', () => {
       open.push(runner);
     }
     const outcome = (work: Promise<unknown>, ms: number) =>
-      Promise.race([work.then(() => 'done'), sleep(ms).then(() => 'still waiting')]);
+      settleWithin(
+        work.then(() => 'done'),
+        ms,
+        'still waiting',
+      );
     try {
       // The renewal does not wait for them (it used to, and starved while they overlapped).
       const renewal = repo.renewAll([lease]);

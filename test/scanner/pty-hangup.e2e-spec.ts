@@ -8,6 +8,7 @@ import {
   hangupAwareBinding,
   isNonBlocking,
 } from '../../src/scanner/hangup-aware-binding';
+import { settleWithin } from '../support/settle-within';
 
 jest.setTimeout(30_000);
 
@@ -45,7 +46,7 @@ describe('a serial port read after the device hung up (socat pty)', () => {
       () => 'settled' as const,
       () => 'settled' as const,
     );
-    return Promise.race([settled, new Promise<'pending'>((r) => setTimeout(r, ms, 'pending'))]);
+    return settleWithin(settled, ms, 'pending' as const);
   }
 
   it('fails as a disconnection, so serialport closes the port and the adapter reopens it', async () => {
