@@ -45,7 +45,9 @@ export function rollTablesFile(port: (tableId: string) => number): string {
       name: t.id,
       game: t.game,
       currency: t.currency,
-      bettingWindowMs: 1_500,
+      // 3 s, as the studio-roll measurement of issue 27 used: a platform's bet sent when betting
+      // opens must not be late because an instance restarted.
+      bettingWindowMs: 3_000,
       decisionWindowMs: 1_500,
       roundIntervalMs: 300,
       scanner: { wireFormat: 'studio-framed-v1', path: `tcp://127.0.0.1:${port(t.id)}` },
