@@ -21,6 +21,18 @@ async function main(): Promise<void> {
     fail('Configuration error', error);
   }
 
+  // A stop asked for while the service starts (systemd, an operator's Ctrl-C) is carried out once
+  // it has started: the default action would kill it mid-start, with the embedded database's
+  // folder open. Asked twice, it exits at once.
+  let stopAsked: NodeJS.Signals | undefined;
+  let onSignal = (signal: NodeJS.Signals) => {
+    if (stopAsked) process.exit(1);
+    stopAsked = signal;
+    process.stderr.write(`${signal} while starting: stopping once started (again to exit now)\n`);
+  };
+  process.on('SIGTERM', (signal) => onSignal(signal));
+  process.on('SIGINT', (signal) => onSignal(signal));
+
   let running: Awaited<ReturnType<typeof startStudio>>;
   try {
     running = await startStudio(config);
@@ -29,7 +41,7 @@ async function main(): Promise<void> {
   }
 
   let shuttingDown = false;
-  const shutdown = (signal: NodeJS.Signals) => {
+  onSignal = (signal: NodeJS.Signals) => {
     if (shuttingDown) return;
     shuttingDown = true;
     const timer = setTimeout(() => {
@@ -45,8 +57,7 @@ async function main(): Promise<void> {
         process.exit(1);
       });
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  if (stopAsked) onSignal(stopAsked);
 }
 
 function fail(prefix: string, error: unknown): never {

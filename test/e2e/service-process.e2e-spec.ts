@@ -100,6 +100,23 @@ describe('the service process', () => {
     expect(await second.exited()).toEqual({ code: 0, signal: null });
   });
 
+  it('stops cleanly when SIGTERM comes while it is still starting', async () => {
+    const folder = copyOfDataDir('studio-pglite-early-stop-');
+    const service = spawnService({ PORT: '0', PGLITE_DATA_DIR: folder });
+    try {
+      // Its first log line: the process is up, its start-up not finished yet.
+      const deadline = Date.now() + 60_000;
+      while (service.stdout().length === 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      service.child.kill('SIGTERM');
+      expect(await service.exited(120_000)).toEqual({ code: 0, signal: null });
+    } finally {
+      if (service.child.exitCode === null) service.killGroup('SIGKILL');
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a second process on the same embedded folder, and not after the first is killed', async () => {
     const shared = copyOfDataDir('studio-pglite-shared-');
     const first = spawnService({ PORT: '0', PGLITE_DATA_DIR: shared });
