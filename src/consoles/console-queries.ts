@@ -60,8 +60,8 @@ export interface Refund {
    */
   parts: { bet: number; deposit: number; added: number } | null;
   returned: number;
-  /** The refund's currency (its bet's); absent when the round holds no bet of the player. */
-  currency?: string;
+  /** The refund's currency, as its settlement row stores it. */
+  currency: string;
 }
 
 /**
@@ -93,7 +93,7 @@ export async function loadActionLog(
     const byId = new Map(bets.map((b) => [b.betId, b]));
     return settlements
       .filter((s) => s.roundId === roundId)
-      .map((s) => refund(s, s.betId === null ? undefined : byId.get(s.betId), s.currency));
+      .map((s) => refund(s, s.betId === null ? undefined : byId.get(s.betId)));
   };
   return rows.map(({ roundStatus: _status, ...r }) => ({
     ...r,
@@ -103,7 +103,7 @@ export async function loadActionLog(
   }));
 }
 
-function refund(s: SettlementRecord, bet: BetRecord | undefined, currency?: string): Refund {
+function refund(s: SettlementRecord, bet: BetRecord | undefined): Refund {
   return {
     playerId: s.playerId,
     player: playerOfKey(s.playerId),
@@ -114,6 +114,6 @@ function refund(s: SettlementRecord, bet: BetRecord | undefined, currency?: stri
       ? { bet: bet.amount, deposit: bet.deducted - bet.amount, added: s.stake - bet.deducted }
       : null,
     returned: s.returned,
-    ...(currency ? { currency } : {}),
+    currency: s.currency,
   };
 }

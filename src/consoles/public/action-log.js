@@ -11,11 +11,8 @@ function time(iso) {
   return el('time', { dateTime: iso ?? '', title: formatUtc(iso) }, formatLocal(iso));
 }
 
-/**
- * Draws the log into `box`. `nameOfTable(tableId)` names a table as the tiles do;
- * `currencyOf(tableId)` gives its default currency, for a refund the service could not place.
- */
-export function renderActionLog(box, actions, { nameOfTable, currencyOf }) {
+/** Draws the log into `box`. `nameOfTable(tableId)` names a table as the tiles do. */
+export function renderActionLog(box, actions, { nameOfTable }) {
   if (!actions.length) {
     box.replaceChildren(el('p', { className: 'hint' }, 'No supervisor action yet'));
     return;
@@ -49,7 +46,7 @@ export function renderActionLog(box, actions, { nameOfTable, currencyOf }) {
             el('td', {}, a.approvedBy ? `${a.by}, approved by ${a.approvedBy}` : a.by),
             el('td', {}, humanize(a.status)),
           ]);
-          return a.refunds ? [row, refundsRow(a.refunds, currencyOf(a.tableId))] : [row];
+          return a.refunds ? [row, refundsRow(a.refunds)] : [row];
         }),
       ),
     ]),
@@ -61,17 +58,16 @@ export function renderActionLog(box, actions, { nameOfTable, currencyOf }) {
  * its stake was made of: a 50.00 THB Pok Deng Player bet reads "bet 50.00 THB + deposit 50.00 THB
  * = stake 100.00 THB · refunded 100.00 THB". Each names its player and platform apart.
  */
-function refundsRow(refunds, tableCurrency) {
-  const placed = refunds.map((r) => ({ ...r, currency: r.currency ?? tableCurrency }));
+function refundsRow(refunds) {
   // What went back, per currency: amounts of two currencies are never one sum.
-  const returned = sumsByCurrency(placed, ['returned'])
+  const returned = sumsByCurrency(refunds, ['returned'])
     .map((t) => formatAmount(t.returned, t.currency))
     .join(', ');
   return el('tr', { className: 'refunds' }, [
     el('td', { colSpan: 6 }, [
       el('strong', {}, plural(refunds.length, 'refund')),
       el('span', { className: 'refund-totals' }, ` · returned ${returned}`),
-      el('ul', { className: 'refund-list' }, placed.map(refundLine)),
+      el('ul', { className: 'refund-list' }, refunds.map(refundLine)),
     ]),
   ]);
 }

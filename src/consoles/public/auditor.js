@@ -20,7 +20,6 @@ if (user) await start();
 
 async function start() {
   const tables = await api('/tables');
-  const currency = new Map(tables.map((t) => [t.tableId, t.currency]));
   // The results name tables as the filter does.
   const names = new Map(tables.map((t) => [t.tableId, tableTitle(t.name, t.game)]));
   const main = document.getElementById('main');
@@ -232,13 +231,7 @@ async function start() {
         api(`/audit/rounds/${roundId}/timeline`),
         api(`/audit/rounds/${roundId}/replay`),
       ]);
-      renderRound(
-        box,
-        data,
-        replay,
-        currency.get(data.round.tableId) ?? 'XXX',
-        names.get(data.round.tableId) ?? data.round.tableId,
-      );
+      renderRound(box, data, replay, names.get(data.round.tableId) ?? data.round.tableId);
       // The timeline opens below the list: take the reader (and the keyboard focus) to it.
       const title = document.getElementById('round-title');
       title.tabIndex = -1;

@@ -22,17 +22,11 @@ function clock(iso) {
   return el('time', { dateTime: iso ?? '', title: formatUtc(iso) }, formatLocalTime(iso));
 }
 
-/**
- * Draws a round. Each bet and settlement is shown in its own currency (a table takes several);
- * `tableCurrency`, the table's default, is only for a settlement the service could not place.
- */
-export function renderRound(box, data, replay, tableCurrency, tableName) {
+/** Draws a round. Each bet and settlement is shown in its own currency (a table takes several). */
+export function renderRound(box, data, replay, tableName) {
   const r = data.round;
   const unfinished = UNFINISHED.has(r.status);
   const cards = data.timeline.filter((e) => e.kind === 'card');
-  const timeline = data.timeline.map((e) =>
-    e.kind === 'settlement' && !e.currency ? { ...e, currency: tableCurrency } : e,
-  );
   fill(
     box,
     // The table's title names its game (tableTitle): no fact of its own.
@@ -81,7 +75,7 @@ export function renderRound(box, data, replay, tableCurrency, tableName) {
     el(
       'ol',
       { className: 'timeline', id: 'timeline' },
-      withCardLines(groupTimeline(inOrder(timeline))).map((item) =>
+      withCardLines(groupTimeline(inOrder(data.timeline))).map((item) =>
         'entry' in item ? entryLine(item.entry, item) : groupLine(item),
       ),
     ),

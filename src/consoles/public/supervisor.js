@@ -143,10 +143,6 @@ function start(me) {
     return t.round ? 'No card yet in this round' : 'No card: waiting for the next round to start';
   }
 
-  function currencyOf(tableId) {
-    return tables.get(tableId)?.currency ?? 'XXX';
-  }
-
   function phaseOf(t) {
     if (!t.driven && !t.drivenElsewhere) return 'Not running here';
     if (t.paused) return 'Paused';
@@ -375,9 +371,6 @@ function start(me) {
   }
 
   function renderActions() {
-    renderActionLog(document.getElementById('action-log'), actions, {
-      nameOfTable,
-      currencyOf,
-    });
+    renderActionLog(document.getElementById('action-log'), actions, { nameOfTable });
   }
 }
