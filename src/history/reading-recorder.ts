@@ -13,8 +13,8 @@ export interface ReadingStore {
  * frames, readings of a table that is not running or whose transition failed; the others are
  * written by the transition that applies them), in arrival order, batching whatever queued up while
  * the previous insert ran (a burst of garbage becomes a few multi-row inserts, not thousands of
- * round trips). A failed insert is retried until the database is back; the queue is bounded so a dead database cannot exhaust
- * memory, and anything dropped is counted and logged. The scanners record heartbeats and status
+ * round trips). A failed insert is retried until the database is back; the queue is bounded so a
+ * dead database cannot exhaust memory, and anything dropped is counted and logged. The scanners record heartbeats and status
  * frames here; the tables the readings they do not apply (their ReadingStore port).
  */
 export class ScannerReadingRecorder {
@@ -66,9 +66,15 @@ export class ScannerReadingRecorder {
    * during an outage ends.
    */
   async flush(limitMs = 10_000): Promise<void> {
-    const until = Date.now() + limitMs;
-    while (this.writing && Date.now() < until) {
-      await Promise.race([this.writing, new Promise((r) => setTimeout(r, 100))]);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(resolve, limitMs, 'late')));
+    try {
+      // A drain that ends may be followed by another (readings recorded meanwhile): wait for each.
+      while (this.writing) {
+        if ((await Promise.race([this.writing, late])) === 'late') break;
+      }
+    } finally {
+      clearTimeout(timer);
     }
     if (!this.writing) return;
     this.givingUp = true;

@@ -1,4 +1,5 @@
 import type { Logger } from '@nestjs/common';
+import { backoffMs } from '../common/backoff';
 import { oneLine } from '../common/one-line';
 import type { TableState } from '../table-core/table-machine';
 import type { CommandResult, ReadingRecord } from '../use-cases/common/tables.port';
@@ -10,8 +11,11 @@ export interface HoldingTable {
   inQueue<T>(work: () => Promise<T>): Promise<T>;
   /** Steps and commits one reading; throws when the commit failed. */
   apply(record: ReadingRecord): Promise<CommandResult>;
-  /** The table's state as stored now (after a failed commit: did it land after all?). */
-  stored(): Promise<TableState | undefined>;
+  /**
+   * After a failed commit: takes up the stored state when it moved on (the commit landed after
+   * all), and returns the table's state.
+   */
+  reload(): Promise<TableState | undefined>;
   /** A failure the database may get over (out, slow, a lease lapsed in the outage). */
   retryable(error: unknown): boolean;
   /** The table is being let go: nothing more is applied here. */
@@ -79,7 +83,7 @@ export class HeldReadings {
   private async retry(): Promise<void> {
     this.retrying = true;
     for (let attempt = 1; this.held.length > 0; attempt += 1) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(200 * attempt, 1_000)));
+      await new Promise((resolve) => setTimeout(resolve, backoffMs(200, 1_000, attempt - 1)));
       if (this.table.lettingGo()) {
         this.letGo();
         break;
@@ -119,7 +123,7 @@ export class HeldReadings {
 
   /** The stored state's last read is this reading: its commit landed. */
   private async landed(record: ReadingRecord): Promise<boolean> {
-    const state = await this.table.stored().catch(() => undefined);
+    const state = await this.table.reload().catch(() => undefined);
     const last = state?.ingestion.lastRead;
     const reading = record.reading;
     if (!last || reading.kind === 'heartbeat' || reading.kind === 'status') return false;

@@ -156,9 +156,11 @@ describe('TableRuntime readings through a database outage', () => {
     await t.runtime.stop();
   });
 
-  it('stores the reading alone when its lease was taken and the table is let go', async () => {
-    const lost = Object.assign(new Error('no longer holds'), { name: 'LeaseLostError' });
-    const t = table(Array.from({ length: 1000 }, () => lost));
+  it.each([
+    ['its lease was taken', () => Object.assign(new Error('gone'), { name: 'LeaseLostError' })],
+    ['the database stays out', unreachable],
+  ])('stores a waiting reading alone when the table is let go (%s)', async (_why, failure) => {
+    const t = table(Array.from({ length: 1000 }, failure));
     await t.start();
     const waiting = submit(t.runtime);
     await new Promise((r) => setTimeout(r, 300));
@@ -166,15 +168,5 @@ describe('TableRuntime readings through a database outage', () => {
     await expect(waiting).rejects.toThrow(/waits for the database/);
     expect(t.recordedAlone).toEqual([reading]);
     expect(t.stored().state.n).toBe(1);
-  });
-
-  it('lets go of a waiting reading when the table is stopped, storing it alone', async () => {
-    const t = table(Array.from({ length: 1000 }, () => 'refused' as const));
-    await t.start();
-    const waiting = submit(t.runtime);
-    await new Promise((r) => setTimeout(r, 500));
-    await t.runtime.stop();
-    await expect(waiting).rejects.toThrow(/waits for the database/);
-    expect(t.recordedAlone).toEqual([reading]);
   });
 });

@@ -97,7 +97,7 @@ export class TableRuntime implements DrivenTable {
       tableId: this.tableId,
       inQueue: (work) => this.enqueue(work),
       apply: (record) => this.run(readingInput(record), undefined, record),
-      stored: async () => {
+      reload: async () => {
         await this.reload();
         return this.state;
       },
