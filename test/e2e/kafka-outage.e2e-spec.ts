@@ -127,6 +127,12 @@ describe('outbox relay across a Kafka outage', () => {
       return response.status === 200 ? response : undefined;
     });
     expect(ready.status).toBe(200);
+    // Closed here, while the broker is up: the next test stops the broker again, and a client
+    // still running then would leave kafkajs retry timers behind after the file ends.
+    await collector.stop();
+    collector = undefined;
+    await studio.close();
+    studio = undefined;
   });
 
   it('starts while the broker is down, plays its tables, and reads commands once it is back', async () => {
