@@ -1,18 +1,9 @@
 // Unit tests live next to the code (*.spec.ts); integration and end-to-end tests live in test/
 // (*.e2e-spec.ts) and talk to the real PostgreSQL, a real Kafka broker and real pseudo-terminals.
-const swc = [
-  '@swc/jest',
-  {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
-      keepClassNames: true,
-    },
-    module: { type: 'commonjs' },
-    sourceMaps: 'inline',
-  },
-];
+const { swcOptions } = require('./scripts/swc-options');
+
+// The build's SWC options (scripts/swc-options.js), with inline source maps for stack traces.
+const swc = ['@swc/jest', { ...swcOptions(), sourceMaps: 'inline' }];
 
 const moduleNameMapper = {
   '^@studio/(cards|contracts|persistence|scanner-protocol|games|virtual-shoe)$':
