@@ -138,7 +138,10 @@ function print(label: string, project: Figure, floor: Figure): void {
 
 async function startService(url: string, tablesFile: string) {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'dist/src/main.js')], {
+  // BENCH_CPU_PROFILE=<folder>: the service writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROFILE;
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const child = spawn(process.execPath, [...flags, join(ROOT, 'dist/src/main.js')], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',

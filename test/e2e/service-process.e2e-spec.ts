@@ -110,7 +110,13 @@ describe('the service process', () => {
         await new Promise((r) => setTimeout(r, 20));
       }
       service.child.kill('SIGTERM');
-      expect(await service.exited(120_000)).toEqual({ code: 0, signal: null });
+      const exit = await service.exited(120_000);
+      // Its own words when it did not stop cleanly (a start-up failure, a stop past its budget).
+      expect({ ...exit, stderr: exit.code === 0 ? '' : service.stderr() }).toEqual({
+        code: 0,
+        signal: null,
+        stderr: '',
+      });
     } finally {
       if (service.child.exitCode === null) service.killGroup('SIGKILL');
       rmSync(folder, { recursive: true, force: true });

@@ -19,6 +19,7 @@ import {
   RollInstance,
   RollShoe,
   tallyAnswers,
+  LateBets,
   rollTablesFile,
   supervisorToken,
   tableViews,
@@ -143,18 +144,24 @@ describe('a studio of three instances rolled and crashed under load', () => {
     let phase = 'steady';
     const phaseOf = new Map<string, string>();
     const send = platform.sendMany.bind(platform);
+    const lateBets = new LateBets();
     platform.sendMany = async (commands: readonly CommandMessage[]) => {
       const now = Date.now();
       for (const c of commands) {
         sentAt.set(c.commandId, now);
         phaseOf.set(c.commandId, phase);
+        lateBets.sent(c);
       }
       await send(commands);
     };
     const eventsByPhase = new Map<string, number>();
-    platform.onEvent(() => eventsByPhase.set(phase, (eventsByPhase.get(phase) ?? 0) + 1));
+    platform.onEvent((e) => {
+      eventsByPhase.set(phase, (eventsByPhase.get(phase) ?? 0) + 1);
+      lateBets.event(e.envelope);
+    });
     platform.onResult((result) => {
       if (!sentAt.has(result.commandId)) return;
+      if (!answers.has(result.commandId)) lateBets.answered(result, phaseOf.get(result.commandId)!);
       answers.set(result.commandId, [...(answers.get(result.commandId) ?? []), result]);
       if (!latency.has(result.commandId)) {
         latency.set(result.commandId, Date.now() - sentAt.get(result.commandId)!);
@@ -412,6 +419,7 @@ describe('a studio of three instances rolled and crashed under load', () => {
         `answers by code: ${[...codes].map(([c, n]) => `${c} ${n}`).join(', ')}`,
         // The platform bets as soon as betting opens: a bet refused as too late was held up.
         `bets answered betting-closed by phase: ${[...closedByPhase].map(([p, n]) => `${p} ${n}`).join(', ') || 'none'}`,
+        ...lateBets.lines.map((l) => `  late bet, ${l}`),
         `events received by phase: ${[...eventsByPhase].map(([p, n]) => `${p} ${n}`).join(', ')}`,
         line('steady', steady),
         line('rolling restart', roll),

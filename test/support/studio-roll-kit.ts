@@ -1,4 +1,4 @@
-import type { CommandResultMessage } from '@studio/contracts';
+import type { CommandMessage, CommandResultMessage, EventEnvelope } from '@studio/contracts';
 import type { ShoeWriter, TcpShoeServer } from '@studio/virtual-shoe';
 import type { ServiceProcess } from './service-process';
 import { waitFor, writeTablesFile } from './studio-harness';
@@ -219,4 +219,45 @@ export function tallyAnswers(
     }
   }
   return { codes, closedByPhase, repeated };
+}
+
+/**
+ * Where the time of a bet refused `betting-closed` went: from the round's BettingOpened (its
+ * `occurredAt`) to the platform seeing it, to the bet being sent, to its answer; and when betting
+ * closed. It tells a late event (the relay) from a late command (the intake).
+ */
+export class LateBets {
+  private readonly openedAt = new Map<string, { at: number; seen: number }>();
+  private readonly closedAt = new Map<string, number>();
+  private readonly bets = new Map<string, { tableId: string; roundId: string; sent: number }>();
+  readonly lines: string[] = [];
+
+  event(envelope: EventEnvelope): void {
+    if (!envelope.roundId) return;
+    const at = Date.parse(envelope.occurredAt);
+    if (envelope.type === 'BettingOpened') {
+      this.openedAt.set(envelope.roundId, { at, seen: Date.now() });
+    } else if (envelope.type === 'BettingClosed') this.closedAt.set(envelope.roundId, at);
+  }
+
+  sent(command: CommandMessage): void {
+    const c = command as CommandMessage & { roundId?: string };
+    if (c.type === 'PlaceBet' && c.roundId) {
+      this.bets.set(c.commandId, { tableId: c.tableId, roundId: c.roundId, sent: Date.now() });
+    }
+  }
+
+  answered(result: CommandResultMessage, phase: string): void {
+    const bet = this.bets.get(result.commandId);
+    if (result.code !== 'betting-closed' || !bet || this.lines.length >= 12) return;
+    const opened = this.openedAt.get(bet.roundId);
+    const closed = this.closedAt.get(bet.roundId);
+    const ms = (from?: number, to?: number) =>
+      from === undefined || to === undefined ? '?' : `${to - from} ms`;
+    this.lines.push(
+      `${phase} ${bet.tableId} round ${bet.roundId.slice(0, 8)}: opened→seen ${ms(opened?.at, opened?.seen)}, ` +
+        `seen→sent ${ms(opened?.seen, bet.sent)}, sent→answered ${ms(bet.sent, Date.now())}, ` +
+        `opened→closed ${ms(opened?.at, closed)}`,
+    );
+  }
 }
