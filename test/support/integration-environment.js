@@ -23,6 +23,7 @@ class IntegrationEnvironment extends TestEnvironment {
     await super.setup();
     this.handlesBefore = new Set(activeHandles());
     this.timersBefore = timerCount();
+    this.requestsBefore = pendingRequests();
     // TRACE_OPEN_TIMERS=1: a timer left open is named by the stack that created it.
     if (process.env.TRACE_OPEN_TIMERS) this.timerTrace = traceTimers();
   }
@@ -30,15 +31,20 @@ class IntegrationEnvironment extends TestEnvironment {
   async teardown() {
     let left = [];
     let timers = 0;
+    let requests = [];
     for (let waited = 0; waited <= 3_000; waited += 250) {
       left = activeHandles().filter((h) => !this.handlesBefore.has(h));
       timers = timerCount() - this.timersBefore;
-      if (left.length === 0 && timers <= 0) break;
+      requests = newRequests(this.requestsBefore, pendingRequests());
+      if (left.length === 0 && timers <= 0 && requests.length === 0) break;
       await sleep(250);
     }
-    if (left.length > 0 || timers > 0) {
+    if (left.length > 0 || timers > 0 || requests.length > 0) {
       const what = left.map(describe);
       if (timers > 0) what.push(`${timers} timer(s)`);
+      // A request still pending (a read on a pseudo-terminal nobody closed, a DNS lookup) keeps
+      // the worker alive as a handle does, and has no object to unref.
+      what.push(...requests);
       if (timers > 0 && this.timerTrace) what.push(...this.timerTrace.open());
       process.stdout.write(`\nleft open by ${this.testPath}: ${what.join('; ')}\n`);
       for (const handle of left) {
@@ -99,6 +105,36 @@ function killChild(child) {
   } catch {
     child.kill('SIGKILL');
   }
+}
+
+/** Pending libuv requests by kind (file system, DNS, ...): `getActiveResourcesInfo` less handles. */
+const HANDLE_KINDS = new Set([
+  'Timeout',
+  'Immediate',
+  'TCPSocketWrap',
+  'TCPServerWrap',
+  'PipeWrap',
+  'ProcessWrap',
+  'TTYWrap',
+  'UDPWrap',
+  'SignalWrap',
+  'FSEventWrap',
+  'StatWatcher',
+  'MessagePort',
+]);
+
+function pendingRequests() {
+  const counts = new Map();
+  for (const kind of process.getActiveResourcesInfo()) {
+    if (!HANDLE_KINDS.has(kind)) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return counts;
+}
+
+function newRequests(before, now) {
+  return [...now]
+    .filter(([kind, n]) => n > (before.get(kind) ?? 0))
+    .map(([kind, n]) => `${n - (before.get(kind) ?? 0)} pending ${kind}`);
 }
 
 function timerCount() {
