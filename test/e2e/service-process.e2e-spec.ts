@@ -184,7 +184,8 @@ describe('the service process', () => {
   });
 
   it('plays demo hands through the platform API and logs them as readable lines', async () => {
-    const demoDir = mkdtempSync(join(tmpdir(), 'studio-demo-'));
+    // A copy of the first test's folder: the demo plays the same on a database it restarts on.
+    const demoDir = copyOfDataDir('studio-demo-');
     const service = spawnService({ PORT: '0', PGLITE_DATA_DIR: demoDir, LOG_FORMAT: 'pretty' });
     try {
       await service.listening();

@@ -17,6 +17,7 @@ class IntegrationEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
     this.testPath = relative(ROOT, context.testPath);
+    reportWhatOutlivesTheWorker(this.testPath);
   }
 
   async setup() {
@@ -56,6 +57,30 @@ class IntegrationEnvironment extends TestEnvironment {
     this.timerTrace?.stop();
     await super.teardown();
   }
+}
+
+/**
+ * Jest asks a worker to end once its files are done and sends SIGTERM when it has not ended 500 ms
+ * later ("A worker process has failed to exit gracefully"). Before dying of that signal, the worker
+ * says what still held it, and which file it ran last: what the per-file check above cannot see
+ * (something opened before a file began, or with no JavaScript handle).
+ */
+function reportWhatOutlivesTheWorker(testPath) {
+  process.integrationLastFile = testPath;
+  if (process.integrationExitReport) return;
+  process.integrationExitReport = true;
+  process.once('SIGTERM', () => {
+    const handles = process
+      ._getActiveHandles()
+      .filter((h) => h !== process.stdout && h !== process.stderr && h !== process.stdin)
+      .map(describe);
+    const resources = process.getActiveResourcesInfo();
+    process.stderr.write(
+      `\na jest worker still held at its end (last file ${process.integrationLastFile}): ` +
+        `${[...handles, ...resources].join('; ') || 'nothing JavaScript can see'}\n`,
+    );
+    process.kill(process.pid, 'SIGTERM');
+  });
 }
 
 /** The timers created from now on that are still pending and keep the process alive. */
@@ -142,6 +167,9 @@ function timerCount() {
 }
 
 function describe(handle) {
+  if (handle instanceof Socket && handle.remotePort === undefined) {
+    return `pipe (fd ${handle._handle?.fd})`;
+  }
   if (handle instanceof Socket) return `socket to ${handle.remoteAddress}:${handle.remotePort}`;
   if (handle instanceof Server) return `server on ${JSON.stringify(handle.address())}`;
   if ('spawnargs' in handle) {
