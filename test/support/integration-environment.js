@@ -1,5 +1,6 @@
 const { TestEnvironment } = require('jest-environment-node');
 const { Server, Socket } = require('node:net');
+const { appendFileSync } = require('node:fs');
 const { relative, resolve } = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { createHook } = require('node:async_hooks');
@@ -52,6 +53,7 @@ class IntegrationEnvironment extends TestEnvironment {
         // A service left running would hold its ports and data folder against the next file.
         if ('spawnargs' in handle) killChild(handle);
         handle.unref?.();
+        if (handle instanceof Socket && handle.remotePort === undefined) handle.destroy();
       }
     }
     this.timerTrace?.stop();
@@ -70,15 +72,14 @@ function reportWhatOutlivesTheWorker(testPath) {
   if (process.integrationExitReport) return;
   process.integrationExitReport = true;
   process.once('SIGTERM', () => {
-    const handles = process
-      ._getActiveHandles()
-      .filter((h) => h !== process.stdout && h !== process.stderr && h !== process.stdin)
-      .map(describe);
+    const handles = activeHandles().map(describe);
     const resources = process.getActiveResourcesInfo();
-    process.stderr.write(
-      `\na jest worker still held at its end (last file ${process.integrationLastFile}): ` +
-        `${[...handles, ...resources].join('; ') || 'nothing JavaScript can see'}\n`,
-    );
+    const line =
+      `a jest worker still held at its end (last file ${process.integrationLastFile}): ` +
+      `${[...handles, ...resources].join('; ') || 'nothing JavaScript can see'}\n`;
+    // Also to a file: jest may no longer show a worker's output once it has asked it to end.
+    process.stderr.write(`\n${line}`);
+    appendFileSync(resolve(ROOT, 'test-artifacts', 'logs', 'jest-workers-held.log'), line);
     process.kill(process.pid, 'SIGTERM');
   });
 }
@@ -114,14 +115,15 @@ function traceTimers() {
   };
 }
 
+/**
+ * Every handle but the process's own stdio. A pipe counts too: the worker's own pipes (its channel
+ * to jest) exist before a file begins, while a child's stdout still open after the file (held by
+ * a grandchild, such as a socat the child started) keeps the worker alive.
+ */
 function activeHandles() {
-  return process._getActiveHandles().filter((handle) => {
-    if (handle === process.stdout || handle === process.stderr || handle === process.stdin) {
-      return false;
-    }
-    // A pipe: the worker's own stdio and channel to jest.
-    return !(handle instanceof Socket && handle.remotePort === undefined);
-  });
+  return process
+    ._getActiveHandles()
+    .filter((h) => h !== process.stdout && h !== process.stderr && h !== process.stdin);
 }
 
 function killChild(child) {
