@@ -214,8 +214,13 @@ export class PokDengAdapter implements GameAdapter<PokDengRoundState> {
     return state.phase === 'settled' || state.phase === 'voided';
   }
 
+  /**
+   * The round as the consoles show it: hands, roadmap and whether it is settled, but no player's
+   * settlement (those go to each platform privately, and a dealer's screen needs none).
+   */
   publicView(state: PokDengRoundState): unknown {
-    return playerView(state);
+    const { settlements, ...table } = playerView(state);
+    return { ...table, settled: settlements !== null };
   }
 
   private translate(step: PokDengStep): AdapterResult<PokDengRoundState> {
