@@ -165,3 +165,17 @@ describe('replayStoredRound', () => {
     ]);
   });
 });
+
+describe('the Pok Deng public view (consoles) of a settled round', () => {
+  it('shows the round settled and its revealed hands, but no player and no settlement', () => {
+    const a = adapter();
+    const result = replayStoredRound(a, storedExampleOne());
+    if (!result.ok) throw new Error(`replay failed at ${result.step}`);
+    expect(result.replayed.roundOver).toBe(true);
+    const view = a.publicView(result.replayed.finalState) as Record<string, unknown>;
+    expect(view).toMatchObject({ phase: 'settled', settled: true });
+    expect(view).not.toHaveProperty('settlements');
+    expect(JSON.stringify(view)).toContain('"6C"');
+    expect(JSON.stringify(view)).not.toMatch(/alice|b-1/);
+  });
+});
