@@ -1,15 +1,15 @@
 // Unit tests live next to the code (*.spec.ts); integration and end-to-end tests live in test/
 // (*.e2e-spec.ts) and talk to the real PostgreSQL, a real Kafka broker and real pseudo-terminals.
-const { swcOptions } = require('./scripts/swc-options');
+const { LIBS, swcOptions } = require('./scripts/swc-options');
 
 // The build's SWC options (scripts/swc-options.js), with inline source maps for stack traces.
 const swc = ['@swc/jest', { ...swcOptions(), sourceMaps: 'inline' }];
 
+// `@studio/<lib>` as the build maps it (the same list of libraries).
+const libs = LIBS.join('|');
 const moduleNameMapper = {
-  '^@studio/(cards|contracts|persistence|scanner-protocol|games|virtual-shoe)$':
-    '<rootDir>/libs/$1/src',
-  '^@studio/(cards|contracts|persistence|scanner-protocol|games|virtual-shoe)/(.*)$':
-    '<rootDir>/libs/$1/src/$2',
+  [`^@studio/(${libs})$`]: '<rootDir>/libs/$1/src',
+  [`^@studio/(${libs})/(.*)$`]: '<rootDir>/libs/$1/src/$2',
 };
 
 const common = {

@@ -1,7 +1,7 @@
 // `npm run build`: compiles every TypeScript source the service, its tools and benchmarks run into
-// dist/ with SWC (@swc/core, the compiler jest already uses), a few seconds for the whole tree, then
-// copies the server-side functions' .sql files beside the code that reads them. Type checking is
-// `npm run typecheck` (a gate of `npm test`), not part of the build.
+// dist/ with SWC (@swc/core, the compiler jest already uses), about a second for the whole tree,
+// then copies the server-side functions' .sql files beside the code that reads them. Type checking
+// is `npm run typecheck` (a gate of `npm test`), not part of the build.
 const { transformFile } = require('@swc/core');
 const { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
 const { dirname, join, relative, resolve } = require('node:path');

@@ -1,10 +1,10 @@
-// The one set of SWC options: the build (scripts/build.js) and jest's transform use it, so the code a
-// test runs in-process is compiled exactly as the code `npm start` and production run.
+// The one set of SWC options: the build (scripts/build.js) and jest's transform use it, so the
+// code a test runs in-process is compiled exactly as the code `npm start` and production run.
 const { resolve } = require('node:path');
 
 const root = resolve(__dirname, '..');
 
-/** `@studio/<lib>` → `libs/<lib>/src`, as in tsconfig.json's `paths` (jest maps them itself). */
+/** `@studio/<lib>` → `libs/<lib>/src`, as in tsconfig.json's `paths` (and jest.config.js). */
 const LIBS = ['cards', 'contracts', 'persistence', 'scanner-protocol', 'games', 'virtual-shoe'];
 
 function swcOptions({ paths = false } = {}) {

@@ -14,8 +14,9 @@ export interface ReadingStore {
  * written by the transition that applies them), in arrival order, batching whatever queued up while
  * the previous insert ran (a burst of garbage becomes a few multi-row inserts, not thousands of
  * round trips). A failed insert is retried until the database is back; the queue is bounded so a
- * dead database cannot exhaust memory, and anything dropped is counted and logged. The scanners record heartbeats and status
- * frames here; the tables the readings they do not apply (their ReadingStore port).
+ * dead database cannot exhaust memory, and anything dropped is counted and logged. The scanners
+ * record heartbeats and status frames here; the tables the readings they do not apply (their
+ * ReadingStore port).
  */
 export class ScannerReadingRecorder {
   private readonly logger = new Logger('ScannerReadingRecorder');

@@ -134,7 +134,7 @@ function killChild(child) {
   }
 }
 
-/** Pending libuv requests by kind (file system, DNS, ...): `getActiveResourcesInfo` less handles. */
+/** Pending libuv requests by kind (file system, DNS, ...): active resources other than handles. */
 const HANDLE_KINDS = new Set([
   'Timeout',
   'Immediate',

@@ -254,8 +254,9 @@ export class LateBets {
     const closed = this.closedAt.get(bet.roundId);
     const ms = (from?: number, to?: number) =>
       from === undefined || to === undefined ? '?' : `${to - from} ms`;
+    const round = `${phase} ${bet.tableId} round ${bet.roundId.slice(0, 8)}`;
     this.lines.push(
-      `${phase} ${bet.tableId} round ${bet.roundId.slice(0, 8)}: opened→seen ${ms(opened?.at, opened?.seen)}, ` +
+      `${round}: opened→seen ${ms(opened?.at, opened?.seen)}, ` +
         `seen→sent ${ms(opened?.seen, bet.sent)}, sent→answered ${ms(bet.sent, Date.now())}, ` +
         `opened→closed ${ms(opened?.at, closed)}`,
     );
