@@ -71,6 +71,13 @@ function reportWhatOutlivesTheWorker(testPath) {
   process.integrationLastFile = testPath;
   if (process.integrationExitReport) return;
   process.integrationExitReport = true;
+  // Jest's "end" message (jest-worker's CHILD_MESSAGE_END, sent once every file's results are
+  // in): exit now. Left to end by itself, a worker that ran twenty files spends ~0.7 s of CPU
+  // tearing its heap down, past the 500 ms jest allows, and is force-exited with a warning that
+  // looks like a leak. What a file leaves open is checked when the file ends (teardown above).
+  process.on('message', (message) => {
+    if (Array.isArray(message) && message[0] === 2) process.exit(0);
+  });
   process.once('SIGTERM', () => {
     const handles = activeHandles().map(describe);
     const resources = process.getActiveResourcesInfo();
