@@ -239,15 +239,25 @@ async function main(): Promise<void> {
     // Warm-up (not counted): the service's code compiled and its connections open, as an hour
     // into a studio's day; its players decide in no measured phase, so the window stays open.
     await load(started.base, 'bets', roundId, 'warm', 10, WARM_UP);
-    for (const [i, c] of CONNECTIONS.entries()) {
-      project.set(`bets ${c}`, await load(started.base, 'bets', roundId, `c${c}`, c, REQUESTS[i]));
-    }
+    // How many requests each of the table's transactions took (group commit across requests).
+    const measured = async (kind: Kind, c: number, requests: number) => {
+      const version = async () =>
+        Number(
+          (await admin(dbUrl, `SELECT version FROM table_state WHERE table_id = $1`, [TABLE]))[0]
+            .version,
+        );
+      const before = await version();
+      project.set(`${kind} ${c}`, await load(started.base, kind, roundId, `c${c}`, c, requests));
+      const transactions = (await version()) - before;
+      console.log(
+        `${kind}, ${c} connection(s): ${requests} requests in ${transactions} table transactions ` +
+          `(${(requests / Math.max(transactions, 1)).toFixed(1)} per transaction)`,
+      );
+    };
+    for (const [i, c] of CONNECTIONS.entries()) await measured('bets', c, REQUESTS[i]);
     await closeBetting(started.base, dbUrl);
     await event(dbUrl, 'DecisionWindowOpened');
-    for (const [i, c] of CONNECTIONS.entries()) {
-      const figure = await load(started.base, 'decisions', roundId, `c${c}`, c, REQUESTS[i]);
-      project.set(`decisions ${c}`, figure);
-    }
+    for (const [i, c] of CONNECTIONS.entries()) await measured('decisions', c, REQUESTS[i]);
     await stop(service);
     service = undefined;
 

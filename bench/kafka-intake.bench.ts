@@ -9,7 +9,8 @@
  * Needs a Kafka broker: `npm run bench -- kafka` starts one of its own (or set BENCH_KAFKA_BROKERS)
  * and PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres);
  * creates and drops a database of its own. BENCH_PLAYERS sets the player count,
- * BENCH_COMMAND_BATCH_SIZE the intake's batch size (KAFKA_COMMAND_BATCH_SIZE), BENCH_FLOORS=0 skips the
+ * BENCH_COMMAND_BATCH_SIZE the intake's batch size (KAFKA_COMMAND_BATCH_SIZE),
+ * BENCH_COMMAND_CONCURRENCY the partitions it reads at once (KAFKA_COMMAND_CONCURRENCY), BENCH_FLOORS=0 skips the
  * floors (to profile the project alone). Asserts nothing.
  *
  * Runs 10,000 and 100,000 players (BENCH_PLAYERS: a comma-separated list) and prints, for bets
@@ -143,6 +144,9 @@ async function scenario(PLAYERS: number, measures: Measure[]): Promise<void> {
       OUTBOX_BATCH_SIZE: '1000',
       OUTBOX_POLL_INTERVAL_MS: '50',
       KAFKA_COMMAND_BATCH_SIZE: BATCH_SIZE,
+      ...(process.env.BENCH_COMMAND_CONCURRENCY
+        ? { KAFKA_COMMAND_CONCURRENCY: process.env.BENCH_COMMAND_CONCURRENCY }
+        : {}),
     }),
   );
   // Answers are counted, not kept: the floor's platform consumer keeps none either.
