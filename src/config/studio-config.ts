@@ -186,7 +186,7 @@ export function loadStudioConfig(
             enabled: read.boolean('KAFKA_COMMAND_INTAKE', true),
             groupId: read.string('KAFKA_COMMAND_GROUP_ID', 'live-dealer-studio-commands'),
             partitions: read.integer('KAFKA_COMMAND_PARTITIONS', 6, 1, 1000),
-            partitionsConsumedConcurrently: read.integer('KAFKA_COMMAND_CONCURRENCY', 4, 1, 100),
+            partitionsConsumedConcurrently: read.integer('KAFKA_COMMAND_CONCURRENCY', 16, 1, 100),
             batchSize: read.integer('KAFKA_COMMAND_BATCH_SIZE', 5000, 1, 100_000),
             topicRefreshMs: read.integer('KAFKA_COMMAND_TOPIC_REFRESH_MS', 10_000, 200, 3_600_000),
           },

@@ -277,7 +277,7 @@ export function renderContractDocument(): string {
     '| `KAFKA_COMMAND_INTAKE` | true | consume the commands topic |',
     '| `KAFKA_COMMAND_GROUP_ID` | live-dealer-studio-commands | consumer group of the command intake |',
     '| `KAFKA_COMMAND_PARTITIONS` | 6 | partitions of the commands and results topics when created |',
-    '| `KAFKA_COMMAND_CONCURRENCY` | 4 | partitions (tables) handled at once |',
+    "| `KAFKA_COMMAND_CONCURRENCY` | 16 | partitions handled at once (one table's commands on several platforms' topics join one transaction) |",
     '| `KAFKA_COMMAND_BATCH_SIZE` | 5000 | most commands read and applied together (see below) |',
     "| `KAFKA_COMMAND_TOPIC_REFRESH_MS` | 10000 | how often a new platform's commands topic is looked for |",
     '| `KAFKA_V1_TOPICS` | true | keep serving the v1 topics for the `default` platform |',
