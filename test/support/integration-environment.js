@@ -6,6 +6,8 @@ const { setTimeout: sleep } = require('node:timers/promises');
 const { createHook } = require('node:async_hooks');
 
 const ROOT = resolve(__dirname, '..', '..');
+/** jest-worker's message asking a worker to end (its `CHILD_MESSAGE_END`, build/types.js). */
+const CHILD_MESSAGE_END = 2;
 
 /**
  * The integration files' environment: jest's node environment, plus a check when a file ends that
@@ -71,12 +73,11 @@ function reportWhatOutlivesTheWorker(testPath) {
   process.integrationLastFile = testPath;
   if (process.integrationExitReport) return;
   process.integrationExitReport = true;
-  // Jest's "end" message (jest-worker's CHILD_MESSAGE_END, sent once every file's results are
-  // in): exit now. Left to end by itself, a worker that ran twenty files spends ~0.7 s of CPU
+  // Jest's "end" message (sent once every file's results are in): exit now. Left to end by itself, a worker that ran twenty files spends ~0.7 s of CPU
   // tearing its heap down, past the 500 ms jest allows, and is force-exited with a warning that
   // looks like a leak. What a file leaves open is checked when the file ends (teardown above).
   process.on('message', (message) => {
-    if (Array.isArray(message) && message[0] === 2) process.exit(0);
+    if (Array.isArray(message) && message[0] === CHILD_MESSAGE_END) process.exit(0);
   });
   process.once('SIGTERM', () => {
     const handles = activeHandles().map(describe);
