@@ -9,7 +9,8 @@ const Sequencer = require('@jest/test-sequencer').default;
  * the ones that need the CPU on time (a rolling restart's leases, a process start) come after.
  */
 const LONG_WAITS = [
-  'test/e2e/database-outage.e2e-spec.ts',
+  'test/e2e/database-outage-long.e2e-spec.ts',
+  'test/e2e/database-outage-short.e2e-spec.ts',
   'test/e2e/kafka-outage.e2e-spec.ts',
   'test/e2e/crash-recovery.e2e-spec.ts',
   'test/e2e/kafka-broker-restart.e2e-spec.ts',
