@@ -37,6 +37,12 @@ export interface DatabaseConfig {
   embedded: { dataDir: string; port: number };
 }
 
+/**
+ * The command intake consumer's session timeout (the broker's default minimum): how long the group
+ * waits before it drops a member that died without leaving, and hands its partitions to the others.
+ */
+export const KAFKA_COMMAND_SESSION_TIMEOUT_MS = 6_000;
+
 export const KAFKA_SASL_MECHANISMS = ['none', 'scram-sha-256', 'scram-sha-512', 'plain'] as const;
 
 export interface KafkaConfig {

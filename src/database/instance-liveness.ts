@@ -3,6 +3,9 @@ import { Client } from 'pg';
 /** The advisory-lock namespace (first key) of the instances' liveness locks. */
 export const LIVENESS_LOCK_NAMESPACE = 727001;
 
+/** The channel on which the instance that finds another gone says so (the payload: its id). */
+export const INSTANCE_GONE_CHANNEL = 'studio_instance_gone';
+
 /** How the liveness connection is made (the service's database URL and a name for pg_stat_activity). */
 export interface LivenessConnectionSettings {
   url: string;
@@ -20,6 +23,8 @@ export interface LivenessConnectionSettings {
 export class LivenessSession {
   private client?: Client;
   private broken = false;
+  /** Told of each instance another (or this) one found gone: INSTANCE_GONE_CHANNEL, a hint only. */
+  onInstanceGone?: (instanceId: string) => void;
 
   constructor(private readonly settings: LivenessConnectionSettings) {}
 
@@ -62,6 +67,12 @@ export class LivenessSession {
         await client.end().catch(() => undefined);
         return false;
       }
+      client.on('notification', (message) => {
+        if (message.channel === INSTANCE_GONE_CHANNEL && message.payload) {
+          this.onInstanceGone?.(message.payload);
+        }
+      });
+      await client.query(`LISTEN ${INSTANCE_GONE_CHANNEL}`);
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;

@@ -1,5 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import {
+  INSTANCE_GONE_CHANNEL,
   LIVENESS_LOCK_NAMESPACE,
   LivenessConnectionSettings,
   LivenessSession,
@@ -48,6 +49,11 @@ export class TableLeaseRepository {
   /** Whether the liveness session is configured but not open (lost: to be opened again). */
   get livenessLost(): boolean {
     return this.session !== undefined && !this.session.open;
+  }
+
+  /** Each instance found gone by any instance (a hint, heard on the liveness session). */
+  onInstanceGone(listener: (instanceId: string) => void): void {
+    if (this.session) this.session.onInstanceGone = listener;
   }
 
   async closeLiveness(): Promise<void> {
@@ -160,7 +166,8 @@ export class TableLeaseRepository {
    * Instances whose liveness lock is gone (their session ended: the process died or its
    * connection was cut) lose their presence and their leases expire now, so the others take
    * their tables at once. One statement, so a process that restarts under that id meanwhile is
-   * either seen alive or takes its tables back under a new epoch. Returns who was found dead.
+   * either seen alive or takes its tables back under a new epoch; it also tells every instance
+   * (INSTANCE_GONE_CHANNEL, at commit). Returns who was found dead.
    */
   async expireDeadInstances(instanceId: string): Promise<Array<{ owner: string; tables: number }>> {
     const rows = await this.upkeep<{ owner: string; tables: number }>(
@@ -181,10 +188,11 @@ export class TableLeaseRepository {
            FROM gone
           WHERE l.owner = gone.instance_id AND NOT l.released AND l.expires_at >= clock_timestamp()
           RETURNING l.owner, l.table_id)
-       SELECT g.instance_id AS owner, count(e.table_id)::int AS tables
+       SELECT g.instance_id AS owner, count(e.table_id)::int AS tables,
+              pg_notify($3, g.instance_id) AS notified
          FROM gone g LEFT JOIN expired e ON e.owner = g.instance_id
         GROUP BY g.instance_id`,
-      [instanceId, LIVENESS_LOCK_NAMESPACE],
+      [instanceId, LIVENESS_LOCK_NAMESPACE, INSTANCE_GONE_CHANNEL],
     );
     return rows;
   }

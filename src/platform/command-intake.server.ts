@@ -1,6 +1,6 @@
 import type { KafkaOptions } from '@nestjs/microservices';
 import { logLevel, Partitioners } from 'kafkajs';
-import type { KafkaConfig } from '../config/studio-config';
+import { KAFKA_COMMAND_SESSION_TIMEOUT_MS, type KafkaConfig } from '../config/studio-config';
 import { kafkaConnection } from '../kafka/kafka-connection';
 import { kafkaLogCreator } from '../kafka/kafka-log';
 import { PlatformTopics } from '../kafka/platform-topics';
@@ -66,8 +66,9 @@ export function commandIntakeOptions(
       // a 3 s betting window: the members learn of it from a heartbeat, which kafkajs sends only
       // between fetches, so an idle fetch waits at most maxWaitTimeInMs (kafkajs: 5 s, which made
       // every rebalance last ~4 s). A dead member is dropped after sessionTimeout (the broker's
-      // minimum is 6 s); a stopping one leaves at once (LeaveGroup on disconnect).
-      sessionTimeout: 6_000,
+      // minimum is 6 s: meanwhile the tables hold their command windows open, CommandWindowHold); a
+      // stopping one leaves at once (LeaveGroup on disconnect).
+      sessionTimeout: KAFKA_COMMAND_SESSION_TIMEOUT_MS,
       heartbeatInterval: 500,
       maxWaitTimeInMs: 250,
       // A backlog (a decision window of 100,000 players) is read in batches of tens of thousands:

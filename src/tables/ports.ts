@@ -76,6 +76,8 @@ export interface LeaseStore {
   /** The liveness session was open and broke (to be opened again). */
   readonly livenessLost?: boolean;
   closeLiveness?(): Promise<void>;
+  /** Told of each instance that any instance finds gone (a hint: one may be missed). */
+  onInstanceGone?(listener: (instanceId: string) => void): void;
   /** Instances whose session lock is gone: their leases expire now. Returns who, and how many. */
   expireDeadInstances?(instanceId: string): Promise<Array<{ owner: string; tables: number }>>;
   /** Of these tables, those nobody holds now or still held under this owner (worth a claim). */

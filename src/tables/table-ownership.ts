@@ -35,6 +35,8 @@ export interface OwnershipListener {
   acquired(lease: TableLease): Promise<void> | void;
   /** This instance must stop driving the table at once (lease lost or shutting down). */
   lost(tableId: string): Promise<void> | void;
+  /** Another instance died (its database session ended): its in-flight work may be delayed. */
+  instanceGone?(instanceId: string): void;
 }
 
 /** What a handover of every table before a stop did (see TableOwnership.handOverAll). */
@@ -111,6 +113,9 @@ export class TableOwnership {
    */
   async start(): Promise<void> {
     this.started = true;
+    this.leases.onInstanceGone?.((id) => {
+      if (id !== this.instanceId) this.listener.instanceGone?.(id);
+    });
     await this.claimInstanceId();
     // Renewing starts before the first claims: starting 300 tables one after another takes longer
     // than the TTL on a loaded host, and the first ones' leases must not lapse meanwhile.
@@ -249,6 +254,7 @@ export class TableOwnership {
       if (!this.mayTakeOthers()) return;
       const dead = (await this.leases.expireDeadInstances?.(this.instanceId)) ?? [];
       for (const { owner, tables } of dead) {
+        this.listener.instanceGone?.(owner);
         this.logger.warn(
           `Instance "${owner}" is gone (its database session ended: the process died or lost its connection); ` +
             `its ${tables} tables are free now`,

@@ -13,6 +13,7 @@ import type {
 import type { ReadingStore, TableLease, TransitionStore } from './ports';
 import { TableRuntime, TransitionListener } from './table-runtime';
 import { tableRunSettings } from './table-settings';
+import type { CommandWindowHold } from './command-window-hold';
 import type { OwnershipListener } from './table-ownership';
 import { FrameEvidence, FrameSource, frameSourceOf, TakeoverGuard } from './takeover-check';
 
@@ -47,6 +48,8 @@ export class TableRuntimeRegistry implements OwnershipListener, Tables {
     private readonly ids: IdGenerator,
     /** Where a takeover finds the last stored frame (absent: a takeover mid-round pauses). */
     private readonly evidence?: FrameEvidence,
+    /** Holds command windows open while a dead instance's commands wait (absent: none held). */
+    private readonly windowHold?: CommandWindowHold,
   ) {
     for (const table of tables) {
       this.frameSources.set(table.id, frameSourceOf(table));
@@ -129,6 +132,7 @@ export class TableRuntimeRegistry implements OwnershipListener, Tables {
       ids: this.ids,
       listeners: this.listeners,
       deckCount: machine.adapter.shoeRules.deckCount,
+      windowsHeldUntil: () => this.windowHold?.heldUntil() ?? 0,
       takeover: this.evidence
         ? new TakeoverGuard(lease.tableId, this.frameSources.get(lease.tableId)!, this.evidence)
         : undefined,
@@ -139,6 +143,14 @@ export class TableRuntimeRegistry implements OwnershipListener, Tables {
       `Table ${lease.tableId} is running: ${lease.epoch === 1 ? 'taken fresh (its first lease)' : `${lease.handedOver ? 'handed over by its previous holder' : 'taken without a handover (the previous holder did not release it)'}, lease epoch ${lease.epoch}`}`,
     );
     await this.tell((l) => l.running(lease.tableId));
+  }
+
+  instanceGone(instanceId: string): void {
+    if (!this.windowHold || this.windowHold.holdMs <= 0) return;
+    this.windowHold.instanceGone();
+    this.logger.warn(
+      `Instance "${instanceId}" is gone: the betting and decision windows closing in the next ${this.windowHold.holdMs} ms stay open until then, for the commands sent in time on its Kafka partitions`,
+    );
   }
 
   async lost(tableId: string): Promise<void> {

@@ -54,6 +54,8 @@ export interface TableRuntimeDeps {
   ids: IdGenerator;
   listeners: readonly TransitionListener[];
   deckCount: number;
+  /** Until when (epoch ms) command windows stay open past their deadline (CommandWindowHold). */
+  windowsHeldUntil?: () => number;
   /** Judges a takeover mid-round by the reader's frame numbers (absent: such a takeover pauses). */
   takeover?: TakeoverGuard;
 }
@@ -89,6 +91,7 @@ export class TableRuntime implements DrivenTable {
       () => this.state,
       deps.clock,
       this.logger,
+      deps.windowsHeldUntil,
     );
     this.prefetched = new AnswerPrefetch((ids) => deps.store.findCommands(ids));
     this.ahead = new StepAhead((items, group, from) => this.stepGroup(items, group, from));

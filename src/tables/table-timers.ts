@@ -2,6 +2,7 @@ import type { Logger } from '@nestjs/common';
 import type { Clock } from '../clock/clock';
 import { oneLine } from '../common/one-line';
 import type { TableInput, TableState } from '../table-core/table-machine';
+import { COMMAND_WINDOW_TIMERS } from './command-window-hold';
 
 /**
  * A table's scheduled callbacks: one per deadline of its committed state (betting and decision
@@ -18,6 +19,8 @@ export class TableTimers {
     private readonly state: () => TableState,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** Until when (epoch ms) command windows stay open past their deadline (CommandWindowHold). */
+    private readonly windowsHeldUntil: () => number = () => 0,
   ) {}
 
   /** The rescan tick: taken while a slot's first failure is not escalated yet. */
@@ -64,6 +67,19 @@ export class TableTimers {
    */
   private fire(key: string, timer: { name: string; token: number }): void {
     this.timers.delete(key);
+    const heldMs = COMMAND_WINDOW_TIMERS.has(timer.name)
+      ? this.windowsHeldUntil() - this.clock.now().getTime()
+      : 0;
+    if (heldMs > 0) {
+      this.logger.log(
+        `The ${timer.name} window stays open ${heldMs} ms longer: an instance is gone, and commands sent in time on its Kafka partitions wait for the consumer group to hand them over`,
+      );
+      this.timers.set(
+        key,
+        setTimeout(() => this.fire(key, timer), heldMs),
+      );
+      return;
+    }
     this.submit({ type: 'timer', name: timer.name, token: timer.token }).catch((error) => {
       this.logger.error(`Timer ${timer.name} failed, retrying in 1 s: ${oneLine(error)}`);
       const stillWanted = this.state().timers.some(

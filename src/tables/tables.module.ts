@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Clock, IdGenerator } from '../clock/clock';
-import type { StudioConfig } from '../config/studio-config';
+import { KAFKA_COMMAND_SESSION_TIMEOUT_MS, type StudioConfig } from '../config/studio-config';
 import { ApplyCommands } from '../use-cases/apply-commands/apply-commands.use-case';
 import { ApplyReading } from '../use-cases/apply-reading/apply-reading.use-case';
 import { ApproveVoid } from '../use-cases/approve-void/approve-void.use-case';
@@ -11,6 +11,7 @@ import { EndShoe } from '../use-cases/end-shoe/end-shoe.use-case';
 import { PauseRound } from '../use-cases/pause-round/pause-round.use-case';
 import { ResumeRound } from '../use-cases/resume-round/resume-round.use-case';
 import { VoidRound } from '../use-cases/void-round/void-round.use-case';
+import { CommandWindowHold } from './command-window-hold';
 import { RegisterConfiguredTables } from './register-configured-tables.use-case';
 import { TableOwnership } from './table-ownership';
 import { TableRuntimeRegistry } from './table-runtime.registry';
@@ -38,6 +39,17 @@ const TABLE_USE_CASES = [
   EndShoe,
   ApplyReading,
 ] as const;
+
+/**
+ * How long command windows stay open after an instance is found gone (CommandWindowHold): until
+ * the command intake's consumer group has dropped it and handed its partitions over, plus 2 s for
+ * the rebalance and the forward to the table's owner. Without the Kafka intake, or with the
+ * embedded database (one instance), there is nothing to wait for.
+ */
+function windowHoldMs(config: StudioConfig): number {
+  const intake = config.kafka?.commands.enabled === true && config.database.url !== undefined;
+  return intake ? KAFKA_COMMAND_SESSION_TIMEOUT_MS + 2_000 : 0;
+}
 
 /**
  * Round orchestration: table leases and runtimes, the table registration and the use cases every
@@ -73,6 +85,7 @@ export class TablesModule {
               clock,
               ids,
               leases.lastFrame ? { lastFrame: (id) => leases.lastFrame!(id) } : undefined,
+              new CommandWindowHold(clock, windowHoldMs(config)),
             ),
         },
         {

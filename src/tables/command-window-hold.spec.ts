@@ -1,0 +1,79 @@
+import { Logger } from '@nestjs/common';
+import type { Clock } from '../clock/clock';
+import type { TableInput, TableState } from '../table-core/table-machine';
+import { CommandWindowHold } from './command-window-hold';
+import { TableTimers } from './table-timers';
+
+/** A clock that reads jest's fake time. */
+const fakeClock: Clock = { now: () => new Date(Date.now()) };
+
+describe('command windows held open while a dead instance’s commands wait', () => {
+  beforeEach(() => jest.useFakeTimers({ now: Date.UTC(2026, 11, 3, 1, 0, 0) }));
+  afterEach(() => jest.useRealTimers());
+
+  /** Timers for a state holding these deadlines, and what they submitted. */
+  function timersFor(
+    pending: Array<{ name: string; dueInMs: number }>,
+    hold: CommandWindowHold,
+  ): { fired: string[]; timers: TableTimers } {
+    const fired: string[] = [];
+    const state = {
+      timers: pending.map((t, i) => ({
+        name: t.name,
+        token: i + 1,
+        dueAt: Date.now() + t.dueInMs,
+      })),
+    } as unknown as TableState;
+    const timers = new TableTimers(
+      async (input: TableInput) => {
+        if (input.type === 'timer') fired.push(`${input.name}@${Date.now() % 100_000}`);
+      },
+      () => state,
+      fakeClock,
+      new Logger('test'),
+      () => hold.heldUntil(),
+    );
+    timers.reconcile();
+    return { fired, timers };
+  }
+
+  it('closes a window on time when no instance is gone', () => {
+    const hold = new CommandWindowHold(fakeClock, 8_000);
+    const { fired, timers } = timersFor([{ name: 'betting', dueInMs: 3_000 }], hold);
+    jest.advanceTimersByTime(3_000);
+    expect(fired).toEqual(['betting@3000']);
+    timers.stop();
+  });
+
+  it('keeps betting, insurance and decision windows open until the hold ends, and nothing else', () => {
+    const hold = new CommandWindowHold(fakeClock, 8_000);
+    const { fired, timers } = timersFor(
+      [
+        { name: 'betting', dueInMs: 3_000 },
+        { name: 'decision', dueInMs: 4_000 },
+        { name: 'insurance', dueInMs: 12_000 },
+        { name: 'next-round', dueInMs: 2_000 },
+      ],
+      hold,
+    );
+    jest.advanceTimersByTime(1_000);
+    hold.instanceGone();
+    jest.advanceTimersByTime(8_000 - 1);
+    expect(fired).toEqual(['next-round@2000']);
+    jest.advanceTimersByTime(1);
+    expect(fired).toEqual(['next-round@2000', 'betting@9000', 'decision@9000']);
+    // A window due after the hold is not moved.
+    jest.advanceTimersByTime(3_000);
+    expect(fired).toEqual(['next-round@2000', 'betting@9000', 'decision@9000', 'insurance@12000']);
+    timers.stop();
+  });
+
+  it('never holds without a consumer group to wait for', () => {
+    const hold = new CommandWindowHold(fakeClock, 0);
+    const { fired, timers } = timersFor([{ name: 'betting', dueInMs: 3_000 }], hold);
+    hold.instanceGone();
+    jest.advanceTimersByTime(3_000);
+    expect(fired).toEqual(['betting@3000']);
+    timers.stop();
+  });
+});

@@ -1,0 +1,38 @@
+import type { Clock } from '../clock/clock';
+
+/** The timers that close a window in which players' commands are awaited. */
+export const COMMAND_WINDOW_TIMERS: ReadonlySet<string> = new Set([
+  'betting',
+  'insurance',
+  'decision',
+]);
+
+/**
+ * Keeps the tables' command windows open while commands sent in time may still be on their way.
+ * An instance that dies without leaving the Kafka consumer group leaves its command partitions
+ * unread until the group drops it (the consumer's session timeout) and another instance reads
+ * them: a bet sent into one of them a moment after the crash would otherwise reach its table after
+ * betting closed. So when an instance is found gone, windows that would close within that time
+ * close when it is over instead (every table of this instance: any table's commands may be on the
+ * dead member's partitions). A window is only ever lengthened, never cut short.
+ */
+export class CommandWindowHold {
+  private until = 0;
+
+  /** holdMs: the session timeout plus a rebalance and a forward (0: no consumer group, no hold). */
+  constructor(
+    private readonly clock: Clock,
+    readonly holdMs: number,
+  ) {}
+
+  /** An instance's database session ended: its consumer group member may be dead too. */
+  instanceGone(): void {
+    if (this.holdMs <= 0) return;
+    this.until = Math.max(this.until, this.clock.now().getTime() + this.holdMs);
+  }
+
+  /** Until when (epoch ms) windows stay open; in the past when nothing is held. */
+  heldUntil(): number {
+    return this.until;
+  }
+}
