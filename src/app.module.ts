@@ -118,6 +118,7 @@ export class StudioModule implements NestModule {
       commands,
       kafka,
       platforms,
+      tables,
     });
     return {
       module: StudioModule,

@@ -13,6 +13,8 @@ export interface CommandBatchHandler {
   prefetch?(messages: RawCommandMessage[]): void;
   /** The group's partitions were (re)assigned. */
   rebalanced?(): void;
+  /** The group is rebalancing: this member reads nothing until it has rejoined. */
+  rebalancing?(): void;
 }
 
 /**
@@ -40,6 +42,7 @@ export class BatchingKafkaServer extends ServerKafka {
   }
 
   override async bindEvents(consumer: Consumer): Promise<void> {
+    consumer.on(consumer.events.REBALANCING, () => this.handler.rebalancing?.());
     consumer.on(consumer.events.GROUP_JOIN, () => this.handler.rebalanced?.());
     const topics = await this.subscribedTopics(consumer);
     await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics });

@@ -6,6 +6,7 @@ import type { RawCommandMessage } from '../kafka/raw-command-message';
 import type { BatchingKafkaServer, CommandBatchHandler } from './batching-kafka-server';
 import type { CommandIntake, IntakeOutcome } from './command-intake';
 import type { CommandInbox } from './inbox/command-inbox';
+import type { CommandWindowHold } from '../tables/command-window-hold';
 
 /** Reads a batch of command messages, applies them, and publishes their answers and dead letters. */
 export class CommandIntakeHandler implements CommandBatchHandler {
@@ -19,6 +20,8 @@ export class CommandIntakeHandler implements CommandBatchHandler {
     private readonly inbox: CommandInbox,
     private readonly answers: CommandAnswersPublisher,
     private readonly clock: Clock,
+    /** Told when the group rebalances and when it is done (absent: nothing held). */
+    private readonly windows?: CommandWindowHold,
   ) {}
 
   /** The consumer this handler serves (stopped first at shutdown). */
@@ -44,7 +47,13 @@ export class CommandIntakeHandler implements CommandBatchHandler {
 
   /** Partitions moved: commands other instances forwarded may wait for tables driven here. */
   rebalanced(): void {
+    this.windows?.intakeRejoined();
     this.inbox.rebalanced();
+  }
+
+  /** Nothing is read until the group has rebalanced: the tables hold their command windows. */
+  rebalancing(): void {
+    this.windows?.intakeRebalancing();
   }
 
   /**

@@ -10,6 +10,7 @@ import { CommandIntake } from './command-intake';
 import { PlatformDirectory } from '../platforms/platform-directory';
 import { PlatformCurrencies } from './platform-currencies';
 import { AnswersLifecycle, CommandIntakeHandler } from './command-intake.handler';
+import { CommandWindowHold } from '../tables/command-window-hold';
 
 /**
  * Platform commands over Kafka (@nestjs/microservices transport, one consumer group). Only
@@ -19,21 +20,34 @@ import { AnswersLifecycle, CommandIntakeHandler } from './command-intake.handler
 export class PlatformKafkaModule {
   static forRoot(
     config: StudioConfig,
-    deps: { clock: Clock; commands: DynamicModule; kafka: DynamicModule; platforms: DynamicModule },
+    deps: {
+      clock: Clock;
+      commands: DynamicModule;
+      kafka: DynamicModule;
+      platforms: DynamicModule;
+      tables: DynamicModule;
+    },
   ): DynamicModule {
     if (!config.kafka?.commands.enabled) return { module: PlatformKafkaModule };
     return {
       module: PlatformKafkaModule,
-      imports: [deps.commands, deps.kafka, deps.platforms],
+      imports: [deps.commands, deps.kafka, deps.platforms, deps.tables],
       providers: [
         {
           provide: CommandIntakeHandler,
-          inject: [CommandApplier, CommandInbox, CommandAnswersPublisher, PlatformDirectory],
+          inject: [
+            CommandApplier,
+            CommandInbox,
+            CommandAnswersPublisher,
+            PlatformDirectory,
+            CommandWindowHold,
+          ],
           useFactory: (
             applier: CommandApplier,
             inbox: CommandInbox,
             answers: CommandAnswersPublisher,
             directory: PlatformDirectory,
+            windows: CommandWindowHold,
           ) =>
             new CommandIntakeHandler(
               new CommandIntake(
@@ -46,6 +60,7 @@ export class PlatformKafkaModule {
               inbox,
               answers,
               deps.clock,
+              windows,
             ),
         },
         AnswersLifecycle,

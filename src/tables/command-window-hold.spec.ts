@@ -61,10 +61,10 @@ describe('command windows held open while a dead instance’s commands wait', ()
     jest.advanceTimersByTime(8_000 - 1);
     expect(fired).toEqual(['next-round@2000']);
     jest.advanceTimersByTime(1);
-    expect(fired).toEqual(['next-round@2000', 'betting@9000', 'decision@9000']);
+    expect([...fired].sort()).toEqual(['betting@9000', 'decision@9000', 'next-round@2000']);
     // A window due after the hold is not moved.
     jest.advanceTimersByTime(3_000);
-    expect(fired).toEqual(['next-round@2000', 'betting@9000', 'decision@9000', 'insurance@12000']);
+    expect(fired.slice(3)).toEqual(['insurance@12000']);
     timers.stop();
   });
 
@@ -74,6 +74,33 @@ describe('command windows held open while a dead instance’s commands wait', ()
     hold.instanceGone();
     jest.advanceTimersByTime(3_000);
     expect(fired).toEqual(['betting@3000']);
+    timers.stop();
+  });
+
+  it('keeps windows open while the consumer group rebalances, and a second after it rejoined', () => {
+    const hold = new CommandWindowHold(fakeClock, 8_000);
+    const { fired, timers } = timersFor([{ name: 'betting', dueInMs: 3_000 }], hold);
+    jest.advanceTimersByTime(2_000);
+    hold.intakeRebalancing();
+    jest.advanceTimersByTime(2_000);
+    expect(fired).toEqual([]);
+    hold.intakeRejoined();
+    jest.advanceTimersByTime(750);
+    expect(fired).toEqual([]);
+    // Looked at every 250 ms: closed within that of the rejoin's second.
+    jest.advanceTimersByTime(500);
+    expect(fired).toEqual(['betting@5000']);
+    timers.stop();
+  });
+
+  it('holds a rebalance that never ends no longer than the session timeout allows', () => {
+    const hold = new CommandWindowHold(fakeClock, 8_000);
+    const { fired, timers } = timersFor([{ name: 'decision', dueInMs: 1_000 }], hold);
+    hold.intakeRebalancing();
+    jest.advanceTimersByTime(7_999);
+    expect(fired).toEqual([]);
+    jest.advanceTimersByTime(250);
+    expect(fired).toEqual(['decision@8000']);
     timers.stop();
   });
 });

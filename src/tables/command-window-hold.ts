@@ -14,10 +14,13 @@ export const COMMAND_WINDOW_TIMERS: ReadonlySet<string> = new Set([
  * them: a bet sent into one of them a moment after the crash would otherwise reach its table after
  * betting closed. So when an instance is found gone, windows that would close within that time
  * close when it is over instead (every table of this instance: any table's commands may be on the
- * dead member's partitions). A window is only ever lengthened, never cut short.
+ * dead member's partitions). The same while the group rebalances (an instance left or joined on
+ * a rolling restart): no partition is read until it ends. A window is only ever lengthened.
  */
 export class CommandWindowHold {
   private until = 0;
+  /** When this instance's command consumer learnt of a rebalance it has not finished. */
+  private rebalancingSince?: number;
 
   /** holdMs: the session timeout plus a rebalance and a forward (0: no consumer group, no hold). */
   constructor(
@@ -31,8 +34,28 @@ export class CommandWindowHold {
     this.until = Math.max(this.until, this.clock.now().getTime() + this.holdMs);
   }
 
+  /**
+   * The consumer group is rebalancing (an instance left or joined): no partition is read until it
+   * ends. Windows stay open meanwhile (at most holdMs), and a second after.
+   */
+  intakeRebalancing(): void {
+    if (this.holdMs <= 0) return;
+    this.rebalancingSince ??= this.clock.now().getTime();
+  }
+
+  /** The consumer has its partitions again: what waited in them is read in the next second. */
+  intakeRejoined(): void {
+    if (this.rebalancingSince === undefined) return;
+    this.rebalancingSince = undefined;
+    this.until = Math.max(this.until, this.clock.now().getTime() + REJOIN_TAIL_MS);
+  }
+
   /** Until when (epoch ms) windows stay open; in the past when nothing is held. */
   heldUntil(): number {
-    return this.until;
+    if (this.rebalancingSince === undefined) return this.until;
+    return Math.max(this.until, this.rebalancingSince + this.holdMs);
   }
 }
+
+/** After a rebalance, how long windows stay open for the commands that waited to be read. */
+const REJOIN_TAIL_MS = 1_000;

@@ -4,6 +4,9 @@ import { oneLine } from '../common/one-line';
 import type { TableInput, TableState } from '../table-core/table-machine';
 import { COMMAND_WINDOW_TIMERS } from './command-window-hold';
 
+/** How often a held window looks whether its hold is over. */
+const HOLD_RECHECK_MS = 250;
+
 /**
  * A table's scheduled callbacks: one per deadline of its committed state (betting and decision
  * windows, round intervals), and a one-second tick while a missing card is being rescanned.
@@ -11,6 +14,8 @@ import { COMMAND_WINDOW_TIMERS } from './command-window-hold';
  */
 export class TableTimers {
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Timers whose window a CommandWindowHold keeps open (said once in the log). */
+  private readonly held = new Set<string>();
   private tickTimer?: NodeJS.Timeout;
   private closing = false;
 
@@ -71,15 +76,20 @@ export class TableTimers {
       ? this.windowsHeldUntil() - this.clock.now().getTime()
       : 0;
     if (heldMs > 0) {
-      this.logger.log(
-        `The ${timer.name} window stays open ${heldMs} ms longer: an instance is gone, and commands sent in time on its Kafka partitions wait for the consumer group to hand them over`,
-      );
+      if (!this.held.has(key)) {
+        this.held.add(key);
+        this.logger.log(
+          `The ${timer.name} window stays open up to ${heldMs} ms longer: the command consumers are rebalancing or an instance is gone, and commands sent in time may wait on its Kafka partitions`,
+        );
+      }
+      // Looked at again soon: a rebalance that ends early ends the hold early.
       this.timers.set(
         key,
-        setTimeout(() => this.fire(key, timer), heldMs),
+        setTimeout(() => this.fire(key, timer), Math.min(heldMs, HOLD_RECHECK_MS)),
       );
       return;
     }
+    this.held.delete(key);
     this.submit({ type: 'timer', name: timer.name, token: timer.token }).catch((error) => {
       this.logger.error(`Timer ${timer.name} failed, retrying in 1 s: ${oneLine(error)}`);
       const stillWanted = this.state().timers.some(

@@ -75,9 +75,18 @@ export class TablesModule {
       imports: [history],
       providers: [
         {
+          provide: CommandWindowHold,
+          useFactory: () => new CommandWindowHold(clock, windowHoldMs(config)),
+        },
+        {
           provide: TableRuntimeRegistry,
-          inject: [TRANSITION_STORE, READING_STORE, LEASE_STORE],
-          useFactory: (writer: TransitionStore, readings: ReadingStore, leases: LeaseStore) =>
+          inject: [TRANSITION_STORE, READING_STORE, LEASE_STORE, CommandWindowHold],
+          useFactory: (
+            writer: TransitionStore,
+            readings: ReadingStore,
+            leases: LeaseStore,
+            hold: CommandWindowHold,
+          ) =>
             new TableRuntimeRegistry(
               config.tables,
               writer,
@@ -85,7 +94,7 @@ export class TablesModule {
               clock,
               ids,
               leases.lastFrame ? { lastFrame: (id) => leases.lastFrame!(id) } : undefined,
-              new CommandWindowHold(clock, windowHoldMs(config)),
+              hold,
             ),
         },
         {
@@ -138,6 +147,8 @@ export class TablesModule {
       ],
       exports: [
         TableRuntimeRegistry,
+        // Told by the command intake when its consumer group rebalances.
+        CommandWindowHold,
         // Read by the metrics (tables driven here and their leases).
         TableOwnership,
         TablesLifecycle,
