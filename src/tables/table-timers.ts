@@ -44,6 +44,7 @@ export class TableTimers {
     if (this.tickTimer) clearInterval(this.tickTimer);
     for (const handle of this.timers.values()) clearTimeout(handle);
     this.timers.clear();
+    this.held.clear();
   }
 
   /** Makes the scheduled callbacks match the deadlines in the committed state. */
@@ -54,6 +55,7 @@ export class TableTimers {
       if (!wanted.has(key)) {
         clearTimeout(handle);
         this.timers.delete(key);
+        this.held.delete(key);
       }
     }
     for (const [key, timer] of wanted) {
