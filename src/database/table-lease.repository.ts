@@ -194,7 +194,7 @@ export class TableLeaseRepository {
         GROUP BY g.instance_id`,
       [instanceId, LIVENESS_LOCK_NAMESPACE, INSTANCE_GONE_CHANNEL],
     );
-    return rows;
+    return rows.map(({ owner, tables }) => ({ owner, tables }));
   }
 
   /**

@@ -199,6 +199,11 @@ describe('table leases', () => {
     await dying.announce('dying', 'token-1', 60_000);
     expect(await survivor.openLiveness('survivor')).toBe('open');
     await survivor.announce('survivor', 'token-2', 60_000);
+    // Every live instance hears who was found gone (on its liveness session), not only the finder.
+    const heard: string[] = [];
+    const witness = new TableLeaseRepository(ds, 60_000, settings);
+    witness.onInstanceGone((id) => heard.push(id));
+    expect(await witness.openLiveness('witness')).toBe('open');
     await dying.tryAcquire('t1', 'dying');
     await dying.tryAcquire('t2', 'dying');
 
@@ -218,6 +223,9 @@ describe('table leases', () => {
       return found.length > 0 ? found : undefined;
     });
     expect(dead).toEqual([{ owner: 'dying', tables: 2 }]);
+    expect(await waitForValue(async () => (heard.length > 0 ? heard : undefined))).toEqual([
+      'dying',
+    ]);
     expect(await survivor.claimable(['t1', 't2'], 'survivor')).toEqual(['t1', 't2']);
     expect(await survivor.tryAcquire('t1', 'survivor')).toMatchObject({
       epoch: 2,
@@ -225,6 +233,7 @@ describe('table leases', () => {
     });
     const presence = await ds.query(`SELECT instance_id FROM studio_instances ORDER BY 1`);
     expect(presence).toEqual([{ instance_id: 'survivor' }]);
+    await witness.closeLiveness();
     await survivor.closeLiveness();
     await dying.closeLiveness();
     await twin.closeLiveness();
