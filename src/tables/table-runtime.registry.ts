@@ -28,6 +28,12 @@ export type RuntimeLookup =
   | { ok: false; code: 'unknown-table' | 'table-not-driven-here'; message: string };
 
 /**
+ * How long a command window already due when a table is taken over stays open: the commands that
+ * waited for the table in the inbox (forwarded while it passed between instances) come first.
+ */
+const TAKEOVER_WINDOW_GRACE_MS = 1_000;
+
+/**
  * The tables this instance drives right now. The ownership loop tells it when a lease is gained
  * (the table is rebuilt from the database) or lost (the runtime stops at once).
  */
@@ -124,6 +130,9 @@ export class TableRuntimeRegistry implements OwnershipListener, Tables {
   async acquired(lease: TableLease): Promise<void> {
     const machine = this.machines.get(lease.tableId);
     if (!machine) return; // a lease row for a table no longer configured
+    // Taken from another instance: commands sent to it in time wait in the inbox, and are woken
+    // once the table runs (below); a window already due waits for them a moment.
+    const graceUntil = lease.epoch > 1 ? this.clock.now().getTime() + TAKEOVER_WINDOW_GRACE_MS : 0;
     const runtime = new TableRuntime(machine, {
       store: this.store,
       readings: this.readings,
@@ -132,7 +141,7 @@ export class TableRuntimeRegistry implements OwnershipListener, Tables {
       ids: this.ids,
       listeners: this.listeners,
       deckCount: machine.adapter.shoeRules.deckCount,
-      windowsHeldUntil: () => this.windowHold?.heldUntil() ?? 0,
+      windowsHeldUntil: () => Math.max(graceUntil, this.windowHold?.heldUntil() ?? 0),
       takeover: this.evidence
         ? new TakeoverGuard(lease.tableId, this.frameSources.get(lease.tableId)!, this.evidence)
         : undefined,

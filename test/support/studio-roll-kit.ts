@@ -221,6 +221,9 @@ export function tallyAnswers(
   return { codes, closedByPhase, repeated };
 }
 
+/** How long before betting closed a bet counts as sent in time, whatever the load. */
+const IN_TIME_MS = 1_000;
+
 /**
  * Where the time of a bet refused `betting-closed` went: from the round's BettingOpened (its
  * `occurredAt`) to the platform seeing it, to the bet being sent, to its answer; and when betting
@@ -247,11 +250,35 @@ export class LateBets {
     }
   }
 
+  private readonly refused: Array<{ label: string; roundId: string; sent: number }> = [];
+
+  /**
+   * Bets refused betting-closed although sent at least IN_TIME_MS before their table closed
+   * betting (by its BettingClosed event): lost to the studio's plumbing (a restart, a rebalance),
+   * not to the platform's timing. Asked once every event is in.
+   */
+  refusedThoughInTime(): string[] {
+    return this.refused
+      .filter((r) => {
+        const closed = this.closedAt.get(r.roundId);
+        return closed === undefined || r.sent < closed - IN_TIME_MS;
+      })
+      .map(
+        (r) => `${r.label} (BettingClosed ${this.closedAt.has(r.roundId) ? 'seen' : 'never seen'})`,
+      );
+  }
+
   answered(result: CommandResultMessage, phase: string): void {
     const bet = this.bets.get(result.commandId);
-    if (result.code !== 'betting-closed' || !bet || this.lines.length >= 12) return;
+    if (result.code !== 'betting-closed' || !bet) return;
     const opened = this.openedAt.get(bet.roundId);
     const closed = this.closedAt.get(bet.roundId);
+    this.refused.push({
+      label: `${phase} ${bet.tableId} ${result.commandId}`,
+      roundId: bet.roundId,
+      sent: bet.sent,
+    });
+    if (this.lines.length >= 12) return;
     const ms = (from?: number, to?: number) =>
       from === undefined || to === undefined ? '?' : `${to - from} ms`;
     const round = `${phase} ${bet.tableId} round ${bet.roundId.slice(0, 8)}`;
