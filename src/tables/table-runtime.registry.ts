@@ -130,9 +130,11 @@ export class TableRuntimeRegistry implements OwnershipListener, Tables {
   async acquired(lease: TableLease): Promise<void> {
     const machine = this.machines.get(lease.tableId);
     if (!machine) return; // a lease row for a table no longer configured
-    // Taken from another instance: commands sent to it in time wait in the inbox, and are woken
-    // once the table runs (below); a window already due waits for them a moment.
-    const graceUntil = lease.epoch > 1 ? this.clock.now().getTime() + TAKEOVER_WINDOW_GRACE_MS : 0;
+    // Taken from another instance: commands the Kafka intake read for it meanwhile wait in the
+    // inbox, and are woken once the table runs (below); a window already due waits for them a
+    // moment. Without the intake (no hold) a crashed table's first transition is not delayed.
+    const graced = lease.epoch > 1 && (this.windowHold?.holdMs ?? 0) > 0;
+    const graceUntil = graced ? this.clock.now().getTime() + TAKEOVER_WINDOW_GRACE_MS : 0;
     const runtime = new TableRuntime(machine, {
       store: this.store,
       readings: this.readings,
