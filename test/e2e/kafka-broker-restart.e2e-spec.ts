@@ -1,3 +1,5 @@
+import { topicName } from '@studio/contracts';
+import { Kafka, logLevel } from 'kafkajs';
 import { PlatformKafkaClient } from '../../apps/platform-simulator/platform-client';
 import { PlatformSimulator, seededRandom } from '../../apps/platform-simulator/simulator';
 import type { RunningStudio } from '../../src/bootstrap';
@@ -124,10 +126,14 @@ describe('rounds across a broker restart', () => {
       betType: 'main',
       amount: 1_000,
     });
-    expect(await client.waitForResult('after-restart', 60_000)).toMatchObject({
-      status: 'rejected',
-      code: 'unknown-table',
+    const sentAt = Date.now();
+    const answer = await client.waitForResult('after-restart', 90_000).catch(async (error) => {
+      // Where it stopped: unread (the group's committed offsets behind the topic's end) or read
+      // and answered where the client did not see it.
+      throw new Error(`${String(error)}; ${await commandsProgress(broker.brokers, prefix)}`);
     });
+    console.log(`the command sent after the restart was answered in ${Date.now() - sentAt} ms`);
+    expect(answer).toMatchObject({ status: 'rejected', code: 'unknown-table' });
     const rows = await q<{ event_id: string; table_id: string; seq: string }>(
       `SELECT event_id, table_id, seq FROM outbox ORDER BY id`,
     );
@@ -162,3 +168,24 @@ describe('rounds across a broker restart', () => {
     }
   });
 });
+
+/** The command group's committed offsets against the commands topic's end, per partition. */
+async function commandsProgress(brokers: string, prefix: string): Promise<string> {
+  const admin = new Kafka({ brokers: [brokers], logLevel: logLevel.NOTHING }).admin();
+  try {
+    await admin.connect();
+    const topic = topicName('platformCommands', prefix);
+    const ends = await admin.fetchTopicOffsets(topic);
+    const [committed] = await admin.fetchOffsets({ groupId: `studio-${prefix}`, topics: [topic] });
+    const group = (await admin.describeGroups([`studio-${prefix}`])).groups[0];
+    const behind = ends.map((e) => {
+      const at = committed.partitions.find((p) => p.partition === e.partition)?.offset;
+      return `${e.partition}:${at}/${e.high}`;
+    });
+    return `group ${group.state} with ${group.members.length} member(s); committed/end ${behind.join(' ')}`;
+  } catch (error) {
+    return `the group could not be described: ${String(error)}`;
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
