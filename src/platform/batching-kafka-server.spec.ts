@@ -117,6 +117,69 @@ describe('BatchingKafkaServer (pipelined intake)', () => {
   });
 });
 
+/** A kafkajs consumer as far as the server's lifecycle goes: its events, and what it was asked. */
+function fakeConsumer(connectFailures = 0) {
+  const listeners = new Map<string, (event: unknown) => void>();
+  const calls: string[] = [];
+  let failures = connectFailures;
+  const consumer = {
+    events: { REBALANCING: 'rebalancing', GROUP_JOIN: 'group-join', CRASH: 'crash' },
+    on: (name: string, listener: (event: unknown) => void) => listeners.set(name, listener),
+    subscribe: async () => void calls.push('subscribe'),
+    connect: async () => {
+      calls.push('connect');
+      if (failures-- > 0) throw new Error('broker away');
+    },
+    run: async () => void calls.push('run'),
+  };
+  const crash = (restart: boolean) =>
+    listeners.get('crash')!({ payload: { error: new TypeError('x is undefined'), restart } });
+  return { consumer, calls, crash };
+}
+
+describe('BatchingKafkaServer (a consumer kafkajs leaves stopped)', () => {
+  const handler: CommandBatchHandler = { apply: async () => [], publish: async () => undefined };
+  const serverOn = () => {
+    const server = new BatchingKafkaServer({ client: { brokers: [] } }, 'commands', handler, 2);
+    return server as unknown as {
+      bindEvents(c: unknown): Promise<void>;
+      close(): Promise<void>;
+    };
+  };
+
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('starts it again, backing off while connecting fails; leaves alone what kafkajs restarts', async () => {
+    const server = serverOn();
+    const { consumer, calls, crash } = fakeConsumer(1);
+    await server.bindEvents(consumer);
+    expect(calls).toEqual(['subscribe', 'run']);
+    crash(true); // kafkajs restarts this one itself
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(calls).toEqual(['subscribe', 'run']);
+
+    crash(false);
+    await jest.advanceTimersByTimeAsync(999);
+    expect(calls).toEqual(['subscribe', 'run']);
+    await jest.advanceTimersByTimeAsync(1); // after 1 s: the broker is still away
+    expect(calls).toEqual(['subscribe', 'run', 'connect']);
+    await jest.advanceTimersByTimeAsync(2_000); // after 2 s more: running again
+    expect(calls).toEqual(['subscribe', 'run', 'connect', 'connect', 'run']);
+  });
+
+  it('not once the service is stopping', async () => {
+    const server = serverOn();
+    const { consumer, calls, crash } = fakeConsumer();
+    await server.bindEvents(consumer);
+    crash(false);
+    // ServerKafka's own close, with no client connected, has nothing to stop.
+    await server.close();
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(calls).toEqual(['subscribe', 'run']);
+  });
+});
+
 describe('chunkSizeFor', () => {
   it('splits a batch in at least four chunks of at least 1,000, up to the configured size', () => {
     expect(chunkSizeFor(40_000, 5_000)).toBe(5_000);

@@ -1,5 +1,7 @@
+import { Logger } from '@nestjs/common';
 import { KafkaOptions, ServerKafka } from '@nestjs/microservices';
-import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
+import type { Consumer, ConsumerCrashEvent, EachBatchPayload, KafkaMessage } from 'kafkajs';
+import { oneLine } from '../common/one-line';
 import type { RawCommandMessage } from '../kafka/raw-command-message';
 import type { IntakeOutcome } from './command-intake';
 import { CommandSubscription, CommandTopicWatcher } from './command-intake-topics';
@@ -30,7 +32,10 @@ export interface CommandBatchHandler {
  * most the two chunks in flight.
  */
 export class BatchingKafkaServer extends ServerKafka {
+  private readonly intakeLogger = new Logger('CommandIntake');
   private watcher?: CommandTopicWatcher;
+  private closing = false;
+  private startAgainTimer?: NodeJS.Timeout;
 
   constructor(
     options: Required<KafkaOptions>['options'],
@@ -44,6 +49,12 @@ export class BatchingKafkaServer extends ServerKafka {
   override async bindEvents(consumer: Consumer): Promise<void> {
     consumer.on(consumer.events.REBALANCING, () => this.handler.rebalancing?.());
     consumer.on(consumer.events.GROUP_JOIN, () => this.handler.rebalanced?.());
+    // kafkajs restarts a crashed consumer only after an error it deems retriable; after any other
+    // (one it does not retry, or a bug met while a broker was away) it stays stopped for good, and
+    // every command would wait unread while the service looks healthy.
+    consumer.on(consumer.events.CRASH, (event: ConsumerCrashEvent) => {
+      if (!event.payload.restart) this.startAgain(consumer, event.payload.error, 0);
+    });
     const topics = await this.subscribedTopics(consumer);
     await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics });
     await this.runConsumer(consumer);
@@ -51,8 +62,31 @@ export class BatchingKafkaServer extends ServerKafka {
   }
 
   override async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.startAgainTimer);
     this.watcher?.stop();
     await super.close();
+  }
+
+  /** Connects and runs the stopped consumer again, backing off while that fails. */
+  private startAgain(consumer: Consumer, error: unknown, attempt: number): void {
+    if (this.closing) return;
+    const delay = Math.min(START_AGAIN_MIN_MS * 2 ** attempt, START_AGAIN_MAX_MS);
+    this.intakeLogger.error(
+      `The command consumer stopped (${oneLine(error)}); starting it again in ${delay} ms`,
+    );
+    clearTimeout(this.startAgainTimer);
+    this.startAgainTimer = setTimeout(() => {
+      void (async () => {
+        if (this.closing) return;
+        try {
+          await consumer.connect();
+          await this.runConsumer(consumer);
+        } catch (failure) {
+          this.startAgain(consumer, failure, attempt + 1);
+        }
+      })();
+    }, delay);
   }
 
   private runConsumer(consumer: Consumer): Promise<void> {
@@ -73,9 +107,14 @@ export class BatchingKafkaServer extends ServerKafka {
       async (_all, added) => {
         // kafkajs subscribes only while stopped: the batch in hand finishes (answered and
         // committed), the group rebalances with the new topic, the rest resume where committed.
+        // A subscription that fails (the broker went away meanwhile) still runs the consumer on
+        // the topics it had; the watcher tries the new ones again at its next look.
         await consumer.stop();
-        await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics: added });
-        await this.runConsumer(consumer);
+        try {
+          await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics: added });
+        } finally {
+          await this.runConsumer(consumer);
+        }
       },
     );
     return this.watcher.initial();
@@ -132,6 +171,10 @@ export class BatchingKafkaServer extends ServerKafka {
     await payload.commitOffsetsIfNecessary();
   }
 }
+
+/** A consumer kafkajs left stopped is started again after 1 s, then 2, 4, … up to 30 s. */
+const START_AGAIN_MIN_MS = 1_000;
+const START_AGAIN_MAX_MS = 30_000;
 
 /** Smallest chunk split off a batch: below it a transaction's fixed cost would dominate. */
 const MIN_CHUNK = 1_000;
