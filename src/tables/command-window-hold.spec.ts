@@ -77,7 +77,7 @@ describe('command windows held open while a dead instance’s commands wait', ()
     timers.stop();
   });
 
-  it('keeps windows open while the consumer group rebalances, and a second after it rejoined', () => {
+  it('keeps windows open while the consumer group rebalances, and two seconds after it rejoined', () => {
     const hold = new CommandWindowHold(fakeClock, 8_000);
     const { fired, timers } = timersFor([{ name: 'betting', dueInMs: 3_000 }], hold);
     jest.advanceTimersByTime(2_000);
@@ -85,11 +85,11 @@ describe('command windows held open while a dead instance’s commands wait', ()
     jest.advanceTimersByTime(2_000);
     expect(fired).toEqual([]);
     hold.intakeRejoined();
-    jest.advanceTimersByTime(750);
+    jest.advanceTimersByTime(1_750);
     expect(fired).toEqual([]);
-    // Looked at every 250 ms: closed within that of the rejoin's second.
+    // Looked at every 250 ms: closed within that of the rejoin's two seconds.
     jest.advanceTimersByTime(500);
-    expect(fired).toEqual(['betting@5000']);
+    expect(fired).toEqual(['betting@6000']);
     timers.stop();
   });
 

@@ -36,14 +36,14 @@ export class CommandWindowHold {
 
   /**
    * The consumer group is rebalancing (an instance left or joined): no partition is read until it
-   * ends. Windows stay open meanwhile (at most holdMs), and a second after.
+   * ends. Windows stay open meanwhile (at most holdMs), and two seconds after.
    */
   intakeRebalancing(): void {
     if (this.holdMs <= 0) return;
     this.rebalancingSince ??= this.clock.now().getTime();
   }
 
-  /** The consumer has its partitions again: what waited in them is read in the next second. */
+  /** The consumer has its partitions again: what waited in them is read in the next two seconds. */
   intakeRejoined(): void {
     if (this.rebalancingSince === undefined) return;
     this.rebalancingSince = undefined;
@@ -57,5 +57,8 @@ export class CommandWindowHold {
   }
 }
 
-/** After a rebalance, how long windows stay open for the commands that waited to be read. */
-const REJOIN_TAIL_MS = 1_000;
+/**
+ * After a rebalance, how long windows stay open for the commands that waited to be read: a backlog
+ * read, applied and forwarded to the tables' owners (a second was short on a loaded machine).
+ */
+const REJOIN_TAIL_MS = 2_000;

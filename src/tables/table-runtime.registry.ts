@@ -31,7 +31,7 @@ export type RuntimeLookup =
  * How long a command window already due when a table is taken over stays open: the commands that
  * waited for the table in the inbox (forwarded while it passed between instances) come first.
  */
-const TAKEOVER_WINDOW_GRACE_MS = 1_000;
+const TAKEOVER_WINDOW_GRACE_MS = 2_000;
 
 /**
  * The tables this instance drives right now. The ownership loop tells it when a lease is gained

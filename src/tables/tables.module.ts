@@ -42,13 +42,14 @@ const TABLE_USE_CASES = [
 
 /**
  * How long command windows stay open after an instance is found gone (CommandWindowHold): until
- * the command intake's consumer group has dropped it and handed its partitions over, plus 2 s for
- * the rebalance and the forward to the table's owner. Without the Kafka intake, or with the
+ * the command intake's consumer group has dropped it and handed its partitions over, plus 4 s for
+ * the rebalance and the forward to the table's owner (2 s was short under load: a CI run had 4
+ * bets sent in time refused after a SIGKILL). Without the Kafka intake, or with the
  * embedded database (one instance), there is nothing to wait for.
  */
 function windowHoldMs(config: StudioConfig): number {
   const intake = config.kafka?.commands.enabled === true && config.database.url !== undefined;
-  return intake ? KAFKA_COMMAND_SESSION_TIMEOUT_MS + 2_000 : 0;
+  return intake ? KAFKA_COMMAND_SESSION_TIMEOUT_MS + 4_000 : 0;
 }
 
 /**

@@ -361,7 +361,17 @@ describe('a studio of three instances rolled and crashed under load', () => {
     // No bet sent in time is refused as late: windows stay open while the command consumers
     // rebalance or a dead instance's partitions wait (a bet whose BettingOpened reached the platform
     // too late to be sent a second before the close is the event's lateness, printed above).
-    expect(lateBets.refusedThoughInTime()).toEqual([]);
+    const refusedInTime = lateBets.refusedThoughInTime();
+    if (refusedInTime.length > 0) {
+      // Their timings and where the tables were, to tell a slow rebalance from a missed hold.
+      console.log(
+        [
+          `SIGKILL of ${victimId}, which drove ${victimTables.join(' ')}`,
+          ...lateBets.lines.map((l) => `late bet, ${l}`),
+        ].join('\n'),
+      );
+    }
+    expect(refusedInTime).toEqual([]);
     // Nothing is left waiting in an inbox.
     expect((await q<{ n: number }>(`SELECT count(*)::int AS n FROM command_inbox`))[0].n).toBe(0);
 
