@@ -358,10 +358,11 @@ describe('a studio of three instances rolled and crashed under load', () => {
       expect(codes.get(code) ?? 0).toBe(0);
     }
     expect(codes.get('accepted') ?? 0).toBeGreaterThan(sentAt.size / 2);
-    // No bet sent in time is refused as late: windows stay open while the command consumers
-    // rebalance or a dead instance's partitions wait (a bet whose BettingOpened reached the platform
-    // too late to be sent a second before the close is the event's lateness, printed above).
-    const refusedInTime = lateBets.refusedThoughInTime();
+    // No bet sent in time is refused as late because of a restart: windows stay open while the
+    // command consumers rebalance or a dead instance's partitions wait (a bet whose BettingOpened
+    // reached the platform too late to be sent a second before the close is the event's lateness).
+    // While the database is away nothing commits, so a backlog then is the outage's, printed below.
+    const refusedInTime = lateBets.refusedThoughInTime(new Set(['steady', 'roll', 'crash']));
     if (refusedInTime.length > 0) {
       // Their timings and where the tables were, to tell a slow rebalance from a missed hold.
       console.log(

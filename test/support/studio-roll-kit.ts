@@ -250,15 +250,21 @@ export class LateBets {
     }
   }
 
-  private readonly refused: Array<{ label: string; roundId: string; sent: number }> = [];
+  private readonly refused: Array<{
+    label: string;
+    phase: string;
+    roundId: string;
+    sent: number;
+  }> = [];
 
   /**
    * Bets refused betting-closed although sent at least IN_TIME_MS before their table closed
    * betting (by its BettingClosed event): lost to the studio's plumbing (a restart, a rebalance),
-   * not to the platform's timing. Asked once every event is in.
+   * not to the platform's timing. Asked once every event is in; only bets sent in `phases`.
    */
-  refusedThoughInTime(): string[] {
+  refusedThoughInTime(phases: ReadonlySet<string>): string[] {
     return this.refused
+      .filter((r) => phases.has(r.phase))
       .filter((r) => {
         const closed = this.closedAt.get(r.roundId);
         return closed === undefined || r.sent < closed - IN_TIME_MS;
@@ -275,6 +281,7 @@ export class LateBets {
     const closed = this.closedAt.get(bet.roundId);
     this.refused.push({
       label: `${phase} ${bet.tableId} ${result.commandId}`,
+      phase,
       roundId: bet.roundId,
       sent: bet.sent,
     });
