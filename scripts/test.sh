@@ -98,7 +98,8 @@ if [[ " ${FAILED[*]} " == *" build "* || " ${FAILED[*]} " == *" broker "* ]]; th
   FAILED+=(integration)
 else
   step "integration and end-to-end tests (real PostgreSQL, real Kafka, real pseudo-terminals)"
-  # The services these tests start log to test-artifacts/logs/<test file>.log, not to this output.
+  # The services these tests start log to test-artifacts/logs/<test file>.log, not to this output;
+  # each file's start and end go to test-artifacts/ci/integration.json (how the workers were used).
   integration_started=$SECONDS
   if [ "$INTEGRATION_WORKERS" -gt 1 ]; then
     workers=(--maxWorkers="$INTEGRATION_WORKERS")
@@ -106,7 +107,8 @@ else
     workers=(--runInBand)
   fi
   if TEST_KAFKA_BROKERS="127.0.0.1:$TEST_KAFKA_PORT" \
-    npx jest --selectProjects integration --ci "${workers[@]}"; then
+    npx jest --selectProjects integration --ci "${workers[@]}" \
+      --json --outputFile="$CI_LOGS/integration.json"; then
     printf '    integration   ok (%ss)\n' "$((SECONDS - integration_started))"
   else
     printf '    integration   FAILED (%ss)\n' "$((SECONDS - integration_started))"

@@ -250,24 +250,19 @@ export class LateBets {
     }
   }
 
-  private readonly refused: Array<{
-    label: string;
-    phase: string;
-    roundId: string;
-    sent: number;
-  }> = [];
+  private readonly refused: Array<{ label: string; roundId: string; sent: number }> = [];
 
   /**
    * Bets refused betting-closed although sent at least IN_TIME_MS before their table closed
    * betting (by its BettingClosed event): lost to the studio's plumbing (a restart, a rebalance),
-   * not to the platform's timing. Asked once every event is in; only bets sent in `phases`.
+   * not to the platform's timing. Asked once every event is in; only rounds whose betting closed
+   * before `before` (epoch ms), or never.
    */
-  refusedThoughInTime(phases: ReadonlySet<string>): string[] {
+  refusedThoughInTime(before: number): string[] {
     return this.refused
-      .filter((r) => phases.has(r.phase))
       .filter((r) => {
         const closed = this.closedAt.get(r.roundId);
-        return closed === undefined || r.sent < closed - IN_TIME_MS;
+        return closed === undefined || (closed < before && r.sent < closed - IN_TIME_MS);
       })
       .map(
         (r) => `${r.label} (BettingClosed ${this.closedAt.has(r.roundId) ? 'seen' : 'never seen'})`,
@@ -281,7 +276,6 @@ export class LateBets {
     const closed = this.closedAt.get(bet.roundId);
     this.refused.push({
       label: `${phase} ${bet.tableId} ${result.commandId}`,
-      phase,
       roundId: bet.roundId,
       sent: bet.sent,
     });
