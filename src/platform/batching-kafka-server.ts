@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { KafkaOptions, ServerKafka } from '@nestjs/microservices';
 import type { Consumer, ConsumerCrashEvent, EachBatchPayload, KafkaMessage } from 'kafkajs';
+import { backoffMs } from '../common/backoff';
 import { oneLine } from '../common/one-line';
 import type { RawCommandMessage } from '../kafka/raw-command-message';
 import type { IntakeOutcome } from './command-intake';
@@ -71,7 +72,7 @@ export class BatchingKafkaServer extends ServerKafka {
   /** Connects and runs the stopped consumer again, backing off while that fails. */
   private startAgain(consumer: Consumer, error: unknown, attempt: number): void {
     if (this.closing) return;
-    const delay = Math.min(START_AGAIN_MIN_MS * 2 ** attempt, START_AGAIN_MAX_MS);
+    const delay = backoffMs(START_AGAIN_MIN_MS, START_AGAIN_MAX_MS, attempt);
     this.intakeLogger.error(
       `The command consumer stopped (${oneLine(error)}); starting it again in ${delay} ms`,
     );
