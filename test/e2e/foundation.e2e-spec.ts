@@ -12,7 +12,7 @@ import {
   uniqueTopicPrefix,
   waitFor,
 } from '../support/studio-harness';
-import { serviceLogFile } from '../support/jest-service-logs';
+import { serviceLogFile } from '../support/service-log-file';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 const METRICS_TOKEN = 'foundation-metrics-token-0123456789';

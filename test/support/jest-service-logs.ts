@@ -3,23 +3,24 @@
  * logs to test-artifacts/logs/<test file>.log instead of the runner's stdout, so `npm test` shows
  * jest's own lines only. A test that sets LOG_FILE itself keeps its own choice. Parts a test
  * drives without a studio (a table runtime, a publisher) log through Nest's logger into the same
- * file. Services spawned as child processes keep logging to their piped stdout, which the tests
- * read and never echo.
+ * file. Services spawned as child processes log to their piped stdout, which the tests read and
+ * never echo; a copy goes to test-artifacts/logs/<test file>.<pid>.log (test/support/service-process).
  */
-import { rmSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import type * as StudioConfigModule from '../../src/config/studio-config';
 import { logNestTo } from './nest-file-logger';
+import { serviceLogFile } from './service-log-file';
 
-const LOG_DIR = resolve(__dirname, '..', '..', 'test-artifacts', 'logs');
-
-export function serviceLogFile(testPath: string): string {
-  return resolve(LOG_DIR, `${basename(testPath).replace(/\.e2e-spec\.ts$/, '')}.log`);
+// Each run of a test file starts its logs afresh (its own, and its spawned services' <pid> copies).
+const ownLog = serviceLogFile(expect.getState().testPath ?? 'unknown');
+mkdirSync(dirname(ownLog), { recursive: true });
+const spawnedLog = new RegExp(`^${basename(ownLog, '.log')}\\.\\d+\\.log$`);
+for (const name of readdirSync(dirname(ownLog), { withFileTypes: true })) {
+  if (name.isFile() && spawnedLog.test(name.name)) rmSync(resolve(dirname(ownLog), name.name));
 }
-
-// Each run of a test file starts its log afresh.
-rmSync(serviceLogFile(expect.getState().testPath ?? 'unknown'), { force: true });
-logNestTo(serviceLogFile(expect.getState().testPath ?? 'unknown'));
+rmSync(ownLog, { force: true });
+logNestTo(ownLog);
 
 jest.mock('../../src/config/studio-config', () => {
   const actual = jest.requireActual<typeof StudioConfigModule>('../../src/config/studio-config');

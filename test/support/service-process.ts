@@ -1,7 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REPO_ROOT } from './environment';
+import { serviceLogFile } from './service-log-file';
 
 export const MAIN_JS = resolve(REPO_ROOT, 'dist/src/main.js');
 
@@ -14,6 +15,14 @@ export interface ServiceProcess {
   /** Resolves with the URL from the "listening on" log line. */
   listening(timeoutMs?: number): Promise<string>;
   exited(timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function processLog(pid: number | undefined) {
+  const testPath = (globalThis as { expect?: jest.Expect }).expect?.getState().testPath;
+  if (!testPath || pid === undefined) return undefined;
+  const file = serviceLogFile(testPath).replace(/\.log$/, `.${pid}.log`);
+  mkdirSync(resolve(file, '..'), { recursive: true });
+  return createWriteStream(file).on('error', () => undefined);
 }
 
 /**
@@ -33,8 +42,18 @@ export function spawnService(env: Record<string, string>, cwd = REPO_ROOT): Serv
   });
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d) => (out += d.toString()));
-  child.stderr!.on('data', (d) => (err += d.toString()));
+  // Kept after the run too (test-artifacts/logs/<test file>.<pid>.log): a passing test that took
+  // long, or a failure the test's own message does not explain, is read from there.
+  const log = processLog(child.pid);
+  child.stdout!.on('data', (d) => {
+    out += d.toString();
+    log?.write(d);
+  });
+  child.stderr!.on('data', (d) => {
+    err += d.toString();
+    log?.write(d);
+  });
+  child.once('close', () => log?.end());
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) =>
     child.once('exit', (code, signal) => resolveExit({ code, signal })),
   );
