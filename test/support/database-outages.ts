@@ -13,9 +13,13 @@ import { createTestDatabase, TestDatabase } from './test-database';
 const PLATFORM_KEY = 'outage-platform-key';
 const TABLES = ['outage-pokdeng', 'outage-ibj'];
 
+// Heartbeats every second, as a real shoe sends them within its reader's 5 s timeout: readiness
+// after an outage then says whether the database is back, not whether a table happened to deal
+// (with a 60 s heartbeat a table between cards kept its reader "stale", and readiness 503, for up
+// to a minute after the database was back).
 const virtualScanner = (seed: number) => ({
   wireFormat: 'studio-framed-v1',
-  virtualShoe: { seed, intervalMs: 3_600_000, misreadRate: 0.05, heartbeatIntervalMs: 60_000 },
+  virtualShoe: { seed, intervalMs: 3_600_000, misreadRate: 0.05, heartbeatIntervalMs: 1_000 },
 });
 
 /** One run of outages: how many, how long each may last (drawn from the seed), and the seed. */
@@ -174,12 +178,12 @@ export function describeDatabaseOutages(run: OutageRun): void {
           }
         };
         const completedRounds = async () =>
-          Number(
+          new Map(
             (
-              await q<{ n: number }>(
-                `SELECT count(*)::int AS n FROM rounds WHERE status = 'completed'`,
+              await q<{ table_id: string; n: number }>(
+                `SELECT table_id, count(*)::int AS n FROM rounds WHERE status = 'completed' GROUP BY table_id`,
               )
-            )[0].n,
+            ).map((r) => [r.table_id, r.n]),
           );
 
         let seed = Number(process.env.OUTAGE_TEST_SEED ?? run.seed);
@@ -210,12 +214,13 @@ export function describeDatabaseOutages(run: OutageRun): void {
             250,
           );
           const recoveredMs = Date.now() - restoredAt;
-          // Tables play on: at least one more round completes after the outage.
+          // Every table plays on: each completes at least one more round after the outage.
           await waitFor(
-            `a round completed after outage ${outage}`,
+            `a round completed at each table after outage ${outage}`,
             async () => {
               await play(500);
-              return (await completedRounds()) > before;
+              const now = await completedRounds();
+              return TABLES.every((t) => (now.get(t) ?? 0) > (before.get(t) ?? 0));
             },
             90_000,
             0,
