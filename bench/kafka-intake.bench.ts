@@ -23,7 +23,11 @@
  * The players are spread over BENCH_PLATFORMS casino platforms (default 20): each platform sends
  * its players' commands on its own commands topic and reads its answers on its own results topic
  * (contract 2.0), so the intake routes every command by platform. BENCH_PLATFORMS=0 sends on the
- * v1 topics (the `default` platform) as before. The floors stay one commands and one results topic.
+ * v1 topics (the `default` platform) as before. The floors use the same topics (a commands and a
+ * results topic per platform, with as many partitions): the floor judged against does the same
+ * Kafka work as the project, so the ratio shows what routing by platform adds beyond it. The stored
+ * round on one commands and one results topic is printed beside it (what the topics themselves
+ * cost).
  */
 import 'reflect-metadata';
 import type { CommandMessage, CommandResultMessage } from '@studio/contracts';
@@ -90,8 +94,13 @@ interface Measure {
   label: string;
   players: number;
   project: number;
-  /** The kafka round storing each batch by COPY before answering it: the floor judged against. */
+  /**
+   * The kafka round storing each batch by COPY before answering it, on the project's topics (one
+   * commands and one results topic per platform): the floor judged against.
+   */
   stored: number;
+  /** The same round on one commands and one results topic (how much the topics alone cost). */
+  storedOneTopic?: number;
   kafka: number;
   copy: number;
 }
@@ -225,17 +234,35 @@ async function scenario(PLAYERS: number, measures: Measure[]): Promise<void> {
       if (!FLOORS) return;
       // The floors of the same commands, after the project's run (not competing with it).
       const messages = Array.from({ length: PLAYERS }, (_, i) => make(i));
-      const kafka = await kafkaRoundFloor(BROKERS, messages, SEND_CHUNK);
+      const topology =
+        PLATFORMS > 0 ? { platforms: PLATFORMS, partitions: PLATFORM_PARTITIONS } : undefined;
+      const kafka = await kafkaRoundFloor(BROKERS, messages, SEND_CHUNK, undefined, topology);
       const pg = new Client({ connectionString: url.toString() });
       await pg.connect();
-      const { copy, stored } = await (async () => {
+      const { copy, stored, storedOneTopic } = await (async () => {
         const copy = await copyFloor(pg, kind, roundId, TABLE, PLAYERS);
-        const store = await copyStore(pg, kind);
-        const stored = await kafkaRoundFloor(BROKERS, messages, SEND_CHUNK, store.store);
-        await store.drop();
-        return { copy, stored };
+        // Each stored round into a fresh table (the rows' keys are unique).
+        const storedRound = async (on?: typeof topology) => {
+          const store = await copyStore(pg, kind);
+          try {
+            return await kafkaRoundFloor(BROKERS, messages, SEND_CHUNK, store.store, on);
+          } finally {
+            await store.drop();
+          }
+        };
+        const stored = await storedRound(topology);
+        const storedOneTopic = topology ? await storedRound() : undefined;
+        return { copy, stored, storedOneTopic };
       })().finally(() => pg.end());
-      measures.push({ label, players: PLAYERS, project: ms / 1000, stored, kafka, copy });
+      measures.push({
+        label,
+        players: PLAYERS,
+        project: ms / 1000,
+        stored,
+        storedOneTopic,
+        kafka,
+        copy,
+      });
       printMeasure(measures[measures.length - 1]);
     };
 
@@ -331,11 +358,16 @@ async function drainRelay(relay: OutboxRelay, after: string): Promise<void> {
 
 function printMeasure(m: Measure): void {
   const alone = Math.max(m.kafka, m.copy);
+  const topics = PLATFORMS > 0 ? `, on the same ${PLATFORMS} platforms' topics` : '';
+  const oneTopic =
+    m.storedOneTopic === undefined
+      ? ''
+      : `; ${(m.project / m.storedOneTopic).toFixed(2)} to the same round on one topic, ${m.storedOneTopic.toFixed(2)} s`;
   console.log(
     `${m.players} ${m.label} accepted, persisted, answered | project ${m.project.toFixed(2)} s | ` +
-      `floor ${m.stored.toFixed(2)} s (kafka round storing each batch by COPY; kafka round alone ` +
+      `floor ${m.stored.toFixed(2)} s (kafka round storing each batch by COPY${topics}; kafka round alone ` +
       `${m.kafka.toFixed(2)} s, COPY alone ${m.copy.toFixed(2)} s) | ratio ${(m.project / m.stored).toFixed(2)} ` +
-      `(${(m.project / alone).toFixed(2)} to the larger of the two alone)`,
+      `(${(m.project / alone).toFixed(2)} to the larger of the two alone${oneTopic})`,
   );
 }
 
