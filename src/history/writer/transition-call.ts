@@ -110,12 +110,12 @@ export const COMMIT_COMMANDS = `SELECT studio_commit_commands($1::jsonb, $2::jso
  * building a record per row); an accepted command's answer goes into its first row only (the
  * unique index on the answered command ids).
  */
-export function commandColumns(w: TableWrites, answers: AnswerPlacement): unknown[] {
+export function commandColumns(w: TableWrites, answers: AnswerPlacement): string[] {
   const answered = new Set<string>();
   const answer = (commandId: string | undefined) => answerOf(commandId, answers.inRows, answered);
   const { bets, decisions } = w;
   const alone = answers.alone;
-  return [
+  const columns: ArrayElement[][] = [
     bets.map((b) => b.betId),
     bets.map((b) => b.roundId),
     bets.map((b) => b.playerId),
@@ -138,7 +138,32 @@ export function commandColumns(w: TableWrites, answers: AnswerPlacement): unknow
     alone.map((c) => c.kind),
     alone.map((c) => JSON.stringify(c.result)),
   ];
+  return columns.map(arrayLiteral);
 }
+
+type ArrayElement = string | number | boolean | null | undefined;
+
+/**
+ * A column as a PostgreSQL array literal (`{"a","b",NULL}`), cast by the statement to its type.
+ * pg would build the same text, but element by element through its generic value conversion: for
+ * a window of 100,000 commands that was a noticeable share of the intake's thread.
+ */
+export function arrayLiteral(values: readonly ArrayElement[]): string {
+  const parts = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i += 1) {
+    const v = values[i];
+    if (v === null || v === undefined) parts[i] = 'NULL';
+    else if (typeof v === 'string')
+      parts[i] = `"${NEEDS_ESCAPE.test(v) ? v.replace(ESCAPED, '\\$&') : v}"`;
+    else if (typeof v === 'boolean') parts[i] = v ? 't' : 'f';
+    else parts[i] = String(v);
+  }
+  return `{${parts.join(',')}}`;
+}
+
+/** Inside a quoted array element only a double quote and a backslash are special. */
+const NEEDS_ESCAPE = /["\\]/;
+const ESCAPED = /["\\]/g;
 
 /** The stored answer of the command's first row (JSON), null for its other rows. */
 function answerOf(
