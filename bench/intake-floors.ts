@@ -15,6 +15,7 @@ import type { CommandMessage } from '@studio/contracts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import type { Client } from 'pg';
+import { commandsByTopic } from './intake-platforms';
 
 /** A COPY ... FROM STDIN of one buffer, over the pg client's own connection (no extra package). */
 function copyIn(client: Client, sql: string, data: Buffer): Promise<void> {
@@ -285,16 +286,11 @@ export async function kafkaRoundFloor(
     answered = 0;
     const t0 = performance.now();
     for (let i = 0; i < messages.length; i += sendChunk) {
-      const byTopic = new Map<string, Array<{ key: string; value: string }>>();
-      messages.slice(i, i + sendChunk).forEach((c, j) => {
-        const topic = commandsTopic((i + j) % topology.platforms);
-        let list = byTopic.get(topic);
-        if (!list) byTopic.set(topic, (list = []));
-        list.push({ key: c.tableId, value: JSON.stringify(c) });
-      });
       await platform.sendBatch({
         acks: -1,
-        topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })),
+        topicMessages: commandsByTopic(messages.slice(i, i + sendChunk), (_, j) =>
+          commandsTopic((i + j) % topology.platforms),
+        ),
       });
     }
     await waitForAnswers(messages.length);

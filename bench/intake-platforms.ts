@@ -1,6 +1,6 @@
 import type { CommandMessage, CommandResultMessage } from '@studio/contracts';
 import { randomBytes } from 'node:crypto';
-import { Consumer, Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
+import { Consumer, Kafka, logLevel, Partitioners, Producer, TopicMessages } from 'kafkajs';
 import { ensureKafkaTopics } from '../src/kafka/kafka-topics';
 import { PlatformTopics } from '../src/kafka/platform-topics';
 
@@ -78,20 +78,34 @@ export class BenchPlatforms {
 
   /** One request for a chunk, each command on its platform's commands topic. */
   async sendMany(commands: readonly CommandMessage[], players: readonly number[]): Promise<void> {
-    const byTopic = new Map<string, Array<{ key: string; value: string }>>();
-    commands.forEach((c, i) => {
-      const topic = this.topics.commandsTopic(this.platformOf(players[i]));
-      let list = byTopic.get(topic);
-      if (!list) byTopic.set(topic, (list = []));
-      list.push({ key: c.tableId, value: JSON.stringify(c) });
-    });
     await this.producer!.sendBatch({
       acks: -1,
-      topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+      topicMessages: commandsByTopic(commands, (_, i) =>
+        this.topics.commandsTopic(this.platformOf(players[i])),
+      ),
     });
   }
 
   async stop(): Promise<void> {
     await Promise.all([this.consumer?.disconnect(), this.producer?.disconnect()]);
   }
+}
+
+/**
+ * Commands as one produce request over several topics (`sendBatch`), keyed by table, in order
+ * within each topic. The bench's platforms and the floor's send their chunks with it, so both do
+ * the same work per command.
+ */
+export function commandsByTopic(
+  commands: readonly CommandMessage[],
+  topicOf: (command: CommandMessage, index: number) => string,
+): TopicMessages[] {
+  const byTopic = new Map<string, Array<{ key: string; value: string }>>();
+  commands.forEach((c, i) => {
+    const topic = topicOf(c, i);
+    let list = byTopic.get(topic);
+    if (!list) byTopic.set(topic, (list = []));
+    list.push({ key: c.tableId, value: JSON.stringify(c) });
+  });
+  return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
 }

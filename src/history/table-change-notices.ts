@@ -113,11 +113,9 @@ export class TableChangeNotices {
       while (this.pending.size > 0) {
         // Looked at again after the timer: Node starts a timer from the event loop's cached time,
         // which a busy loop leaves behind the clock, so a timer can fire early (89 ms of 100 seen).
-        for (
-          let wait = this.lastSentAt + this.minIntervalMs - performance.now();
-          wait > 0;
-          wait = this.lastSentAt + this.minIntervalMs - performance.now()
-        ) {
+        for (;;) {
+          const wait = this.lastSentAt + this.minIntervalMs - performance.now();
+          if (wait <= 0) break;
           await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
         }
         const batch = [...this.pending.values()];
