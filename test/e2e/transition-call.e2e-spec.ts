@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import {
   LeaseLostError,
@@ -6,6 +7,7 @@ import {
   TableLeaseRepository,
 } from '../../src/database/table-lease.repository';
 import { historyQueryOf } from '../../src/history/reader/history-query';
+import { arrayLiteral } from '../../src/history/writer/transition-call';
 import {
   createTransitionWriter,
   TransitionWriter,
@@ -143,5 +145,29 @@ describe('one round trip per transition', () => {
     expect(await counts()).toEqual(before);
     await commit(writer, cardOutcome(7), 7);
     expect(await chainIsWhole()).toBe(14);
+  });
+
+  it("reads a command batch's columns back from PostgreSQL exactly as they were sent", async () => {
+    // The columns go as array literals built here (arrayLiteral), not through pg's conversion.
+    const text = fc.oneof(
+      fc.string({ unit: 'grapheme' }),
+      fc.string({ unit: fc.constantFrom('"', '\\', ',', '{', '}', ' ', '\n', 'NULL', 'é', '😀') }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.option(text, { nil: null })), async (values) => {
+        const [row] = await ds.query(`SELECT $1::text[] AS a`, [arrayLiteral(values)]);
+        expect(row.a).toEqual(values);
+      }),
+      { numRuns: 300 },
+    );
+    const [typed] = await ds.query(`SELECT $1::boolean[] AS b, $2::bigint[] AS n`, [
+      arrayLiteral([true, false, null]),
+      arrayLiteral([1, -5, 9_007_199_254_740_991, null]),
+    ]);
+    expect(typed).toEqual({ b: [true, false, null], n: ['1', '-5', '9007199254740991', null] });
+    // A number JSON cannot write is refused by PostgreSQL, never stored as null.
+    await expect(ds.query(`SELECT $1::bigint[]`, [arrayLiteral([1, Number.NaN])])).rejects.toThrow(
+      /invalid input syntax/,
+    );
   });
 });
