@@ -1,6 +1,7 @@
 import type { CommandResultMessage } from '@studio/contracts';
 import { BeforeApplicationShutdown, Inject, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Clock } from '../clock/clock';
+import { isDatabaseUnavailable } from '../common/database-unavailable';
 import { CommandAnswersPublisher } from '../kafka/command-answers.publisher';
 import type { RawCommandMessage } from '../kafka/raw-command-message';
 import type { BatchingKafkaServer, CommandBatchHandler } from './batching-kafka-server';
@@ -62,8 +63,16 @@ export class CommandIntakeHandler implements CommandBatchHandler {
    * infrastructure failure (database, broker) throws, so the offsets are not committed and the
    * commands are read again; their command ids then return the stored answers.
    */
-  apply(raws: RawCommandMessage[]): Promise<IntakeOutcome[]> {
-    return this.intake.processBatch(raws);
+  async apply(raws: RawCommandMessage[]): Promise<IntakeOutcome[]> {
+    try {
+      const outcomes = await this.intake.processBatch(raws);
+      this.windows?.intakeApplied();
+      return outcomes;
+    } catch (error) {
+      // Read again once the database is back: the tables' windows wait for it (CommandWindowHold).
+      if (isDatabaseUnavailable(error)) this.windows?.intakeWaitsForDatabase();
+      throw error;
+    }
   }
 
   /** The next chunk, while this one is applied: parsed, its stored answers looked up. */

@@ -103,4 +103,42 @@ describe('command windows held open while a dead instance’s commands wait', ()
     expect(fired).toEqual(['decision@8000']);
     timers.stop();
   });
+
+  it('keeps windows open while the intake waits for the database, and two seconds after it applied', () => {
+    const hold = new CommandWindowHold(fakeClock, 8_000);
+    const { fired, timers } = timersFor([{ name: 'betting', dueInMs: 3_000 }], hold);
+    jest.advanceTimersByTime(1_000);
+    // The intake's tries while the database is away: each one keeps the hold going.
+    hold.intakeWaitsForDatabase();
+    jest.advanceTimersByTime(5_000);
+    hold.intakeWaitsForDatabase();
+    jest.advanceTimersByTime(5_000);
+    expect(fired).toEqual([]);
+    hold.intakeApplied();
+    jest.advanceTimersByTime(1_750);
+    expect(fired).toEqual([]);
+    jest.advanceTimersByTime(500);
+    expect(fired).toEqual(['betting@13000']);
+    timers.stop();
+  });
+
+  it('lets a window close once the intake has not tried for as long as the hold lasts', () => {
+    const hold = new CommandWindowHold(fakeClock, 8_000);
+    const { fired, timers } = timersFor([{ name: 'betting', dueInMs: 3_000 }], hold);
+    hold.intakeWaitsForDatabase();
+    jest.advanceTimersByTime(7_999);
+    expect(fired).toEqual([]);
+    jest.advanceTimersByTime(250);
+    expect(fired).toEqual(['betting@8000']);
+    // An applied batch after that holds nothing it did not wait for.
+    hold.intakeApplied();
+    expect(hold.heldUntil()).toBeLessThanOrEqual(Date.now() + 2_000);
+    timers.stop();
+  });
+
+  it('holds nothing for a batch applied without a failure before it', () => {
+    const hold = new CommandWindowHold(fakeClock, 8_000);
+    hold.intakeApplied();
+    expect(hold.heldUntil()).toBe(0);
+  });
 });

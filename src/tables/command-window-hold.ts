@@ -15,12 +15,17 @@ export const COMMAND_WINDOW_TIMERS: ReadonlySet<string> = new Set([
  * betting closed. So when an instance is found gone, windows that would close within that time
  * close when it is over instead (every table of this instance: any table's commands may be on the
  * dead member's partitions). The same while the group rebalances (an instance left or joined on
- * a rolling restart): no partition is read until it ends. A window is only ever lengthened.
+ * a rolling restart): no partition is read until it ends. And while the intake cannot apply what
+ * it read because the database is away: the windows cannot close then either, but once the
+ * database is back a window's timer (tried again every second) would close it before the intake's
+ * next try (up to 5 s later) applied the bets sent in time. A window is only ever lengthened.
  */
 export class CommandWindowHold {
   private until = 0;
   /** When this instance's command consumer learnt of a rebalance it has not finished. */
   private rebalancingSince?: number;
+  /** When the intake last failed to apply a batch because the database was away. */
+  private databaseFailedAt?: number;
 
   /** holdMs: the session timeout plus a rebalance and a forward (0: no consumer group, no hold). */
   constructor(
@@ -50,10 +55,30 @@ export class CommandWindowHold {
     this.until = Math.max(this.until, this.clock.now().getTime() + REJOIN_TAIL_MS);
   }
 
+  /**
+   * The intake could not apply a batch because the database is away (it reads the batch again):
+   * windows stay open until it has applied one, at most holdMs after its last failed try.
+   */
+  intakeWaitsForDatabase(): void {
+    if (this.holdMs <= 0) return;
+    this.databaseFailedAt = this.clock.now().getTime();
+  }
+
+  /** The intake applied a batch: what waited is applied, its answers follow. */
+  intakeApplied(): void {
+    if (this.databaseFailedAt === undefined) return;
+    this.databaseFailedAt = undefined;
+    this.until = Math.max(this.until, this.clock.now().getTime() + REJOIN_TAIL_MS);
+  }
+
   /** Until when (epoch ms) windows stay open; in the past when nothing is held. */
   heldUntil(): number {
-    if (this.rebalancingSince === undefined) return this.until;
-    return Math.max(this.until, this.rebalancingSince + this.holdMs);
+    let until = this.until;
+    if (this.rebalancingSince !== undefined)
+      until = Math.max(until, this.rebalancingSince + this.holdMs);
+    if (this.databaseFailedAt !== undefined)
+      until = Math.max(until, this.databaseFailedAt + this.holdMs);
+    return until;
   }
 }
 

@@ -81,7 +81,7 @@ export class TableTimers {
       if (!this.held.has(key)) {
         this.held.add(key);
         this.logger.log(
-          `The ${timer.name} window stays open up to ${heldMs} ms longer: commands sent in time may still be on their way (the command consumers rebalance, an instance is gone, or the table was just taken over)`,
+          `The ${timer.name} window stays open up to ${heldMs} ms longer: commands sent in time may still be on their way (the command consumers rebalance, an instance is gone, the table was just taken over, or the intake waits for the database)`,
         );
       }
       // Looked at again soon: a rebalance that ends early ends the hold early.
