@@ -128,6 +128,7 @@ export async function startStudio(
         listen: () => started.startAllMicroservices().then(() => undefined),
         reset: () => server.close(),
       });
+      server.onConsumerStopped((error, startAgain) => intake?.consumerStopped(error, startAgain));
       app.get(CommandIntakeStatus).attach(intake);
     }
     setupOpenApi(app);

@@ -1,8 +1,5 @@
-import { Logger } from '@nestjs/common';
 import { KafkaOptions, ServerKafka } from '@nestjs/microservices';
 import type { Consumer, ConsumerCrashEvent, EachBatchPayload, KafkaMessage } from 'kafkajs';
-import { backoffMs } from '../common/backoff';
-import { oneLine } from '../common/one-line';
 import type { RawCommandMessage } from '../kafka/raw-command-message';
 import type { IntakeOutcome } from './command-intake';
 import { CommandSubscription, CommandTopicWatcher } from './command-intake-topics';
@@ -21,6 +18,12 @@ export interface CommandBatchHandler {
 }
 
 /**
+ * Told when kafkajs leaves the consumer stopped for good, with how to start it again (the
+ * CommandIntakeStarter's retry loop, which readiness reads).
+ */
+export type ConsumerStopped = (error: unknown, startAgain: () => Promise<void>) => void;
+
+/**
  * The @nestjs/microservices Kafka server (same consumer group, client and lifecycle), reading
  * the commands topic a batch at a time instead of a message at a time: 100,000 players deciding
  * in one window then cost a few hundred transactions, not 100,000.
@@ -33,10 +36,9 @@ export interface CommandBatchHandler {
  * most the two chunks in flight.
  */
 export class BatchingKafkaServer extends ServerKafka {
-  private readonly intakeLogger = new Logger('CommandIntake');
   private watcher?: CommandTopicWatcher;
   private closing = false;
-  private startAgainTimer?: NodeJS.Timeout;
+  private stoppedListener?: ConsumerStopped;
 
   constructor(
     options: Required<KafkaOptions>['options'],
@@ -54,7 +56,12 @@ export class BatchingKafkaServer extends ServerKafka {
     // (one it does not retry, or a bug met while a broker was away) it stays stopped for good, and
     // every command would wait unread while the service looks healthy.
     consumer.on(consumer.events.CRASH, (event: ConsumerCrashEvent) => {
-      if (!event.payload.restart) this.startAgain(consumer, event.payload.error, 0);
+      if (event.payload.restart || this.closing) return;
+      this.stoppedListener?.(event.payload.error, async () => {
+        if (this.closing) return;
+        await consumer.connect();
+        await this.runConsumer(consumer);
+      });
     });
     const topics = await this.subscribedTopics(consumer);
     await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics });
@@ -62,32 +69,15 @@ export class BatchingKafkaServer extends ServerKafka {
     this.watcher?.start();
   }
 
-  override async close(): Promise<void> {
-    this.closing = true;
-    clearTimeout(this.startAgainTimer);
-    this.watcher?.stop();
-    await super.close();
+  /** Who starts the consumer again when kafkajs leaves it stopped (one listener). */
+  onConsumerStopped(listener: ConsumerStopped): void {
+    this.stoppedListener = listener;
   }
 
-  /** Connects and runs the stopped consumer again, backing off while that fails. */
-  private startAgain(consumer: Consumer, error: unknown, attempt: number): void {
-    if (this.closing) return;
-    const delay = backoffMs(START_AGAIN_MIN_MS, START_AGAIN_MAX_MS, attempt);
-    this.intakeLogger.error(
-      `The command consumer stopped (${oneLine(error)}); starting it again in ${delay} ms`,
-    );
-    clearTimeout(this.startAgainTimer);
-    this.startAgainTimer = setTimeout(() => {
-      void (async () => {
-        if (this.closing) return;
-        try {
-          await consumer.connect();
-          await this.runConsumer(consumer);
-        } catch (failure) {
-          this.startAgain(consumer, failure, attempt + 1);
-        }
-      })();
-    }, delay);
+  override async close(): Promise<void> {
+    this.closing = true;
+    this.watcher?.stop();
+    await super.close();
   }
 
   private runConsumer(consumer: Consumer): Promise<void> {
@@ -172,10 +162,6 @@ export class BatchingKafkaServer extends ServerKafka {
     await payload.commitOffsetsIfNecessary();
   }
 }
-
-/** A consumer kafkajs left stopped is started again after 1 s, then 2, 4, … up to 30 s. */
-const START_AGAIN_MIN_MS = 1_000;
-const START_AGAIN_MAX_MS = 30_000;
 
 /** Smallest chunk split off a batch: below it a transaction's fixed cost would dominate. */
 const MIN_CHUNK = 1_000;

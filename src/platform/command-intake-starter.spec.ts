@@ -75,6 +75,36 @@ describe('CommandIntakeStarter', () => {
     expect(starter.status).toBe('stopped');
     expect(calls.reset).toBe(1);
   });
+
+  it('starts a consumer kafkajs left stopped again, waiting for Kafka meanwhile', async () => {
+    const { s, calls } = steps(0);
+    const starter = new CommandIntakeStarter(s, BACKOFF);
+    await starter.start();
+    let tries = 0;
+    starter.consumerStopped(new TypeError('x is undefined'), async () => {
+      tries += 1;
+      if (tries < 3) throw new Error('connect ECONNREFUSED');
+    });
+    // Readiness says why while it waits.
+    expect(starter.status).toBe('waiting-for-kafka');
+    expect(starter.lastError).toBe('x is undefined');
+    await until(() => starter.status === 'running');
+    expect(tries).toBe(3);
+    // The consumer is the same one: nothing is reset, no topic looked at again.
+    expect(calls).toEqual({ ensure: 1, listen: 1, reset: 0 });
+  });
+
+  it('does not start a stopped consumer again once the service stops', async () => {
+    const { s } = steps(0);
+    const starter = new CommandIntakeStarter(s, BACKOFF);
+    await starter.start();
+    let tries = 0;
+    starter.stop();
+    starter.consumerStopped(new Error('crash'), async () => void (tries += 1));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(tries).toBe(0);
+    expect(starter.status).toBe('stopped');
+  });
 });
 
 describe('CommandIntakeStatus (where readiness reads the intake)', () => {
