@@ -76,4 +76,19 @@ describe('tablesCheck', () => {
     expect(unknown).toMatchObject({ status: 'ok', driven: ['t-1', 't-2'] });
     expect(unknown.message).toBe('the spread is unknown: connection refused');
   });
+
+  it('reports a spread that does not come in time as unknown, and stays ok (readiness not 503)', async () => {
+    const slow = tablesCheck(
+      'studio-a',
+      { ownedTables: ['t-1'], distribution: () => new Promise(() => undefined) },
+      20,
+    );
+    const report = await runReadiness([slow]);
+    expect(report.status).toBe('ok');
+    expect(report.checks.tables).toMatchObject({
+      status: 'ok',
+      driven: ['t-1'],
+      message: 'the spread is unknown: no answer within 20 ms',
+    });
+  });
 });

@@ -60,19 +60,34 @@ export interface TableSpread {
 /**
  * Informational, never failing: which tables this instance drives and the tables per live
  * instance (by the leases), so an operator sees the spread in /health/ready/details. An
- * instance driving no table is still ready (its share may be zero, or it is taking over).
+ * instance driving no table is still ready (its share may be zero, or it is taking over). The
+ * spread is a database read: one slower than `spreadTimeoutMs` is reported unknown, so that it
+ * never runs into the probe's own timeout (which would turn readiness 503 for a detail).
  */
-export function tablesCheck(instanceId: string, tables: TableSpread): ReadinessCheck {
+export function tablesCheck(
+  instanceId: string,
+  tables: TableSpread,
+  spreadTimeoutMs = READINESS_CHECK_TIMEOUT_MS / 2,
+): ReadinessCheck {
   return {
     name: 'tables',
     async check() {
       const driven = tables.ownedTables;
+      let timer: NodeJS.Timeout | undefined;
       try {
-        const byInstance = await tables.distribution();
+        const late = new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`no answer within ${spreadTimeoutMs} ms`)),
+            spreadTimeoutMs,
+          );
+        });
+        const byInstance = await Promise.race([tables.distribution(), late]);
         return { status: 'ok', instance: instanceId, driven, byInstance };
       } catch (error) {
         const message = `the spread is unknown: ${error instanceof Error ? error.message : String(error)}`;
         return { status: 'ok', instance: instanceId, driven, message };
+      } finally {
+        clearTimeout(timer);
       }
     },
   };
