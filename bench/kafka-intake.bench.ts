@@ -19,6 +19,8 @@
  * a COPY of its commands as one row each before answering it; the bare round alone and the COPY
  * alone are printed beside it, with the ratio to the larger of those two. Then the cost per command of
  * each player count. An uncounted scenario of 10,000 players runs first (BENCH_WARM_UP_PLAYERS).
+ * A player count listed more than once (BENCH_PLAYERS=100000,100000,100000) is also printed as the
+ * median of its runs (intake-report.ts).
  *
  * The players are spread over BENCH_PLATFORMS casino platforms (default 20): each platform sends
  * its players' commands on its own commands topic and reads its answers on its own results topic
@@ -44,6 +46,7 @@ import { CloseBettingCommand } from '../src/use-cases/close-betting/close-bettin
 import { CloseBetting } from '../src/use-cases/close-betting/close-betting.use-case';
 import { copyFloor, copyStore, kafkaRoundFloor } from './intake-floors';
 import { BenchPlatforms } from './intake-platforms';
+import { Measure, printMeasure, printSummary } from './intake-report';
 
 const PLAYER_COUNTS = (process.env.BENCH_PLAYERS ?? '10000,100000').split(',').map(Number);
 const BROKERS = process.env.BENCH_KAFKA_BROKERS ?? '127.0.0.1:19092';
@@ -87,22 +90,6 @@ async function until(what: string, probe: () => boolean, timeoutMs: number): Pro
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
-}
-
-/** One measure of a scenario: the project's seconds and its floors' in the same run. */
-interface Measure {
-  label: string;
-  players: number;
-  project: number;
-  /**
-   * The kafka round storing each batch by COPY before answering it, on the project's topics (one
-   * commands and one results topic per platform): the floor judged against.
-   */
-  stored: number;
-  /** The same round on one commands and one results topic (how much the topics alone cost). */
-  storedOneTopic?: number;
-  kafka: number;
-  copy: number;
 }
 
 async function scenario(PLAYERS: number, measures: Measure[]): Promise<void> {
@@ -263,7 +250,7 @@ async function scenario(PLAYERS: number, measures: Measure[]): Promise<void> {
         kafka,
         copy,
       });
-      printMeasure(measures[measures.length - 1]);
+      printMeasure(measures[measures.length - 1], PLATFORMS);
     };
 
     // The relay is held during each phase, as the floors publish no events: a phase measures
@@ -356,21 +343,6 @@ async function drainRelay(relay: OutboxRelay, after: string): Promise<void> {
   );
 }
 
-function printMeasure(m: Measure): void {
-  const alone = Math.max(m.kafka, m.copy);
-  const topics = PLATFORMS > 0 ? `, on the same ${PLATFORMS} platforms' topics` : '';
-  const oneTopic =
-    m.storedOneTopic === undefined
-      ? ''
-      : `; ${(m.project / m.storedOneTopic).toFixed(2)} to the same round on one topic, ${m.storedOneTopic.toFixed(2)} s`;
-  console.log(
-    `${m.players} ${m.label} accepted, persisted, answered | project ${m.project.toFixed(2)} s | ` +
-      `floor ${m.stored.toFixed(2)} s (kafka round storing each batch by COPY${topics}; kafka round alone ` +
-      `${m.kafka.toFixed(2)} s, COPY alone ${m.copy.toFixed(2)} s) | ratio ${(m.project / m.stored).toFixed(2)} ` +
-      `(${(m.project / alone).toFixed(2)} to the larger of the two alone${oneTopic})`,
-  );
-}
-
 async function main(): Promise<void> {
   if (WARM_UP_PLAYERS > 0) {
     console.log(`--- warm-up scenario, ${WARM_UP_PLAYERS} players (not counted)`);
@@ -379,22 +351,7 @@ async function main(): Promise<void> {
   }
   const measures: Measure[] = [];
   for (const players of PLAYER_COUNTS) await scenario(players, measures);
-  console.log(
-    `\n=== intake (${PLATFORMS > 0 ? `players spread over ${PLATFORMS} platforms` : 'v1 topics'}): ` +
-      'project | floor (same run) | ratio',
-  );
-  for (const m of measures) printMeasure(m);
-  for (const label of new Set(measures.map((m) => m.label))) {
-    const runs = measures.filter((m) => m.label === label);
-    const perCommand = runs.map(
-      (m) => `${m.players}: ${((m.project / m.players) * 1e6).toFixed(1)} µs`,
-    );
-    const spread = runs.map((m) => m.project / m.players);
-    console.log(
-      `${label} cost per command | ${perCommand.join(' | ')} | largest/smallest ` +
-        `${(Math.max(...spread) / Math.min(...spread)).toFixed(2)}`,
-    );
-  }
+  printSummary(measures, PLATFORMS);
 }
 
 main().catch((error) => {
