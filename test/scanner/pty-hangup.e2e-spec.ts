@@ -75,14 +75,21 @@ describe('a serial port read after the device hung up (socat pty)', () => {
     const shoe = await hangupAwareBinding().open({ path: pty.shoePath, baudRate: 115200 });
     const buffer = Buffer.alloc(64);
     const read = port.read(buffer, 0, 64);
-    // Nothing sent yet: the read is pending and the event loop still turns.
+    // Nothing sent yet: the read is pending and the event loop still turns. Counted in timer
+    // turns, not against a clock: on a loaded machine 200 ms held only four 10 ms ticks, while a
+    // read that blocked the thread would let none run at all.
     let ticks = 0;
-    const timer = setInterval(() => (ticks += 1), 10);
-    expect(await settledWithin(read, 200)).toBe('pending');
-    expect(ticks).toBeGreaterThan(5);
+    let turned: () => void = () => undefined;
+    const sixTurns = new Promise<'turned'>((resolve) => (turned = () => resolve('turned')));
+    const timer = setInterval(() => (ticks += 1) === 6 && turned(), 10);
+    try {
+      expect(await settleWithin(sixTurns, 10_000, 'stuck')).toBe('turned');
+      expect(await settledWithin(read, 0)).toBe('pending');
+    } finally {
+      clearInterval(timer);
+    }
     await shoe.write(Buffer.from('C:KH\n'));
     const { bytesRead } = await read;
-    clearInterval(timer);
     expect(buffer.subarray(0, bytesRead).toString()).toBe('C:KH\n');
     await shoe.close();
   });
