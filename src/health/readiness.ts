@@ -1,3 +1,8 @@
+import { settleWithin } from '../common/settle-within';
+
+/** What a bounded wait gives when the answer did not come in time. */
+const LATE = Symbol('late');
+
 export type CheckStatus = 'ok' | 'error' | 'disabled';
 
 export interface CheckResult {
@@ -73,21 +78,19 @@ export function tablesCheck(
     name: 'tables',
     async check() {
       const driven = tables.ownedTables;
-      let timer: NodeJS.Timeout | undefined;
+      const unknown = (why: string) =>
+        ({
+          status: 'ok',
+          instance: instanceId,
+          driven,
+          message: `the spread is unknown: ${why}`,
+        }) as const;
       try {
-        const late = new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`no answer within ${spreadTimeoutMs} ms`)),
-            spreadTimeoutMs,
-          );
-        });
-        const byInstance = await Promise.race([tables.distribution(), late]);
+        const byInstance = await settleWithin(tables.distribution(), spreadTimeoutMs, LATE);
+        if (byInstance === LATE) return unknown(`no answer within ${spreadTimeoutMs} ms`);
         return { status: 'ok', instance: instanceId, driven, byInstance };
       } catch (error) {
-        const message = `the spread is unknown: ${error instanceof Error ? error.message : String(error)}`;
-        return { status: 'ok', instance: instanceId, driven, message };
-      } finally {
-        clearTimeout(timer);
+        return unknown(error instanceof Error ? error.message : String(error));
       }
     },
   };
@@ -124,20 +127,12 @@ export async function boundedCheck(
       memory.running = undefined;
       return result;
     }));
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<CheckResult>((resolve) => {
-    timer = setTimeout(() => {
-      const last = memory.last
-        ? ` (last known: ${memory.last.result.status} at ${memory.last.at.toISOString()})`
-        : '';
-      resolve({ status: 'error', message: `no answer within ${timeoutMs} ms${last}` });
-    }, timeoutMs);
-  });
-  try {
-    return await Promise.race([running, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const result = await settleWithin(running, timeoutMs, LATE);
+  if (result !== LATE) return result;
+  const last = memory.last
+    ? ` (last known: ${memory.last.result.status} at ${memory.last.at.toISOString()})`
+    : '';
+  return { status: 'error', message: `no answer within ${timeoutMs} ms${last}` };
 }
 
 export async function runReadiness(checks: ReadinessCheck[]): Promise<ReadinessReport> {

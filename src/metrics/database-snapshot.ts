@@ -1,3 +1,4 @@
+import { settleWithin } from '../common/settle-within';
 import type { OutboxLag } from '../outbox/outbox-relay';
 import type { DatabaseReadings, HoldReading } from './operational-metrics';
 
@@ -39,16 +40,8 @@ export class DatabaseSnapshot {
 
   async refresh(): Promise<void> {
     this.inflight ??= this.read().finally(() => (this.inflight = undefined));
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), this.deadlineMs);
-    });
-    try {
-      if ((await Promise.race([this.inflight, late])) === 'late') {
-        this.current = { ...this.current, up: false };
-      }
-    } finally {
-      clearTimeout(timer);
+    if ((await settleWithin(this.inflight, this.deadlineMs, 'late')) === 'late') {
+      this.current = { ...this.current, up: false };
     }
   }
 

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EventPublisher } from '../outbox/event-publisher';
 import type { OutboxLag, RelayCounters } from '../outbox/outbox-relay';
+import { settleWithin } from '../common/settle-within';
 import { DatabaseSnapshot } from './database-snapshot';
 import { HoldReading, OperationalMetrics, OperationalSources } from './operational-metrics';
 
@@ -109,7 +110,9 @@ export class StudioMetrics {
         // A database that does not answer within the scrape's deadline keeps the last figures:
         // the scrape itself must still answer (studio_database_up says the database is away).
         collect: async function () {
-          const read = await withDeadline(tablesByInstance(), deadlineMs).catch(() => undefined);
+          const read = await settleWithin(tablesByInstance(), deadlineMs, undefined).catch(
+            () => undefined,
+          );
           if (!read) return;
           this.reset();
           for (const [owner, n] of Object.entries(read)) this.set({ owner }, n);
@@ -246,13 +249,4 @@ function mirroredCounter(
       this.inc(read());
     },
   });
-}
-
-/** The promise's value, or undefined when it takes longer than `ms`. */
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

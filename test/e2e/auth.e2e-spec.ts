@@ -3,7 +3,7 @@ import type { RunningStudio } from '../../src/bootstrap';
 import { CreateUser } from '../../src/auth/create-user/create-user.use-case';
 import { startTestStudio } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
-import { settleWithin } from '../support/settle-within';
+import { settleWithin } from '../../src/common/settle-within';
 
 jest.setTimeout(60_000);
 

@@ -12,7 +12,7 @@ import { applyPlatformKafkaPlan } from '../../src/platforms-kafka/platform-kafka
 import { REPO_ROOT } from '../support/environment';
 import { startTestStudio, uniqueTopicPrefix, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
-import { settleWithin } from '../support/settle-within';
+import { settleWithin } from '../../src/common/settle-within';
 
 jest.setTimeout(400_000);
 

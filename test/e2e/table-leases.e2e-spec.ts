@@ -3,7 +3,7 @@ import { DataSource, QueryRunner } from 'typeorm';
 import { LeaseLostError, TableLeaseRepository } from '../../src/database/table-lease.repository';
 import { OwnershipListener, TableOwnership } from '../../src/tables/table-ownership';
 import { createTestDatabase, insertStudioTables, TestDatabase } from '../support/test-database';
-import { settleWithin } from '../support/settle-within';
+import { settleWithin } from '../../src/common/settle-within';
 
 jest.setTimeout(60_000);
 

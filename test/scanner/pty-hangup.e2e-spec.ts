@@ -8,7 +8,7 @@ import {
   hangupAwareBinding,
   isNonBlocking,
 } from '../../src/scanner/hangup-aware-binding';
-import { settleWithin } from '../support/settle-within';
+import { settleWithin } from '../../src/common/settle-within';
 
 jest.setTimeout(30_000);
 

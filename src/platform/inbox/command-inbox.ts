@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock/clock';
 import { oneLine } from '../../common/one-line';
+import { settleWithin } from '../../common/settle-within';
 import {
   COMMAND_ANSWERED_CHANNEL,
   COMMAND_INBOX_CHANNEL,
@@ -136,17 +137,12 @@ export class CommandInbox implements DrivenTablesListener, SupervisionRelay, Com
     const answered = new Promise<CommandResult>((resolve) => this.waiters.set(id, resolve));
     this.wake(tableId);
     const limit = this.settings.waitMs + 2 * this.settings.pollMs + 5_000;
-    let timeout: NodeJS.Timeout | undefined;
-    const gaveUp = new Promise<undefined>((resolve) => {
-      timeout = setTimeout(() => resolve(undefined), limit);
-    });
     try {
-      const answer = await Promise.race([answered, gaveUp]);
+      const answer = await settleWithin(answered, limit, undefined);
       if (answer) return answer;
       if (await this.inbox.withdraw(id)) return notDriven(tableId, this.settings.waitMs);
       return ((await this.inbox.takeAnswer(id)) as CommandResult) ?? notDriven(tableId, limit);
     } finally {
-      clearTimeout(timeout);
       this.waiters.delete(id);
     }
   }
