@@ -100,7 +100,10 @@ describe('BatchingKafkaServer (pipelined intake)', () => {
     const handler: CommandBatchHandler = {
       apply: async (raws) => {
         log.push(`apply ${first(raws)}`);
-        await new Promise((r) => setTimeout(r, 5));
+        // Two macrotask turns, not a 5 ms timer: on a loaded machine the timer could fire before
+        // the server's setImmediate, while two turns always let an immediate queued now run first.
+        await new Promise((r) => setImmediate(r));
+        await new Promise((r) => setImmediate(r));
         return raws.map(() => ({}) as IntakeOutcome);
       },
       prefetch: (raws) => log.push(`prefetch ${first(raws)}`),
