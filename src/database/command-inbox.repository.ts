@@ -149,9 +149,12 @@ export class CommandInboxRepository {
   }
 
   /**
-   * Claims commands that waited longer than `waitMs` for a table no instance holds a live lease
-   * on, to be answered `table-not-driven-here` (and removed) by the claimant. A claim not finished
-   * within a minute (the claimant died) is taken again.
+   * Claims commands that waited longer than `waitMs` for a table no instance has held a live lease
+   * on for `waitMs` either, to be answered `table-not-driven-here` (and removed) by the claimant. A
+   * lease that lapsed more recently may be kept again by its owner: after a database outage longer
+   * than the lease's TTL every lease has lapsed, and the first check after it must not answer the
+   * commands that waited through the outage before the owners renew. A claim not finished within a
+   * minute (the claimant died) is taken again.
    */
   async claimUndriven(waitMs: number, limit: number): Promise<InboxEntry[]> {
     const rows: InboxRow[] = await this.dataSource.query(
@@ -164,7 +167,9 @@ export class CommandInboxRepository {
                    AND received_at < clock_timestamp() - make_interval(secs => $1::double precision / 1000))
                   OR expiring_at < clock_timestamp() - interval '1 minute')
              AND NOT EXISTS (SELECT 1 FROM table_leases l
-                              WHERE l.table_id = i.table_id AND l.expires_at >= clock_timestamp())
+                              WHERE l.table_id = i.table_id
+                                AND l.expires_at >= clock_timestamp()
+                                                    - make_interval(secs => $1::double precision / 1000))
            ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
         RETURNING id, table_id, command_id, reply_to, command)
        SELECT * FROM claimed`,

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { CommandInboxRepository } from '../../src/database/command-inbox.repository';
+import { CommandInboxRepository, InboxEntry } from '../../src/database/command-inbox.repository';
 import { TableLeaseRepository } from '../../src/database/table-lease.repository';
 import { OwnershipListener, TableOwnership } from '../../src/tables/table-ownership';
 import { createTestDatabase, insertStudioTables, TestDatabase } from '../support/test-database';
@@ -71,6 +71,21 @@ describe('command inbox and lease handover', () => {
     // A command waiting less than the limit is not claimed.
     await inbox.add([entry('t4', 'fresh')]);
     expect(await inbox.claimUndriven(60_000, 100)).toEqual([]);
+  });
+
+  it('does not expire commands for a table whose lease lapsed less than the wait ago (its owner may keep it after an outage)', async () => {
+    const waitMs = 300;
+    await inbox.add([entry('t6', 'through-an-outage')]);
+    await new Promise((r) => setTimeout(r, waitMs));
+    const short = new TableLeaseRepository(ds, 20);
+    expect(await short.tryAcquire('t6', 'instance-y')).toBeDefined();
+    await new Promise((r) => setTimeout(r, 60)); // the lease has lapsed, the command waited longer
+    // (The earlier test's `fresh` command for t4, a table nobody holds, may be claimed here too.)
+    const t6 = (claimed: InboxEntry[]) =>
+      claimed.filter((e) => e.tableId === 't6').map((e) => e.commandId);
+    expect(t6(await inbox.claimUndriven(waitMs, 100))).toEqual([]);
+    await new Promise((r) => setTimeout(r, waitMs)); // lapsed for longer than the wait: nobody drives it
+    expect(t6(await inbox.claimUndriven(waitMs, 100))).toEqual(['through-an-outage']);
   });
 
   it('tells the next owner whether the last one released the table or let its lease expire', async () => {
