@@ -163,6 +163,14 @@ describe('operations settings', () => {
     expect(errorOf(() => load({ LOG_FORMAT: 'xml' }))).toMatch(/^LOG_FORMAT must be one of/);
   });
 
+  it('reads the hold figures of /metrics every 30 s unless METRICS_HOLD_REFRESH_MS says otherwise', () => {
+    expect(load({}).metricsHoldRefreshMs).toBe(30_000);
+    expect(load({ METRICS_HOLD_REFRESH_MS: '2000' }).metricsHoldRefreshMs).toBe(2_000);
+    expect(errorOf(() => load({ METRICS_HOLD_REFRESH_MS: '10' }))).toMatch(
+      /^METRICS_HOLD_REFRESH_MS/,
+    );
+  });
+
   it('takes a METRICS_TOKEN only when it is long and plain enough to be a bearer token', () => {
     expect(load({}).metricsToken).toBeUndefined();
     const token = 'a'.repeat(32);

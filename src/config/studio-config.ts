@@ -101,6 +101,8 @@ export interface StudioConfig {
   logging: LoggingConfig;
   /** Static bearer token Prometheus scrapes /metrics with; supervisors' sign-in tokens also work. */
   metricsToken?: string;
+  /** How often the hold figures of /metrics (200 rounds of every table) are read again. */
+  metricsHoldRefreshMs: number;
   /** Simulated players betting and deciding through the platform HTTP API (embedded demo). */
   demoPlayers: boolean;
   shutdownTimeoutMs: number;
@@ -159,6 +161,7 @@ export function loadStudioConfig(
       ...(logFile ? { file: resolve(logFile) } : {}),
     },
     ...metricsToken(read),
+    metricsHoldRefreshMs: read.integer('METRICS_HOLD_REFRESH_MS', 30_000, 1_000, 3_600_000),
     demoPlayers: demoPlayers(read),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     database: {

@@ -71,6 +71,7 @@ export function studioMetricsProvider(w: MetricsWiring): FactoryProvider<StudioM
         signInEvents: () => security.counts,
         ...(intake ? { intakeCounters: () => intake.intake.counters } : {}),
         inboxWaiting: () => w.inbox.waitingPerTable(),
+        holdRefreshMs: w.config.metricsHoldRefreshMs,
         tablesByInstance: () => tables.distribution(),
         hold: async () =>
           (await hold.execute(HOLD_WINDOW)).tables.map((t) => ({

@@ -22,6 +22,8 @@ export interface MetricSources {
   operational?: Omit<OperationalSources, 'database'>;
   /** Deadline of the database reads of a scrape (ms). */
   databaseDeadlineMs?: number;
+  /** The hold figures are read again at most this often (ms; 30 s by default). */
+  holdRefreshMs?: number;
   /** Tables driven per live instance, by the leases (TablesLifecycle.distribution). */
   tablesByInstance?: () => Promise<Record<string, number>>;
 }
@@ -72,6 +74,7 @@ export class StudioMetrics {
       },
       () => (sources.operational?.now() ?? new Date()).getTime(),
       sources.databaseDeadlineMs,
+      sources.holdRefreshMs,
     );
     const lag = () => this.database.snapshot.lag;
     new Gauge({
