@@ -247,6 +247,7 @@ export class HistoryMeasure {
       decisions: `SELECT r.game, pg_column_size(e.*) AS b FROM decisions e JOIN rounds r ON r.id = e.round_id`,
       settlements: `SELECT r.game, pg_column_size(e.*) AS b FROM settlements e JOIN rounds r ON r.id = e.round_id`,
       round_hands: `SELECT r.game, pg_column_size(e.*) AS b FROM round_hands e JOIN rounds r ON r.id = e.round_id`,
+      round_stakes: `SELECT r.game, pg_column_size(e.*) AS b FROM round_stakes e JOIN rounds r ON r.id = e.round_id`,
       shoes: `SELECT s.game, pg_column_size(e.*) AS b FROM shoes e JOIN studio_tables s ON s.id = e.table_id`,
     };
     const bytes = new Map<string, number>();

@@ -31,6 +31,7 @@ import { PlayerPlatforms1765300000000 } from './1765300000000-PlayerPlatforms';
 import { HistoryHotPathIndexes1765700000000 } from './1765700000000-HistoryHotPathIndexes';
 import { CancelledBets1765800000000 } from './1765800000000-CancelledBets';
 import { CurrenciesPerBet1765810000000 } from './1765810000000-CurrenciesPerBet';
+import { RoundStakes1765900000000 } from './1765900000000-RoundStakes';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -67,4 +68,5 @@ export const STUDIO_MIGRATIONS = [
   HistoryHotPathIndexes1765700000000,
   CancelledBets1765800000000,
   CurrenciesPerBet1765810000000,
+  RoundStakes1765900000000,
 ];

@@ -53,7 +53,9 @@ export class HoldStatisticsReader {
    * The last `limit` completed rounds of a table that had bets, with stake and net per currency
    * and bet type.
    * Voided rounds are left out: their bets were refunded and say nothing about the game's return;
-   * so are cancelled bets (taken back by their platform before the deal: never played).
+   * so are cancelled bets (taken back by their platform before the deal: never played). Read from
+   * round_stakes, the settlements summed per round as they are written: a few rows a round, however
+   * many bets it had.
    */
   async lastRounds(tableId: string, limit: number): Promise<RoundStakes[]> {
     const rows = await this.query<{
@@ -67,14 +69,12 @@ export class HoldStatisticsReader {
       `WITH recent AS (
          SELECT r.id, r.ended_at FROM rounds r
           WHERE r.table_id = $1 AND r.status = 'completed'
-            AND EXISTS (SELECT 1 FROM settlements s
-                         WHERE s.round_id = r.id AND s.outcome <> 'cancelled')
+            AND EXISTS (SELECT 1 FROM round_stakes s WHERE s.round_id = r.id)
           ORDER BY r.ended_at DESC, r.id DESC
           LIMIT $2)
        SELECT recent.id AS round_id, recent.ended_at, s.currency, s.bet_type,
-              sum(s.stake)::text AS stake, sum(s.net)::text AS net
-         FROM recent JOIN settlements s ON s.round_id = recent.id AND s.outcome <> 'cancelled'
-        GROUP BY recent.id, recent.ended_at, s.currency, s.bet_type
+              s.stake::text AS stake, s.net::text AS net
+         FROM recent JOIN round_stakes s ON s.round_id = recent.id
         ORDER BY recent.ended_at, recent.id, s.currency, s.bet_type`,
       [tableId, limit],
     );

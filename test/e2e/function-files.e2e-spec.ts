@@ -150,7 +150,12 @@ describe('function files', () => {
 
     const run = await migrateSchema(ds);
     expect(run.migrations).toEqual(reverted);
-    expect(run.functions).toEqual(files.map((f) => f.name));
+    // RoundStakes, among the migrations run again, applies its trigger's function itself (the
+    // trigger needs it); the repeatable step applies every other file.
+    const byMigration = ['studio_sum_round_stakes'];
+    expect(run.functions).toEqual(
+      files.map((f) => f.name).filter((name) => !byMigration.includes(name)),
+    );
     for (const file of files) await expectHeldAsFile(ds, file);
   });
 });
