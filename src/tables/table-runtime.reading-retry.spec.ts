@@ -1,5 +1,5 @@
 import { emptyWrites } from '../table-core/table-writes';
-import { TableRuntime } from './table-runtime';
+import { TableRuntime, TransitionListener } from './table-runtime';
 
 /**
  * A card read while the database is out is not lost: the runtime holds it and commits it once the
@@ -32,7 +32,7 @@ describe('TableRuntime readings through a database outage', () => {
   type Verdict = 'ok' | 'refused' | 'landed-unanswered' | Error;
 
   /** The commits after the start answer with `verdicts` in turn, then 'ok'. */
-  function table(verdicts: Verdict[]) {
+  function table(verdicts: Verdict[], listeners: TransitionListener[] = []) {
     let stored = { version: 1, state: initial };
     const recordedAlone: unknown[] = [];
     const pending = [...verdicts];
@@ -74,7 +74,7 @@ describe('TableRuntime readings through a database outage', () => {
       lease: { tableId: 't1', epoch: 1, handedOver: true },
       clock: { now: () => new Date(0) },
       ids: { newId: () => 'id' },
-      listeners: [],
+      listeners,
       deckCount: 1,
     });
     runtimes.push(runtime);
@@ -95,6 +95,25 @@ describe('TableRuntime readings through a database outage', () => {
   });
   let reading = card();
   const submit = (runtime: TableRuntime) => runtime.submitReading((reading = card()) as never);
+
+  it('announces the state it takes up after a commit whose answer was lost', async () => {
+    // What the listeners saw: a virtual dealer deals the card the announced state expects.
+    const seen: number[] = [];
+    const t = table(['landed-unanswered'], [(_id, o) => seen.push((o.state as never as State).n)]);
+    await t.start(); // n = 1, announced
+    await expect(t.runtime.submit({ type: 'tick' } as never)).rejects.toThrow(/terminated/);
+    expect(t.stored().state.n).toBe(2); // it landed; nobody was told
+    expect(seen).toEqual([1]);
+    // The next commit finds the stored version ahead: the table takes that state up, and says so.
+    await expect(t.runtime.submit({ type: 'tick' } as never)).rejects.toThrow('stale');
+    expect((t.runtime.snapshot as never as State).n).toBe(2);
+    expect(seen).toEqual([1, 2]);
+    // And goes on from it.
+    await expect(t.runtime.submit({ type: 'tick' } as never)).resolves.toMatchObject({
+      accepted: true,
+    });
+    expect(seen).toEqual([1, 2, 3]);
+  });
 
   it('commits the reading once the database answers again, and the next one after it', async () => {
     const t = table(['refused', 'refused', 'refused']);

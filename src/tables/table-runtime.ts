@@ -25,7 +25,7 @@ import { planBatch, TABLE_STOPPING } from './batch-plan';
 import { CommandQueue } from './command-queue';
 import { commandRecord, replayRepeat, replayStored } from './command-replay';
 import type { CommandRecord, ReadingStore, TableLeaseFence, TransitionStore } from './ports';
-import { UNSTORED_READING } from '../table-core/table-writes';
+import { emptyWrites, UNSTORED_READING } from '../table-core/table-writes';
 import { currenciesOf } from '../table-core/table-state';
 import { HeldReadings } from './held-readings';
 import { GroupStep, StepAhead } from './step-ahead';
@@ -199,12 +199,14 @@ export class TableRuntime implements DrivenTable {
   private async reload(): Promise<void> {
     const stored = await this.deps.store.load(this.tableId).catch(() => undefined);
     if (!stored || stored.version === this.version) return;
-    this.state = stored.state;
-    this.version = stored.version;
-    this.timers.reconcile();
     this.logger.warn(
       `Took up the stored state (version ${stored.version}): a commit's answer was lost`,
     );
+    // The lost commit was never announced, and its writes are not at hand: the listeners learn
+    // the state taken up, so a virtual dealer deals the card it expects and the consoles show it
+    // (without this, a table waiting for a virtual shoe's card waited forever).
+    this.version = stored.version;
+    this.committed({ state: stored.state, writes: emptyWrites() });
   }
 
   submit(input: TableInput, meta?: CommandMeta): Promise<CommandResult> {
