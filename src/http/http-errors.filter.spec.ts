@@ -48,6 +48,17 @@ describe('HttpErrorsFilter', () => {
     expect(response.body).toMatchObject({ error: 'database-unavailable' });
   });
 
+  it.each(['LeaseLostError', 'StaleTableStateError'])(
+    'answers 503 with Retry-After for a commit an outage left uncertain (%s), not 500',
+    (name) => {
+      const { host, response } = httpHost();
+      new HttpErrorsFilter().catch(Object.assign(new Error('table t1'), { name }), host);
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['Retry-After']).toBe('5');
+      expect(response.body).toMatchObject({ error: 'database-unavailable' });
+    },
+  );
+
   it('answers a refusal Nest worded in the service shape', () => {
     const { host, response } = httpHost();
     new HttpErrorsFilter().catch(new NotFoundException('Cannot DELETE /health/ready'), host);

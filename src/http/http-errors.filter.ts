@@ -49,7 +49,10 @@ export class HttpErrorsFilter extends BaseExceptionFilter {
   override catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') return super.catch(exception, host);
     const response = host.switchToHttp().getResponse<Response>();
-    if (!(exception instanceof HttpException) && isDatabaseUnavailable(exception)) {
+    if (
+      !(exception instanceof HttpException) &&
+      (isDatabaseUnavailable(exception) || afterOutage(exception))
+    ) {
       this.logger.warn(`Answered 503, the database is unavailable: ${oneLine(exception)}`);
       response.status(503).setHeader('Retry-After', String(RETRY_AFTER_SECONDS)).json({
         error: 'database-unavailable',
@@ -61,6 +64,17 @@ export class HttpErrorsFilter extends BaseExceptionFilter {
     if (!refusal || response.headersSent) return super.catch(exception, host);
     response.status(refusal.status).json(refusal.body);
   }
+}
+
+/**
+ * A table's commit refused by what a database outage left behind: the lease lapsed meanwhile (kept
+ * again under the same epoch once the database answers, or the table moves on elsewhere) or a
+ * commit landed whose answer was lost (the table takes that state up). Both pass in a moment, and
+ * a repeated command id gets its first answer: the same 503 as the outage itself, not a 500.
+ */
+function afterOutage(exception: unknown): boolean {
+  const name = (exception as Error | undefined)?.name;
+  return name === 'LeaseLostError' || name === 'StaleTableStateError';
 }
 
 /** A refusal worded by Nest or the body parser, in the service's shape; undefined for others. */
