@@ -51,9 +51,20 @@ class CopyStream {
   private readonly child: ChildProcess;
   private buffer: string[] = [];
   private size = 0;
+  /** The row's columns COPY takes (all when undefined). */
+  private readonly keep?: number[];
   rows = 0;
 
-  constructor(url: string, table: string) {
+  /**
+   * COPY names its columns: a generated column (bets', decisions' and settlements' platform_id) is
+   * computed by the database, so its value in the template row is left out.
+   */
+  constructor(url: string, table: string, shape?: TableShape) {
+    this.keep = shape?.generated.length
+      ? shape.columns.flatMap((_, c) => (shape.generated.includes(c) ? [] : [c]))
+      : undefined;
+    const columns =
+      this.keep && shape ? ` (${this.keep.map((c) => shape.columns[c]).join(', ')})` : '';
     this.child = spawn(
       'psql',
       [
@@ -65,14 +76,14 @@ class CopyStream {
         '-c',
         'SET session_replication_role = replica',
         '-c',
-        `COPY ${table} FROM STDIN`,
+        `COPY ${table}${columns} FROM STDIN`,
       ],
       { env: { ...process.env, PGTZ: 'UTC' }, stdio: ['pipe', 'ignore', 'inherit'] },
     );
   }
 
   async write(row: string[]): Promise<void> {
-    const line = `${row.join('\t')}\n`;
+    const line = `${(this.keep ? this.keep.map((c) => row[c]) : row).join('\t')}\n`;
     this.buffer.push(line);
     this.size += line.length;
     this.rows += 1;
@@ -160,7 +171,7 @@ export class HistoryGenerator {
     }
     const streams: Record<string, CopyStream> = {};
     for (const table of [...Object.keys(HISTORY_TABLES), 'shoes']) {
-      streams[table] = new CopyStream(this.url, table);
+      streams[table] = new CopyStream(this.url, table, this.t.shapes[table]);
     }
     for (let i = from; i < to; i += 1) {
       await this.round(i, streams);
@@ -258,9 +269,9 @@ export class HistoryGenerator {
       payload: JSON.parse(unescapeCopy(row[c.payload])) as unknown,
       actor: nullable(row[c.actor]),
       occurredAt: new Date(row[c.occurred_at]).toISOString(),
-      // Rows COPYed without chain_version are version 1 (the column's default), unsalted.
-      chainVersion: 1,
-      salt: null,
+      // Each copy keeps its template event's chain version and salt (version 2: salted JCS).
+      chainVersion: (c.chain_version === undefined ? 1 : Number(row[c.chain_version])) as 1 | 2,
+      salt: c.chain_salt === undefined ? null : nullable(row[c.chain_salt]),
     });
     row[c.event_no] = String(eventNo);
     row[c.prev_hash] = chain.prevHash;
@@ -282,6 +293,14 @@ export class HistoryGenerator {
 
   /** Counters and sequences where the generated rows leave them, so the live service goes on. */
   async finish(q: (sql: string) => Promise<unknown>): Promise<void> {
+    // COPY under the replica role fires no trigger: the per-round sums the settlements' trigger
+    // keeps (round_stakes) are computed here for the new rounds, as migration RoundStakes does.
+    await q(`INSERT INTO round_stakes (round_id, currency, bet_type, stake, net, bets)
+             SELECT s.round_id, s.currency, s.bet_type, sum(s.stake), sum(s.net), count(*)
+               FROM settlements s
+              WHERE s.outcome <> 'cancelled'
+                AND NOT EXISTS (SELECT 1 FROM round_stakes r WHERE r.round_id = s.round_id)
+              GROUP BY s.round_id, s.currency, s.bet_type`);
     await q(`UPDATE studio_tables t SET last_event_seq = o.seq
                FROM (SELECT table_id, max(seq) AS seq FROM outbox GROUP BY table_id) o
               WHERE o.table_id = t.id AND t.id LIKE 'h-%'`);

@@ -31,6 +31,8 @@ export interface TableShape {
   index: Record<string, number>;
   /** timestamptz columns (shifted to the copy's time). */
   times: number[];
+  /** Generated columns (computed by the database: not COPYed in). */
+  generated: number[];
 }
 
 export interface TemplateBlock {
@@ -67,9 +69,14 @@ export function shapeOf(url: string, name: string): TableShape {
     url,
     `SELECT data_type FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '${name}' ORDER BY ordinal_position`,
   );
+  const generatedFlags = copyOut(
+    url,
+    `SELECT is_generated FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '${name}' ORDER BY ordinal_position`,
+  );
   const index = Object.fromEntries(columns.map((c, i) => [c, i]));
   const times = types.flatMap((t, i) => (t === 'timestamp with time zone' ? [i] : []));
-  return { name, columns, index, times };
+  const generated = generatedFlags.flatMap((g, i) => (g === 'ALWAYS' ? [i] : []));
+  return { name, columns, index, times, generated };
 }
 
 const inList = (values: string[]) => values.map((v) => `'${v}'`).join(',');

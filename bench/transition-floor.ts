@@ -11,7 +11,7 @@
  *   for the hash chain, the events, the sequence bump, the outbox row, COMMIT (11 round trips);
  * - `function`: the same rows in one call of studio_commit_transition (one round trip).
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Pool, PoolClient } from 'pg';
 
 export type FloorVariant = 'statements' | 'function';
@@ -130,7 +130,16 @@ function transitionRows(t: FloorTable, n: number) {
   ];
   const chained = events.map((e) => {
     t.eventNo += 1;
-    const fields = { tableId: t.id, eventNo: t.eventNo, roundId: t.roundId, ...e, occurredAt: at };
+    // Version-2 events as the service writes them (a salt each), hashed the floor's plain way.
+    const fields = {
+      tableId: t.id,
+      eventNo: t.eventNo,
+      roundId: t.roundId,
+      ...e,
+      occurredAt: at,
+      chainVersion: 2,
+      salt: randomBytes(16).toString('hex'),
+    };
     const h = hash(t.prevHash, fields);
     const row = { ...fields, prevHash: t.prevHash, hash: h };
     t.prevHash = h;
@@ -190,10 +199,10 @@ async function statementsOn(c: PoolClient, t: FloorTable, n: number): Promise<vo
       [t.id],
     );
     await c.query(
-      `INSERT INTO round_events (table_id, event_no, round_id, type, visibility, payload, actor, occurred_at, prev_hash, hash)
-       SELECT $2, e."eventNo", e."roundId", e.type, e.visibility, e.payload, NULL, e."occurredAt", e."prevHash", e.hash
+      `INSERT INTO round_events (table_id, event_no, round_id, type, visibility, payload, actor, occurred_at, prev_hash, hash, chain_version, chain_salt)
+       SELECT $2, e."eventNo", e."roundId", e.type, e.visibility, e.payload, NULL, e."occurredAt", e."prevHash", e.hash, e."chainVersion", e.salt
          FROM jsonb_to_recordset($1::jsonb) AS e("eventNo" bigint, "roundId" uuid, type text, visibility text,
-              payload jsonb, "occurredAt" timestamptz, "prevHash" text, hash text)`,
+              payload jsonb, "occurredAt" timestamptz, "prevHash" text, hash text, "chainVersion" smallint, salt text)`,
       [JSON.stringify(chained), t.id],
     );
     const [{ last_event_seq: seq }] = (
