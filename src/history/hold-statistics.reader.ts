@@ -74,7 +74,11 @@ export class HoldStatisticsReader {
           LIMIT $2)
        SELECT recent.id AS round_id, recent.ended_at, s.currency, s.bet_type,
               s.stake::text AS stake, s.net::text AS net
-         FROM recent JOIN round_stakes s ON s.round_id = recent.id
+         FROM recent
+         -- Looked up round by round (OFFSET 0 keeps the planner from joining round_stakes
+         -- whole): the cost follows the rounds read, however long the history.
+         CROSS JOIN LATERAL (SELECT currency, bet_type, stake, net FROM round_stakes
+                              WHERE round_id = recent.id OFFSET 0) s
         ORDER BY recent.ended_at, recent.id, s.currency, s.bet_type`,
       [tableId, limit],
     );
