@@ -32,6 +32,7 @@ import { HistoryHotPathIndexes1765700000000 } from './1765700000000-HistoryHotPa
 import { CancelledBets1765800000000 } from './1765800000000-CancelledBets';
 import { CurrenciesPerBet1765810000000 } from './1765810000000-CurrenciesPerBet';
 import { RoundStakes1765900000000 } from './1765900000000-RoundStakes';
+import { ScannerReadingKinds1765910000000 } from './1765910000000-ScannerReadingKinds';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -69,4 +70,5 @@ export const STUDIO_MIGRATIONS = [
   CancelledBets1765800000000,
   CurrenciesPerBet1765810000000,
   RoundStakes1765900000000,
+  ScannerReadingKinds1765910000000,
 ];
