@@ -58,7 +58,19 @@ export class HoldStatisticsReader {
    * many bets it had.
    */
   async lastRounds(tableId: string, limit: number): Promise<RoundStakes[]> {
+    return (await this.lastRoundsOf([tableId], limit)).get(tableId) ?? [];
+  }
+
+  /**
+   * `lastRounds` of several tables in one statement (the hold report reads every table's): one
+   * round trip and one pooled connection, however many tables.
+   */
+  async lastRoundsOf(
+    tableIds: readonly string[],
+    limit: number,
+  ): Promise<Map<string, RoundStakes[]>> {
     const rows = await this.query<{
+      table_id: string;
       round_id: string;
       ended_at: Date;
       currency: string;
@@ -66,30 +78,34 @@ export class HoldStatisticsReader {
       stake: string;
       net: string;
     }>(
-      `WITH recent AS (
-         SELECT r.id, r.ended_at FROM rounds r
-          WHERE r.table_id = $1 AND r.status = 'completed'
-            AND EXISTS (SELECT 1 FROM round_stakes s WHERE s.round_id = r.id)
-          ORDER BY r.ended_at DESC, r.id DESC
-          LIMIT $2)
-       SELECT recent.id AS round_id, recent.ended_at, s.currency, s.bet_type,
+      `SELECT t.table_id, recent.id AS round_id, recent.ended_at, s.currency, s.bet_type,
               s.stake::text AS stake, s.net::text AS net
-         FROM recent
+         FROM unnest($1::text[]) AS t(table_id)
+         CROSS JOIN LATERAL (
+           SELECT r.id, r.ended_at FROM rounds r
+            WHERE r.table_id = t.table_id AND r.status = 'completed'
+              AND EXISTS (SELECT 1 FROM round_stakes s WHERE s.round_id = r.id)
+            ORDER BY r.ended_at DESC, r.id DESC
+            LIMIT $2) recent
          -- Looked up round by round (OFFSET 0 keeps the planner from joining round_stakes
          -- whole): the cost follows the rounds read, however long the history.
          CROSS JOIN LATERAL (SELECT currency, bet_type, stake, net FROM round_stakes
                               WHERE round_id = recent.id OFFSET 0) s
-        ORDER BY recent.ended_at, recent.id, s.currency, s.bet_type`,
-      [tableId, limit],
+        ORDER BY t.table_id, recent.ended_at, recent.id, s.currency, s.bet_type`,
+      [tableIds, limit],
     );
-    return rows.map((r) => ({
-      roundId: r.round_id,
-      endedAt: new Date(r.ended_at).toISOString(),
-      currency: r.currency.trim(),
-      betType: r.bet_type,
-      stake: BIGINT_SAFE(r.stake, 'stake'),
-      net: BIGINT_SAFE(r.net, 'net'),
-    }));
+    const byTable = new Map<string, RoundStakes[]>(tableIds.map((id) => [id, []]));
+    for (const r of rows) {
+      byTable.get(r.table_id)!.push({
+        roundId: r.round_id,
+        endedAt: new Date(r.ended_at).toISOString(),
+        currency: r.currency.trim(),
+        betType: r.bet_type,
+        stake: BIGINT_SAFE(r.stake, 'stake'),
+        net: BIGINT_SAFE(r.net, 'net'),
+      });
+    }
+    return byTable;
   }
 
   /** Completed rounds per table and hour since `since` (hours without rounds are absent). */

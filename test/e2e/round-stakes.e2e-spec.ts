@@ -150,6 +150,14 @@ describe('round_stakes: each round summed as its settlements are written', () =>
     );
     const read = await reader.lastRounds(TABLE, 10);
     expect(read.length).toBeGreaterThan(0);
+    // Several tables in one statement: each its own rounds, the limit per table.
+    const both = await reader.lastRoundsOf([TABLE, 'no-such-table'], 10);
+    expect(both.get(TABLE)).toEqual(read);
+    expect(both.get('no-such-table')).toEqual([]);
+    const newest = (await reader.lastRoundsOf([TABLE], 2)).get(TABLE)!;
+    const readRounds = [...new Set(read.map((r) => r.roundId))];
+    expect(readRounds.length).toBeGreaterThan(2);
+    expect([...new Set(newest.map((r) => r.roundId))]).toEqual(readRounds.slice(-2));
     expect(
       read.map((r) => ({
         round_id: r.roundId,
