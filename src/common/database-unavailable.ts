@@ -43,3 +43,14 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     isDatabaseUnavailable(e.driverError, depth + 1) || isDatabaseUnavailable(e.cause, depth + 1)
   );
 }
+
+/**
+ * A table's commit refused by what a database outage left behind: its lease lapsed meanwhile
+ * (`LeaseLostError`: kept again under the same epoch once the database answers, or the table moves
+ * on elsewhere) or a commit landed whose answer was lost (`StaleTableStateError`: the table takes
+ * that state up). Both pass in a moment; what was refused may be tried again.
+ */
+export function isLeftByOutage(error: unknown): boolean {
+  const name = (error as Error | undefined)?.name;
+  return name === 'LeaseLostError' || name === 'StaleTableStateError';
+}

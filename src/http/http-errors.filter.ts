@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, HttpException, Logger } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 import type { Response } from 'express';
 import { oneLine } from '../common/one-line';
-import { isDatabaseUnavailable } from '../common/database-unavailable';
+import { isDatabaseUnavailable, isLeftByOutage } from '../common/database-unavailable';
 
 /** How long a client should wait before retrying (seconds): about one reconnect of the pool. */
 const RETRY_AFTER_SECONDS = 5;
@@ -35,7 +35,8 @@ interface Refusal {
 
 /**
  * Every HTTP error in the service's one shape, `{ "error": "<code>", "message": "..." }`:
- * - a request that failed because the database is out gets 503 `database-unavailable` with
+ * - a request that failed because the database is out, or on what an outage left behind (a lease
+ *   that lapsed, a commit whose answer was lost), gets 503 `database-unavailable` with
  *   `Retry-After` (the service recovers by itself; the request may be repeated), not a bare 500;
  * - refusals Nest or the body parser word themselves (an unknown route, JSON that does not parse,
  *   a body too large) get the same shape as the service's own refusals instead of Nest's
@@ -51,7 +52,7 @@ export class HttpErrorsFilter extends BaseExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     if (
       !(exception instanceof HttpException) &&
-      (isDatabaseUnavailable(exception) || afterOutage(exception))
+      (isDatabaseUnavailable(exception) || isLeftByOutage(exception))
     ) {
       this.logger.warn(`Answered 503, the database is unavailable: ${oneLine(exception)}`);
       response.status(503).setHeader('Retry-After', String(RETRY_AFTER_SECONDS)).json({
@@ -64,17 +65,6 @@ export class HttpErrorsFilter extends BaseExceptionFilter {
     if (!refusal || response.headersSent) return super.catch(exception, host);
     response.status(refusal.status).json(refusal.body);
   }
-}
-
-/**
- * A table's commit refused by what a database outage left behind: the lease lapsed meanwhile (kept
- * again under the same epoch once the database answers, or the table moves on elsewhere) or a
- * commit landed whose answer was lost (the table takes that state up). Both pass in a moment, and
- * a repeated command id gets its first answer: the same 503 as the outage itself, not a 500.
- */
-function afterOutage(exception: unknown): boolean {
-  const name = (exception as Error | undefined)?.name;
-  return name === 'LeaseLostError' || name === 'StaleTableStateError';
 }
 
 /** A refusal worded by Nest or the body parser, in the service's shape; undefined for others. */

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { CardCode } from '@studio/cards';
 import { cryptoRandomSource, fisherYates } from '@studio/games/blackjack';
 import { Clock, IdGenerator } from '../clock/clock';
-import { isDatabaseUnavailable } from '../common/database-unavailable';
+import { isDatabaseUnavailable, isLeftByOutage } from '../common/database-unavailable';
 import { oneLine } from '../common/one-line';
 import {
   hasWrites,
@@ -248,9 +248,7 @@ export class TableRuntime implements DrivenTable {
    */
   private worthRetrying(error: unknown): boolean {
     if (this.closing || this.stopped) return false;
-    const name = (error as Error | undefined)?.name;
-    if (name === 'LeaseLostError' || name === 'StaleTableStateError') return true;
-    return isDatabaseUnavailable(error);
+    return isLeftByOutage(error) || isDatabaseUnavailable(error);
   }
 
   submitCommands(items: readonly BatchItem[]): Promise<CommandResult[]> {
