@@ -90,11 +90,3 @@ export function copyOut(url: string, select: string): string[] {
   });
   return text.length === 0 ? [] : text.replace(/\n$/, '').split('\n');
 }
-
-/** Column names of a table, in COPY order. */
-export function columnsOf(url: string, table: string): string[] {
-  return copyOut(
-    url,
-    `SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '${table}' ORDER BY ordinal_position`,
-  );
-}

@@ -2,7 +2,7 @@
  * Reads the played template rounds (history-template.ts) into blocks: one completed round with
  * every row it left in every history table, as COPY text lines, ready to be replicated.
  */
-import { columnsOf, copyOut, Game, GAMES, templateTableId } from './history-template';
+import { copyOut, Game, GAMES, templateTableId } from './history-template';
 
 /** How a history table's rows belong to a round: by a round column, else table + time window. */
 interface TableRule {
@@ -64,18 +64,17 @@ export function parseTime(text: string): number {
 }
 
 export function shapeOf(url: string, name: string): TableShape {
-  const columns = columnsOf(url, name);
-  const types = copyOut(
+  // One read of the table's columns in COPY order: name, type, generated or not.
+  const described = copyOut(
     url,
-    `SELECT data_type FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '${name}' ORDER BY ordinal_position`,
-  );
-  const generatedFlags = copyOut(
-    url,
-    `SELECT is_generated FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '${name}' ORDER BY ordinal_position`,
-  );
+    `SELECT column_name, data_type, is_generated FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '${name}' ORDER BY ordinal_position`,
+  ).map((line) => line.split('\t'));
+  const columns = described.map(([column]) => column);
   const index = Object.fromEntries(columns.map((c, i) => [c, i]));
-  const times = types.flatMap((t, i) => (t === 'timestamp with time zone' ? [i] : []));
-  const generated = generatedFlags.flatMap((g, i) => (g === 'ALWAYS' ? [i] : []));
+  const times = described.flatMap(([, type], i) =>
+    type === 'timestamp with time zone' ? [i] : [],
+  );
+  const generated = described.flatMap(([, , g], i) => (g === 'ALWAYS' ? [i] : []));
   return { name, columns, index, times, generated };
 }
 
