@@ -1,5 +1,6 @@
 import { DEFAULT_INGESTION_RULES } from '@studio/scanner-protocol';
 import { MachineOutcome, roundOf } from '../table-core/table-machine';
+import { emptyWrites } from '../table-core/table-writes';
 import { MAX_UNREAD_BYTES } from './console-stream.hub';
 import {
   closeOpenHubs,
@@ -131,6 +132,21 @@ describe('console stream hub', () => {
     await new Promise((r) => setTimeout(r, 10));
     const views = dealer.events('table');
     expect(views.length).toBeGreaterThan(0);
+    expect((views[views.length - 1].cards as unknown[]).length).toBe(4);
+    hub.close();
+  });
+
+  it('reads the cards again when a table takes up a stored state whose writes are not at hand', async () => {
+    const { played, last } = dealtRound();
+    const { hub, announce } = hubFor(played);
+    const dealer = new RecordingSink();
+    await hub.subscribe(dealer, { tableId: 'pd-1', privileged: false });
+    await announce(last); // the cards are read once and kept for the next views
+    // A commit whose answer was lost dealt KH: the runtime takes up the stored state and announces
+    // it with no writes (TableRuntime.reload), so only the stored cards know what was dealt.
+    const lost = played.read('KH');
+    await announce({ state: lost.state, writes: emptyWrites() });
+    const views = dealer.events('table');
     expect((views[views.length - 1].cards as unknown[]).length).toBe(4);
     hub.close();
   });

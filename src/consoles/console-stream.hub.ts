@@ -6,6 +6,7 @@ import type { TableDefinition } from '../config/tables-config';
 import type { OutboxLag } from '../outbox/outbox-relay';
 import type { TableScannerState } from '../scanner/scanner.service';
 import type { MachineOutcome, TableState } from '../table-core/table-machine';
+import { hasWrites } from '../table-core/table-writes';
 import { changeKindOf, LatestVersions, TableChangeNotice } from '../history/table-change-notices';
 import type { StoredTableState } from '../history/writer/table-state.repository';
 import { DRIVEN_ELSEWHERE, storedTableRuntime } from '../tables/stored-table';
@@ -250,9 +251,12 @@ export class ConsoleStreamHub {
       this.cards.delete(tableId);
       return;
     }
+    // A state announced with no writes was taken up from storage (TableRuntime.reload: a commit's
+    // answer was lost), so what it dealt is known only to the stored cards.
     const touchesCards =
       !!outcome &&
-      (outcome.writes.cards.length > 0 ||
+      (!hasWrites(outcome.writes) ||
+        outcome.writes.cards.length > 0 ||
         outcome.writes.reveals.length > 0 ||
         outcome.writes.corrections.length > 0 ||
         !!outcome.writes.newRound ||
