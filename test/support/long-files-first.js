@@ -4,7 +4,7 @@ const Sequencer = require('@jest/test-sequencer').default;
  * Integration files that wait for minutes on purpose (database and broker outages, crashes, a
  * rolling restart). Jest orders files by their last durations, but a clean clone has none and it
  * falls back to file size, which could start these last and leave one worker waiting alone at the
- * end; so, without durations, they start first and the other files fill the other worker. The
+ * end; so, without durations, they start first and the other files fill the other workers. The
  * outage files lead: they mostly wait, while `npm test` still runs the unit tests and the gates;
  * the ones that need the CPU on time (a rolling restart's leases, a process start) come after.
  */
