@@ -19,10 +19,9 @@ bash scripts/test-prerequisites.sh
 export TEST_KAFKA_PORT="${TEST_KAFKA_PORT:-19392}"
 # Integration test files side by side: each has its own database, topics and consumer groups.
 # Three, on two cores: the files mostly wait (outages, windows, restarts; alone, two workers kept
-# the CPU only 40% busy). Four saturated the cores, and on a slower machine (2026-12-03, the same
-# commit 1.6 times longer) the load itself made the files that keep time fail: a Kafka command took
-# a second at the median in the studio roll's steady phase (143 ms with three) and a platform's
-# bets met a closed window. Three were no slower there (725 s against 698–779 s).
+# the CPU only 40% busy). Four saturated the cores; on a slower machine (2026-12-03) they were
+# 30–50 s faster than three, but the load itself made the files that keep time fail: the studio
+# roll's platform saw its events late and its bets met a closed window.
 INTEGRATION_WORKERS="${TEST_INTEGRATION_WORKERS:-3}"
 CI_LOGS=test-artifacts/ci
 rm -rf "$CI_LOGS"
