@@ -147,6 +147,8 @@ export class ConsoleApiController {
     };
     response.on('close', leave);
     response.on('error', leave);
+    // Gone before the listeners were attached (while the guards ran): 'close' will not come again.
+    if (response.destroyed) leave();
     const stop = await this.hub.subscribe(response, scope);
     // Shutdown began in the meantime: end the stream; the page reconnects to another instance.
     if (stop === false) response.end();

@@ -151,6 +151,24 @@ describe('console stream hub', () => {
     hub.close();
   });
 
+  it('drops a stream whose client is gone at its next heartbeat, even if nobody called its stop', async () => {
+    const { played } = dealtRound();
+    const { hub } = hubFor(played, { heartbeatMs: 20, outboxLagMs: 60_000 });
+    const gone = new RecordingSink();
+    const staying = new RecordingSink();
+    await hub.subscribe(gone, { tableId: 'pd-1', privileged: false });
+    await hub.subscribe(staying, { tableId: 'pd-1', privileged: false });
+    // The connection closed before the controller could listen for it (or while the first views
+    // were still being built): its stop is never called.
+    gone.destroyed = true;
+    await new Promise((r) => setTimeout(r, 70));
+    expect(hub.connections).toBe(1);
+    const beats = gone.chunks.filter((c) => c === ': heartbeat\n\n').length;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(gone.chunks.filter((c) => c === ': heartbeat\n\n').length).toBe(beats);
+    hub.close();
+  });
+
   it('sends heartbeats and the outbox lag, stops when the console leaves, ends streams at shutdown', async () => {
     const { played, last } = dealtRound();
     const { hub, announce } = hubFor(played, { heartbeatMs: 20, outboxLagMs: 20 });

@@ -24,6 +24,8 @@ export interface SseSink {
   readonly writableLength?: number;
   /** The request (an HTTP response's `req`): the RolesGuard put the signed-in session on it. */
   readonly req?: object;
+  /** True once the connection is closed (an HTTP response's `destroyed`). */
+  readonly destroyed?: boolean;
 }
 
 export interface StreamSettings {
@@ -218,6 +220,9 @@ export class ConsoleStreamHub {
    * 401). A failed check (database outage) keeps the stream: an outage is not a sign-out.
    */
   private beat(subscriber: Subscriber): void {
+    // A client that left before its stream could listen for the close, or while its first views
+    // were being built, is never stopped by its controller: without this it stayed forever.
+    if (subscriber.sink.destroyed) return this.drop(subscriber);
     this.send(subscriber, ': heartbeat\n\n');
     const session = subscriber.session;
     if (!session || !this.subscribers.has(subscriber)) return;

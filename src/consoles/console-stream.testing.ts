@@ -90,6 +90,8 @@ export class PlayedTable {
 export class RecordingSink implements SseSink {
   readonly chunks: string[] = [];
   ended = false;
+  /** Set to make the sink a connection the client has closed. */
+  destroyed = false;
   /** Set to make the sink a client that reads nothing (every byte stays buffered). */
   stalled = false;
   writableLength = 0;
