@@ -19,9 +19,9 @@ bash scripts/test-prerequisites.sh
 export TEST_KAFKA_PORT="${TEST_KAFKA_PORT:-19392}"
 # Integration test files side by side: each has its own database, topics and consumer groups.
 # Three, on two cores: the files mostly wait (outages, windows, restarts; alone, two workers kept
-# the CPU only 40% busy). Four saturated the cores; on a slower machine (2026-12-03) they were
-# 30–50 s faster than three, but the load itself made the files that keep time fail: the studio
-# roll's platform saw its events late and its bets met a closed window.
+# the CPU only 40% busy). Four saturated the cores; on a slower machine (2026-12-03) one run with
+# four took 698 s against 725–844 s with three, but the load itself made the files that keep time
+# fail: the studio roll's platform saw its events late and its bets met a closed window.
 INTEGRATION_WORKERS="${TEST_INTEGRATION_WORKERS:-3}"
 CI_LOGS=test-artifacts/ci
 rm -rf "$CI_LOGS"
