@@ -164,6 +164,22 @@ describe('BatchingKafkaServer (a consumer kafkajs leaves stopped)', () => {
     expect(calls).toEqual(['subscribe', 'run', 'connect', 'run']);
   });
 
+  it('tells its handler the group is being joined before every run (nothing is read until then)', async () => {
+    const { consumer, calls, crash } = fakeConsumer();
+    const joining: CommandBatchHandler = {
+      ...handler,
+      rebalancing: () => void calls.push('rebalancing'),
+    };
+    const server = new BatchingKafkaServer({ client: { brokers: [] } }, 'commands', joining, 2);
+    let startAgain: (() => Promise<void>) | undefined;
+    server.onConsumerStopped((_error, again) => (startAgain = again));
+    await (server as unknown as { bindEvents(c: unknown): Promise<void> }).bindEvents(consumer);
+    expect(calls).toEqual(['subscribe', 'rebalancing', 'run']);
+    crash(false);
+    await startAgain!();
+    expect(calls).toEqual(['subscribe', 'rebalancing', 'run', 'connect', 'rebalancing', 'run']);
+  });
+
   it('not once the service is stopping', async () => {
     const { server, stopped } = serverOn();
     const { consumer, calls, crash } = fakeConsumer();

@@ -81,6 +81,9 @@ export class BatchingKafkaServer extends ServerKafka {
   }
 
   private runConsumer(consumer: Consumer): Promise<void> {
+    // Joining the group rebalances it: nothing is read until this member has its partitions, and
+    // a table this instance drives meanwhile must not close a window on the commands waiting there.
+    this.handler.rebalancing?.();
     return consumer.run({
       ...(this.options.run ?? {}),
       eachBatchAutoResolve: false,

@@ -77,7 +77,7 @@ describe('command windows held open while a dead instance’s commands wait', ()
     timers.stop();
   });
 
-  it('keeps windows open while the consumer group rebalances, and two seconds after it rejoined', () => {
+  it('keeps windows open while the consumer group rebalances, and three seconds after it rejoined', () => {
     const hold = new CommandWindowHold(fakeClock, 8_000);
     const { fired, timers } = timersFor([{ name: 'betting', dueInMs: 3_000 }], hold);
     jest.advanceTimersByTime(2_000);
@@ -85,11 +85,37 @@ describe('command windows held open while a dead instance’s commands wait', ()
     jest.advanceTimersByTime(2_000);
     expect(fired).toEqual([]);
     hold.intakeRejoined();
-    jest.advanceTimersByTime(1_750);
+    jest.advanceTimersByTime(2_750);
     expect(fired).toEqual([]);
-    // Looked at every 250 ms: closed within that of the rejoin's two seconds.
+    // Looked at every 250 ms: closed within that of the rejoin's three seconds.
     jest.advanceTimersByTime(500);
-    expect(fired).toEqual(['betting@6000']);
+    expect(fired).toEqual(['betting@7000']);
+    timers.stop();
+  });
+
+  it('holds windows after a join it was not told of (a member the group dropped, or a first join)', () => {
+    const hold = new CommandWindowHold(fakeClock, 8_000);
+    const { fired, timers } = timersFor([{ name: 'betting', dueInMs: 3_000 }], hold);
+    jest.advanceTimersByTime(2_000);
+    hold.intakeRejoined();
+    jest.advanceTimersByTime(2_750);
+    expect(fired).toEqual([]);
+    jest.advanceTimersByTime(500);
+    expect(fired).toEqual(['betting@5000']);
+    timers.stop();
+  });
+
+  it('holds a join begun after an earlier one that never finished as long as a fresh one', () => {
+    const hold = new CommandWindowHold(fakeClock, 8_000);
+    // The first join never finished (the brokers went away); its hold ran out long ago.
+    hold.intakeRebalancing();
+    jest.advanceTimersByTime(20_000);
+    const { fired, timers } = timersFor([{ name: 'betting', dueInMs: 3_000 }], hold);
+    hold.intakeRebalancing();
+    jest.advanceTimersByTime(7_999);
+    expect(fired).toEqual([]);
+    jest.advanceTimersByTime(250);
+    expect(fired).toEqual(['betting@28000']);
     timers.stop();
   });
 
@@ -104,7 +130,7 @@ describe('command windows held open while a dead instance’s commands wait', ()
     timers.stop();
   });
 
-  it('keeps windows open while the intake waits for the database, and two seconds after it applied', () => {
+  it('keeps windows open while the intake waits for the database, and three seconds after it applied', () => {
     const hold = new CommandWindowHold(fakeClock, 8_000);
     const { fired, timers } = timersFor([{ name: 'betting', dueInMs: 3_000 }], hold);
     jest.advanceTimersByTime(1_000);
@@ -115,10 +141,10 @@ describe('command windows held open while a dead instance’s commands wait', ()
     jest.advanceTimersByTime(5_000);
     expect(fired).toEqual([]);
     hold.intakeApplied();
-    jest.advanceTimersByTime(1_750);
+    jest.advanceTimersByTime(2_750);
     expect(fired).toEqual([]);
     jest.advanceTimersByTime(500);
-    expect(fired).toEqual(['betting@13000']);
+    expect(fired).toEqual(['betting@14000']);
     timers.stop();
   });
 
@@ -132,7 +158,7 @@ describe('command windows held open while a dead instance’s commands wait', ()
     expect(fired).toEqual(['betting@8000']);
     // An applied batch after that holds nothing it did not wait for.
     hold.intakeApplied();
-    expect(hold.heldUntil()).toBeLessThanOrEqual(Date.now() + 2_000);
+    expect(hold.heldUntil()).toBeLessThanOrEqual(Date.now() + 3_000);
     timers.stop();
   });
 

@@ -40,17 +40,26 @@ export class CommandWindowHold {
   }
 
   /**
-   * The consumer group is rebalancing (an instance left or joined): no partition is read until it
-   * ends. Windows stay open meanwhile (at most holdMs), and two seconds after.
+   * The consumer group is rebalancing (an instance left or joined), or this instance's consumer is
+   * joining it (a start, a restart, a new platform's topic): no partition is read until it ends.
+   * Windows stay open meanwhile (at most holdMs), and REJOIN_TAIL_MS after.
    */
   intakeRebalancing(): void {
     if (this.holdMs <= 0) return;
-    this.rebalancingSince ??= this.clock.now().getTime();
+    const now = this.clock.now().getTime();
+    // A join that never finished (the brokers went away) does not shorten the next one's hold.
+    if (this.rebalancingSince === undefined || now - this.rebalancingSince >= this.holdMs) {
+      this.rebalancingSince = now;
+    }
   }
 
-  /** The consumer has its partitions again: what waited in them is read in the next two seconds. */
+  /**
+   * The consumer has its partitions again: what waited in them is read, applied and forwarded in
+   * the next REJOIN_TAIL_MS. Also after a join this member was not told of (kafkajs rejoins a
+   * member the group dropped without a rebalancing event).
+   */
   intakeRejoined(): void {
-    if (this.rebalancingSince === undefined) return;
+    if (this.holdMs <= 0) return;
     this.rebalancingSince = undefined;
     this.until = Math.max(this.until, this.clock.now().getTime() + REJOIN_TAIL_MS);
   }
@@ -84,6 +93,7 @@ export class CommandWindowHold {
 
 /**
  * After a rebalance, how long windows stay open for the commands that waited to be read: a backlog
- * read, applied and forwarded to the tables' owners (a second was short on a loaded machine).
+ * read, applied and forwarded to the tables' owners (a second was short on a loaded machine, and
+ * two seconds were short on a slower one: a bet sent 0.5 s into a window answered 3.2 s later).
  */
-const REJOIN_TAIL_MS = 2_000;
+const REJOIN_TAIL_MS = 3_000;
