@@ -1,13 +1,18 @@
+import { hasWrites, type TableWrites } from '../table-core/table-writes';
 import type { ChainHead } from './chain-checkpoint.repository';
 
-/** The part of a committed transition that says whether it ended a round. */
+/** A committed transition as the table runtime announces it. */
 export interface TransitionWrites {
-  writes: { roundStatus?: { ended: boolean } };
+  writes: TableWrites;
 }
 
-/** A transition that ends a round (completed or voided) is followed by a checkpoint. */
-export function endsRound(outcome: TransitionWrites): boolean {
-  return outcome.writes.roundStatus?.ended === true;
+/**
+ * A transition that ends a round (completed or voided) is followed by a checkpoint. So is a state
+ * taken up after a commit whose answer was lost: it is announced without its writes, which are not
+ * at hand, and that commit may have ended a round (the checkpoint is only taken if the chain grew).
+ */
+export function mayEndRound(outcome: TransitionWrites): boolean {
+  return outcome.writes.roundStatus?.ended === true || !hasWrites(outcome.writes);
 }
 
 /**

@@ -1,13 +1,20 @@
 import type { ChainCheckpointPayload } from '@studio/contracts';
 import type { Clock, IdGenerator } from '../clock/clock';
 import type { ChainCheckpointRepository, ChainHead } from './chain-checkpoint.repository';
-import { CheckpointSchedule, endsRound } from './chain-checkpoint-schedule';
+import { emptyWrites } from '../table-core/table-writes';
+import { CheckpointSchedule, mayEndRound } from './chain-checkpoint-schedule';
 import { ChainCheckpointer } from './chain-checkpointer';
 
 const H = (c: string) => c.repeat(64);
-const ROUND_END = { writes: { roundStatus: { ended: true } } };
-const MID_ROUND = { writes: { roundStatus: { ended: false } } };
-const NO_ROUND = { writes: {} };
+const withWrites = (writes: Partial<ReturnType<typeof emptyWrites>>) => ({
+  writes: { ...emptyWrites(), ...writes },
+});
+const ROUND_END = withWrites({ roundStatus: { ended: true } } as never);
+const MID_ROUND = withWrites({ roundStatus: { ended: false } } as never);
+/** A transition outside any round (a shoe change, a pause): it writes events, no round status. */
+const NO_ROUND = withWrites({ events: [{}] } as never);
+/** The stored state taken up after a lost commit: announced without writes. */
+const TAKEN_UP = withWrites({});
 
 /** An in-memory stand-in for the repository: a settable head, the appended checkpoints. */
 class FakeRepository {
@@ -59,10 +66,11 @@ describe('CheckpointSchedule', () => {
     expect(s.due('t1', { eventNo: 5, hash: H('a') })).toBe(true);
   });
 
-  it('treats only a transition that ends a round as a round end', () => {
-    expect(endsRound(ROUND_END)).toBe(true);
-    expect(endsRound(MID_ROUND)).toBe(false);
-    expect(endsRound(NO_ROUND)).toBe(false);
+  it('treats a transition that ends a round, or a state taken up after a lost commit, as a round end', () => {
+    expect(mayEndRound(ROUND_END)).toBe(true);
+    expect(mayEndRound(TAKEN_UP)).toBe(true);
+    expect(mayEndRound(MID_ROUND)).toBe(false);
+    expect(mayEndRound(NO_ROUND)).toBe(false);
   });
 });
 
@@ -82,6 +90,21 @@ describe('ChainCheckpointer', () => {
     expect(repo.appended).toEqual([
       { tableId: 't1', eventNo: 9, hash: H('a'), checkpointAt: '2026-11-30T12:00:00.000Z' },
     ]);
+  });
+
+  it('checkpoints after a state taken up from a lost commit when the chain grew, once', async () => {
+    const { repo, checkpointer } = setUp(0);
+    repo.heads.set('t1', { eventNo: 9, hash: H('a') });
+    checkpointer.onTransition('t1', ROUND_END);
+    await settle();
+    // The lost commit ended the next round: its events are stored, its announcement never came.
+    repo.heads.set('t1', { eventNo: 14, hash: H('b') });
+    checkpointer.onTransition('t1', TAKEN_UP);
+    await settle();
+    // Taken up again with nothing new (a lost commit that changed nothing): no second checkpoint.
+    checkpointer.onTransition('t1', TAKEN_UP);
+    await settle();
+    expect(repo.appended.map((c) => c.eventNo)).toEqual([9, 14]);
   });
 
   it('checkpoints on the interval only when the chain grew, and never with interval 0', async () => {

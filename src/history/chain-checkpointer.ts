@@ -2,7 +2,7 @@ import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common'
 import type { Clock, IdGenerator } from '../clock/clock';
 import { oneLine } from '../common/one-line';
 import type { ChainCheckpointRepository } from './chain-checkpoint.repository';
-import { CheckpointSchedule, endsRound, TransitionWrites } from './chain-checkpoint-schedule';
+import { CheckpointSchedule, mayEndRound, TransitionWrites } from './chain-checkpoint-schedule';
 
 /** The tables this instance drives right now (the table runtime registry). */
 export interface DrivenTables {
@@ -11,7 +11,7 @@ export interface DrivenTables {
 
 /**
  * Publishes each driven table's chain head as a ChainCheckpoint event (through the outbox) after
- * every transition that ends a round and every `intervalMs` (0: only at round end) when the chain
+ * every transition that ends a round (or may have: a state taken up after a lost commit) and every `intervalMs` (0: only at round end) when the chain
  * grew. Once on the broker, the checkpoint anchors the chain outside the database, so deleting the
  * newest events no longer verifies as a shorter chain. Never throws into the tables: a database
  * outage is logged and the checkpoint is taken at the next occasion.
@@ -32,7 +32,7 @@ export class ChainCheckpointer implements OnApplicationBootstrap, OnModuleDestro
   ) {}
 
   onTransition(tableId: string, outcome: TransitionWrites): void {
-    if (endsRound(outcome)) this.request(tableId);
+    if (mayEndRound(outcome)) this.request(tableId);
   }
 
   onApplicationBootstrap(): void {
