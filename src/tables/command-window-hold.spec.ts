@@ -77,7 +77,7 @@ describe('command windows held open while a dead instance’s commands wait', ()
     timers.stop();
   });
 
-  it('keeps windows open while the consumer group rebalances, and three seconds after it rejoined', () => {
+  it('keeps windows open while the consumer group rebalances, and five seconds after it rejoined', () => {
     const hold = new CommandWindowHold(fakeClock, 8_000);
     const { fired, timers } = timersFor([{ name: 'betting', dueInMs: 3_000 }], hold);
     jest.advanceTimersByTime(2_000);
@@ -85,11 +85,11 @@ describe('command windows held open while a dead instance’s commands wait', ()
     jest.advanceTimersByTime(2_000);
     expect(fired).toEqual([]);
     hold.intakeRejoined();
-    jest.advanceTimersByTime(2_750);
+    jest.advanceTimersByTime(4_750);
     expect(fired).toEqual([]);
-    // Looked at every 250 ms: closed within that of the rejoin's three seconds.
+    // Looked at every 250 ms: closed within that of the rejoin's five seconds.
     jest.advanceTimersByTime(500);
-    expect(fired).toEqual(['betting@7000']);
+    expect(fired).toEqual(['betting@9000']);
     timers.stop();
   });
 
@@ -98,10 +98,10 @@ describe('command windows held open while a dead instance’s commands wait', ()
     const { fired, timers } = timersFor([{ name: 'betting', dueInMs: 3_000 }], hold);
     jest.advanceTimersByTime(2_000);
     hold.intakeRejoined();
-    jest.advanceTimersByTime(2_750);
+    jest.advanceTimersByTime(4_750);
     expect(fired).toEqual([]);
     jest.advanceTimersByTime(500);
-    expect(fired).toEqual(['betting@5000']);
+    expect(fired).toEqual(['betting@7000']);
     timers.stop();
   });
 

@@ -77,7 +77,7 @@ export class CommandWindowHold {
   intakeApplied(): void {
     if (this.databaseFailedAt === undefined) return;
     this.databaseFailedAt = undefined;
-    this.until = Math.max(this.until, this.clock.now().getTime() + REJOIN_TAIL_MS);
+    this.until = Math.max(this.until, this.clock.now().getTime() + DATABASE_RETURN_TAIL_MS);
   }
 
   /** Until when (epoch ms) windows stay open; in the past when nothing is held. */
@@ -92,8 +92,16 @@ export class CommandWindowHold {
 }
 
 /**
- * After a rebalance, how long windows stay open for the commands that waited to be read: a backlog
- * read, applied and forwarded to the tables' owners (a second was short on a loaded machine, and
- * two seconds were short on a slower one: a bet sent 0.5 s into a window answered 3.2 s later).
+ * After a join, how long windows stay open for the commands the rebalance held up, and for the
+ * first batches of members whose partitions moved (a member that has just started reads them
+ * with a cold process and cold connections): a second was short on a loaded machine, then two,
+ * then three on a slower one (a bet sent 1.4 s after a join, into a window that closed 3.8 s after
+ * it, was answered 4.4 s after it).
  */
-const REJOIN_TAIL_MS = 3_000;
+const REJOIN_TAIL_MS = 5_000;
+
+/**
+ * After the database is back, how long windows stay open for the batch the intake applies then and
+ * for its forwards to the tables' owners.
+ */
+const DATABASE_RETURN_TAIL_MS = 3_000;
