@@ -3,6 +3,7 @@ import type { Consumer, ConsumerCrashEvent, EachBatchPayload, KafkaMessage } fro
 import type { RawCommandMessage } from '../kafka/raw-command-message';
 import type { IntakeOutcome } from './command-intake';
 import { CommandSubscription, CommandTopicWatcher } from './command-intake-topics';
+import { KafkaCommandBacklog } from './kafka-command-backlog';
 
 export interface CommandBatchHandler {
   /** Applies and commits a chunk; throws only on infrastructure failure (read again). */
@@ -39,6 +40,14 @@ export class BatchingKafkaServer extends ServerKafka {
   private watcher?: CommandTopicWatcher;
   private closing = false;
   private stoppedListener?: ConsumerStopped;
+  /** The topics subscribed so far. */
+  private readonly read = new Set<string>();
+  /** The group's progress on those topics (read by the tables' windows after a join). */
+  readonly backlog = new KafkaCommandBacklog(
+    () => this.client,
+    () => this.groupId,
+    () => [...this.read],
+  );
 
   constructor(
     options: Required<KafkaOptions>['options'],
@@ -65,6 +74,7 @@ export class BatchingKafkaServer extends ServerKafka {
     });
     const topics = await this.subscribedTopics(consumer);
     await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics });
+    for (const topic of topics) this.read.add(topic);
     await this.runConsumer(consumer);
     this.watcher?.start();
   }
@@ -77,6 +87,7 @@ export class BatchingKafkaServer extends ServerKafka {
   override async close(): Promise<void> {
     this.closing = true;
     this.watcher?.stop();
+    await this.backlog.close();
     await super.close();
   }
 
@@ -106,6 +117,7 @@ export class BatchingKafkaServer extends ServerKafka {
         await consumer.stop();
         try {
           await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics: added });
+          for (const topic of added) this.read.add(topic);
         } finally {
           await this.runConsumer(consumer);
         }

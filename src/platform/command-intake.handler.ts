@@ -28,6 +28,8 @@ export class CommandIntakeHandler implements CommandBatchHandler {
   /** The consumer this handler serves (stopped first at shutdown). */
   attach(server: BatchingKafkaServer): void {
     this.server = server;
+    // After a join, the tables' windows wait for the group to apply what was sent before they close.
+    this.windows?.catchUp.watch(server.backlog);
   }
 
   /** Whether a consumer that crashed may be started again (not once the service stops). */

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock/clock';
+import { CommandCatchUp } from './command-catch-up';
 
 /** The timers that close a window in which players' commands are awaited. */
 export const COMMAND_WINDOW_TIMERS: ReadonlySet<string> = new Set([
@@ -27,11 +28,16 @@ export class CommandWindowHold {
   /** When the intake last failed to apply a batch because the database was away. */
   private databaseFailedAt?: number;
 
+  /** After a join, windows also wait for the group to apply what was sent before they close. */
+  readonly catchUp: CommandCatchUp;
+
   /** holdMs: the session timeout plus a rebalance and a forward (0: no consumer group, no hold). */
   constructor(
     private readonly clock: Clock,
     readonly holdMs: number,
-  ) {}
+  ) {
+    this.catchUp = new CommandCatchUp(clock, holdMs);
+  }
 
   /** An instance's database session ended: its consumer group member may be dead too. */
   instanceGone(): void {
@@ -62,6 +68,7 @@ export class CommandWindowHold {
     if (this.holdMs <= 0) return;
     this.rebalancingSince = undefined;
     this.until = Math.max(this.until, this.clock.now().getTime() + REJOIN_TAIL_MS);
+    this.catchUp.joined();
   }
 
   /**

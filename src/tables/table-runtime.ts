@@ -29,7 +29,7 @@ import { emptyWrites, UNSTORED_READING } from '../table-core/table-writes';
 import { currenciesOf } from '../table-core/table-state';
 import { HeldReadings } from './held-readings';
 import { GroupStep, StepAhead } from './step-ahead';
-import { TableTimers } from './table-timers';
+import { TableTimers, type WindowCatchUp } from './table-timers';
 import type { TakeoverGuard } from './takeover-check';
 
 /** A reading as the machine takes it: not stored yet (its transition stores it). */
@@ -56,6 +56,8 @@ export interface TableRuntimeDeps {
   deckCount: number;
   /** Until when (epoch ms) command windows stay open past their deadline (CommandWindowHold). */
   windowsHeldUntil?: () => number;
+  /** After a join, what a command window waits for before it closes (CommandCatchUp). */
+  windowCatchUp?: WindowCatchUp;
   /** Judges a takeover mid-round by the reader's frame numbers (absent: such a takeover pauses). */
   takeover?: TakeoverGuard;
 }
@@ -92,6 +94,7 @@ export class TableRuntime implements DrivenTable {
       deps.clock,
       this.logger,
       deps.windowsHeldUntil,
+      deps.windowCatchUp,
     );
     this.prefetched = new AnswerPrefetch((ids) => deps.store.findCommands(ids));
     this.ahead = new StepAhead((items, group, from) => this.stepGroup(items, group, from));

@@ -4,8 +4,16 @@ import { oneLine } from '../common/one-line';
 import type { TableInput, TableState } from '../table-core/table-machine';
 import { COMMAND_WINDOW_TIMERS } from './command-window-hold';
 
+/** What a command window waits for before it closes after a join (CommandCatchUp). */
+export interface WindowCatchUp {
+  pending(): boolean;
+  wait(): Promise<void>;
+}
+
 /** How often a held window looks whether its hold is over. */
 const HOLD_RECHECK_MS = 250;
+/** A wait for the consumer group shorter than this is not worth a log line. */
+const CATCH_UP_LOGGED_MS = 200;
 
 /**
  * A table's scheduled callbacks: one per deadline of its committed state (betting and decision
@@ -16,6 +24,8 @@ export class TableTimers {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Timers whose window a CommandWindowHold keeps open (said once in the log). */
   private readonly held = new Set<string>();
+  /** Timers due whose window waits for the consumer group to catch up (CommandCatchUp). */
+  private readonly catchingUp = new Set<string>();
   private tickTimer?: NodeJS.Timeout;
   private closing = false;
 
@@ -26,6 +36,8 @@ export class TableTimers {
     private readonly logger: Logger,
     /** Until when (epoch ms) command windows stay open past their deadline (CommandWindowHold). */
     private readonly windowsHeldUntil: () => number = () => 0,
+    /** After a join: a command window closes once the group has applied what was sent before. */
+    private readonly catchUp?: WindowCatchUp,
   ) {}
 
   /** The rescan tick: taken while a slot's first failure is not escalated yet. */
@@ -45,6 +57,7 @@ export class TableTimers {
     for (const handle of this.timers.values()) clearTimeout(handle);
     this.timers.clear();
     this.held.clear();
+    this.catchingUp.clear();
   }
 
   /** Makes the scheduled callbacks match the deadlines in the committed state. */
@@ -58,8 +71,9 @@ export class TableTimers {
         this.held.delete(key);
       }
     }
+    for (const key of this.catchingUp) if (!wanted.has(key)) this.catchingUp.delete(key);
     for (const [key, timer] of wanted) {
-      if (this.timers.has(key)) continue;
+      if (this.timers.has(key) || this.catchingUp.has(key)) continue;
       const delay = Math.max(0, timer.dueAt - this.clock.now().getTime());
       this.timers.set(
         key,
@@ -68,10 +82,7 @@ export class TableTimers {
     }
   }
 
-  /**
-   * A timer whose transition cannot be committed (the database is away) is tried again a second
-   * later while the state still holds it: a betting window must close once the database is back.
-   */
+  /** A timer due: a command window may stay open first (CommandWindowHold, CommandCatchUp). */
   private fire(key: string, timer: { name: string; token: number }): void {
     this.timers.delete(key);
     const heldMs = COMMAND_WINDOW_TIMERS.has(timer.name)
@@ -92,6 +103,39 @@ export class TableTimers {
       return;
     }
     this.held.delete(key);
+    if (COMMAND_WINDOW_TIMERS.has(timer.name) && this.catchUp?.pending()) {
+      this.waitForCatchUp(key, timer, this.catchUp);
+      return;
+    }
+    this.close(key, timer);
+  }
+
+  /** The window closes once the group has applied the commands sent before its deadline. */
+  private waitForCatchUp(
+    key: string,
+    timer: { name: string; token: number },
+    catchUp: WindowCatchUp,
+  ): void {
+    this.catchingUp.add(key);
+    const since = this.clock.now().getTime();
+    void catchUp.wait().then(() => {
+      // Stopped, or the window already ended otherwise (the state no longer holds this timer).
+      if (!this.catchingUp.delete(key) || this.closing) return;
+      const waitedMs = this.clock.now().getTime() - since;
+      if (waitedMs >= CATCH_UP_LOGGED_MS) {
+        this.logger.log(
+          `The ${timer.name} window stayed open ${waitedMs} ms longer: the command consumers, just rebalanced, were still applying commands sent before it closed`,
+        );
+      }
+      this.close(key, timer);
+    });
+  }
+
+  /**
+   * A timer whose transition cannot be committed (the database is away) is tried again a second
+   * later while the state still holds it: a betting window must close once the database is back.
+   */
+  private close(key: string, timer: { name: string; token: number }): void {
     this.submit({ type: 'timer', name: timer.name, token: timer.token }).catch((error) => {
       this.logger.error(`Timer ${timer.name} failed, retrying in 1 s: ${oneLine(error)}`);
       const stillWanted = this.state().timers.some(

@@ -1,0 +1,74 @@
+import type { Clock } from '../clock/clock';
+
+/** A command partition's offsets, by `topic:partition`. */
+export type PartitionEnds = ReadonlyMap<string, { start: bigint; end: bigint }>;
+
+/** Where the command consumer group stands (the Kafka intake provides it). */
+export interface CommandBacklog {
+  /** Each command partition's offsets now: whatever was sent before now lies below `end`. */
+  ends(): Promise<PartitionEnds>;
+  /** Whether the group has committed every partition up to these ends (its reads applied). */
+  consumedTo(ends: PartitionEnds): Promise<boolean>;
+}
+
+/** How often a waiting window asks whether the group has caught up. */
+const POLL_MS = 250;
+
+/**
+ * After a join, a command window closes only once the consumer group has applied the commands sent
+ * before its deadline. A join moves partitions between members, and a member reads the ones it got
+ * at its own pace: one that has just started (a cold process, cold connections) took 3 s for its
+ * first batches on a loaded machine, while the tables' fixed hold after the join was already over.
+ * The group's committed offsets say exactly how far every member got, whichever instance drives the
+ * table, so the window waits until they pass the partitions' ends as of its deadline: the commands
+ * sent before it have then been applied, or stored in their table's inbox for its owner. Only for
+ * holdMs after this member's last join, and never longer than holdMs per window; when Kafka cannot
+ * say (the brokers are away), the window closes as it would have.
+ */
+export class CommandCatchUp {
+  private backlog?: CommandBacklog;
+  private joinedAt?: number;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly holdMs: number,
+  ) {}
+
+  /** The intake's view of the group (set once its consumer exists). */
+  watch(backlog: CommandBacklog): void {
+    this.backlog = backlog;
+  }
+
+  /** This member has (re)joined the group: partitions may have moved between members. */
+  joined(): void {
+    if (this.holdMs > 0) this.joinedAt = this.clock.now().getTime();
+  }
+
+  /** Whether a window closing now first waits for the group (a join less than holdMs ago). */
+  pending(): boolean {
+    return (
+      this.backlog !== undefined &&
+      this.joinedAt !== undefined &&
+      this.clock.now().getTime() - this.joinedAt < this.holdMs
+    );
+  }
+
+  /**
+   * Resolves once the group has committed past every command partition's end as of now, or holdMs
+   * later, or as soon as Kafka cannot say. Never rejects.
+   */
+  async wait(): Promise<void> {
+    const backlog = this.backlog;
+    if (!backlog) return;
+    const giveUpAt = this.clock.now().getTime() + this.holdMs;
+    try {
+      const ends = await backlog.ends();
+      while (!(await backlog.consumedTo(ends))) {
+        if (this.clock.now().getTime() + POLL_MS > giveUpAt) return;
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+    } catch {
+      // The brokers cannot say (an outage): the window closes as it would have without the wait.
+    }
+  }
+}
