@@ -61,6 +61,21 @@ export class CommandCatchUp {
     const backlog = this.backlog;
     if (!backlog) return;
     const giveUpAt = this.clock.now().getTime() + this.holdMs;
+    let timeout: NodeJS.Timeout | undefined;
+    // A question the brokers are slow to answer (kafkajs retries a broker that is away) does not
+    // keep the window open past the hold either.
+    const givenUp = new Promise<void>((resolve) => {
+      timeout = setTimeout(resolve, this.holdMs);
+      timeout.unref();
+    });
+    try {
+      await Promise.race([givenUp, this.caughtUp(backlog, giveUpAt)]);
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  private async caughtUp(backlog: CommandBacklog, giveUpAt: number): Promise<void> {
     try {
       const ends = await backlog.ends();
       while (!(await backlog.consumedTo(ends))) {
