@@ -29,7 +29,7 @@ export class CommandIntakeHandler implements CommandBatchHandler {
   attach(server: BatchingKafkaServer): void {
     this.server = server;
     // After a join, the tables' windows wait for the group to apply what was sent before they close.
-    this.windows?.catchUp.watch(server.backlog);
+    this.windows?.catchUp.watch(server.backlog, this.inbox);
   }
 
   /** Whether a consumer that crashed may be started again (not once the service stops). */

@@ -33,7 +33,8 @@ describe('command windows after a join wait for the group to catch up', () => {
   function setUp(holdMs = 10_000) {
     const backlog = new FakeBacklog();
     const catchUp = new CommandCatchUp(fakeClock, holdMs);
-    catchUp.watch(backlog);
+    const inbox = new Set<string>();
+    catchUp.watch(backlog, { waiting: (tableId) => inbox.has(tableId) });
     const fired: string[] = [];
     const state = {
       timers: [
@@ -52,9 +53,9 @@ describe('command windows after a join wait for the group to catch up', () => {
       fakeClock,
       new Logger('test'),
       () => 0,
-      catchUp,
+      catchUp.forTable('t1'),
     );
-    return { backlog, catchUp, fired, timers, state };
+    return { backlog, catchUp, fired, timers, state, inbox };
   }
 
   it('closes on time when no join happened, without asking the brokers', async () => {
@@ -82,6 +83,23 @@ describe('command windows after a join wait for the group to catch up', () => {
     backlog.committed = 11n;
     await jest.advanceTimersByTimeAsync(250);
     expect(fired).toEqual(['next-round@3000', 'betting@4250']);
+    timers.stop();
+  });
+
+  it('then waits for the commands forwarded to the table’s inbox to be applied', async () => {
+    const { backlog, catchUp, fired, timers, inbox } = setUp();
+    catchUp.joined();
+    timers.reconcile();
+    backlog.end = 11n;
+    // Read by another instance: stored in this table's inbox (committed), its drain under way.
+    backlog.committed = 11n;
+    inbox.add('t1');
+    inbox.add('t2');
+    await jest.advanceTimersByTimeAsync(3_000 + 500);
+    expect(fired).toEqual(['next-round@3000']);
+    inbox.delete('t1'); // another table's inbox is not this window's business
+    await jest.advanceTimersByTimeAsync(25);
+    expect(fired).toEqual(['next-round@3000', 'betting@3525']);
     timers.stop();
   });
 

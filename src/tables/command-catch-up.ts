@@ -11,8 +11,16 @@ export interface CommandBacklog {
   consumedTo(ends: PartitionEnds): Promise<boolean>;
 }
 
+/** The tables' inboxes on this instance: commands other instances forwarded, not yet applied. */
+export interface ForwardedCommands {
+  /** Whether a table driven here may still have forwarded commands to apply. */
+  waiting(tableId: string): boolean;
+}
+
 /** How often a waiting window asks whether the group has caught up. */
 const POLL_MS = 250;
+/** How often it then looks whether the table's inbox has been applied (no round trip). */
+const INBOX_POLL_MS = 25;
 
 /**
  * After a join, a command window closes only once the consumer group has applied the commands sent
@@ -27,6 +35,7 @@ const POLL_MS = 250;
  */
 export class CommandCatchUp {
   private backlog?: CommandBacklog;
+  private forwarded?: ForwardedCommands;
   private joinedAt?: number;
 
   constructor(
@@ -34,9 +43,15 @@ export class CommandCatchUp {
     private readonly holdMs: number,
   ) {}
 
-  /** The intake's view of the group (set once its consumer exists). */
-  watch(backlog: CommandBacklog): void {
+  /** The intake's view of the group and of the inboxes (set once its consumer exists). */
+  watch(backlog: CommandBacklog, forwarded?: ForwardedCommands): void {
     this.backlog = backlog;
+    this.forwarded = forwarded;
+  }
+
+  /** What one table's windows wait for. */
+  forTable(tableId: string): { pending(): boolean; wait(): Promise<void> } {
+    return { pending: () => this.pending(), wait: () => this.wait(tableId) };
   }
 
   /** This member has (re)joined the group: partitions may have moved between members. */
@@ -54,10 +69,11 @@ export class CommandCatchUp {
   }
 
   /**
-   * Resolves once the group has committed past every command partition's end as of now, or holdMs
-   * later, or as soon as Kafka cannot say. Never rejects.
+   * Resolves once the group has committed past every command partition's end as of now and the
+   * table's inbox holds none of what it forwarded, or holdMs later, or as soon as Kafka cannot
+   * say. Never rejects.
    */
-  async wait(): Promise<void> {
+  async wait(tableId?: string): Promise<void> {
     const backlog = this.backlog;
     if (!backlog) return;
     const giveUpAt = this.clock.now().getTime() + this.holdMs;
@@ -69,21 +85,32 @@ export class CommandCatchUp {
       timeout.unref();
     });
     try {
-      await Promise.race([givenUp, this.caughtUp(backlog, giveUpAt)]);
+      await Promise.race([givenUp, this.caughtUp(backlog, giveUpAt, tableId)]);
     } finally {
       clearTimeout(timeout);
     }
   }
 
-  private async caughtUp(backlog: CommandBacklog, giveUpAt: number): Promise<void> {
+  private async caughtUp(backlog: CommandBacklog, giveUpAt: number, tableId?: string) {
     try {
       const ends = await backlog.ends();
       while (!(await backlog.consumedTo(ends))) {
         if (this.clock.now().getTime() + POLL_MS > giveUpAt) return;
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        await sleep(POLL_MS);
       }
     } catch {
       // The brokers cannot say (an outage): the window closes as it would have without the wait.
+      return;
+    }
+    // A command the group applied by storing it in this table's inbox (it was read by another
+    // instance) is applied here once the inbox is drained, which its notification has started.
+    while (tableId !== undefined && this.forwarded?.waiting(tableId)) {
+      if (this.clock.now().getTime() + INBOX_POLL_MS > giveUpAt) return;
+      await sleep(INBOX_POLL_MS);
     }
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

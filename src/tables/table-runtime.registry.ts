@@ -144,7 +144,7 @@ export class TableRuntimeRegistry implements OwnershipListener, Tables {
       listeners: this.listeners,
       deckCount: machine.adapter.shoeRules.deckCount,
       windowsHeldUntil: () => Math.max(graceUntil, this.windowHold?.heldUntil() ?? 0),
-      windowCatchUp: this.windowHold?.catchUp,
+      windowCatchUp: this.windowHold?.catchUp.forTable(lease.tableId),
       takeover: this.evidence
         ? new TakeoverGuard(lease.tableId, this.frameSources.get(lease.tableId)!, this.evidence)
         : undefined,
