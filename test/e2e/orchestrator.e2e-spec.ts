@@ -294,22 +294,24 @@ describe('round orchestrator', () => {
       view.round?.bettingOpen ? view.round : undefined,
     );
     for (const [i, spot] of ['1', '2', '3'].entries()) {
-      const bet = { commandId: `sup-${i}`, playerId: `sp${i}`, betType: 'player', spot };
-      let { body } = await post(
-        '/platform/tables/pokdeng-sup/bets',
-        { ...bet, amount: 1_000 + i },
-        platform,
-      );
-      // A misread during betting escalates too (60% misreads): resumed, the same command again,
-      // for as long as it takes (on a loaded machine an escalation can beat the bet several times).
+      const bet = { playerId: `sp${i}`, betType: 'player', spot, amount: 1_000 + i };
+      const place = (attempt: number) =>
+        post(
+          '/platform/tables/pokdeng-sup/bets',
+          { ...bet, commandId: `sup-${i}-${attempt}` },
+          platform,
+        );
+      let attempt = 0;
+      let { body } = await place(attempt);
+      // A misread during betting escalates too (60% misreads): resumed, then bet again, for as
+      // long as it takes (on a loaded machine an escalation can beat the bet several times). A new
+      // command each time, as a platform does after a refusal: a repeated command id gets the
+      // command's first answer again (idempotence), refusals included.
       const giveUpAt = Date.now() + 60_000;
       while (body.error === 'table-paused' && Date.now() < giveUpAt) {
         await post('/tables/pokdeng-sup/resume', {}, asSupervisor());
-        ({ body } = await post(
-          '/platform/tables/pokdeng-sup/bets',
-          { ...bet, amount: 1_000 + i },
-          platform,
-        ));
+        attempt += 1;
+        ({ body } = await place(attempt));
       }
       expect(body).toMatchObject({ accepted: true });
     }
