@@ -218,12 +218,15 @@ describe('HTTP server limits of the real service', () => {
     expect(fastest).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 50);
     expect(slowest).toBeLessThanOrEqual(HEADERS_TIMEOUT_MS + CHECK_MS + 1_000);
     for (const h of attack.held) expect(h.first).toBe('HTTP/1.1 408 Request Timeout');
-    // Every probe answered 200, and within 50 ms but for what the machine does without an attack.
+    // Every probe answered 200, half of them within 50 ms. The tail only within what the machine
+    // does anyway: of ~60 probes, the p95 is the fourth slowest, and one stall of a loaded machine
+    // (a CI run's 650 ms, which also held every slowloris connection 500 ms past its timeout)
+    // puts it past 50 ms. Starved by the attack, the server would answer most probes late.
     expect(health.failures).toEqual([]);
     expect(health.samples.length).toBeGreaterThan(40);
     expect(percentile(health.samples, 50)).toBeLessThan(50);
     expect(percentile(health.samples, 95)).toBeLessThan(
-      Math.max(50, 2 * percentile(quiet.samples, 95)),
+      Math.max(100, 3 * percentile(quiet.samples, 95)),
     );
     // Their places are free again.
     expect((await requestFrom(ATTACKERS[0], url, '/health/live')).status).toBe(200);
