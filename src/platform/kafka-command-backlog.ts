@@ -51,12 +51,15 @@ export class KafkaCommandBacklog implements CommandBacklog {
 
   private async fetchEnds(): Promise<PartitionEnds> {
     const admin = await this.connected();
+    const topics = [...this.topics()];
+    // One request per topic (the admin API asks about one at a time), all at once.
+    const offsets = await Promise.all(topics.map((topic) => admin.fetchTopicOffsets(topic)));
     const ends = new Map<string, { start: bigint; end: bigint }>();
-    for (const topic of this.topics()) {
-      for (const p of await admin.fetchTopicOffsets(topic)) {
+    topics.forEach((topic, i) => {
+      for (const p of offsets[i]) {
         ends.set(`${topic}:${p.partition}`, { start: BigInt(p.low), end: BigInt(p.high) });
       }
-    }
+    });
     return ends;
   }
 

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock/clock';
+import { settleWithin } from '../common/settle-within';
 
 /** A command partition's offsets, by `topic:partition`. */
 export type PartitionEnds = ReadonlyMap<string, { start: bigint; end: bigint }>;
@@ -9,6 +10,12 @@ export interface CommandBacklog {
   ends(): Promise<PartitionEnds>;
   /** Whether the group has committed every partition up to these ends (its reads applied). */
   consumedTo(ends: PartitionEnds): Promise<boolean>;
+}
+
+/** What one table's command windows wait for before they close after a join. */
+export interface WindowCatchUp {
+  pending(): boolean;
+  wait(): Promise<void>;
 }
 
 /** The tables' inboxes on this instance: commands other instances forwarded, not yet applied. */
@@ -50,7 +57,7 @@ export class CommandCatchUp {
   }
 
   /** What one table's windows wait for. */
-  forTable(tableId: string): { pending(): boolean; wait(): Promise<void> } {
+  forTable(tableId: string): WindowCatchUp {
     return { pending: () => this.pending(), wait: () => this.wait(tableId) };
   }
 
@@ -77,18 +84,9 @@ export class CommandCatchUp {
     const backlog = this.backlog;
     if (!backlog) return;
     const giveUpAt = this.clock.now().getTime() + this.holdMs;
-    let timeout: NodeJS.Timeout | undefined;
     // A question the brokers are slow to answer (kafkajs retries a broker that is away) does not
     // keep the window open past the hold either.
-    const givenUp = new Promise<void>((resolve) => {
-      timeout = setTimeout(resolve, this.holdMs);
-      timeout.unref();
-    });
-    try {
-      await Promise.race([givenUp, this.caughtUp(backlog, giveUpAt, tableId)]);
-    } finally {
-      clearTimeout(timeout);
-    }
+    await settleWithin(this.caughtUp(backlog, giveUpAt, tableId), this.holdMs, undefined);
   }
 
   private async caughtUp(backlog: CommandBacklog, giveUpAt: number, tableId?: string) {
@@ -111,6 +109,7 @@ export class CommandCatchUp {
   }
 }
 
+/** A pause on the global timers (jest's fake timers drive them; node:timers/promises they do not). */
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

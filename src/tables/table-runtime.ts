@@ -29,7 +29,8 @@ import { emptyWrites, UNSTORED_READING } from '../table-core/table-writes';
 import { currenciesOf } from '../table-core/table-state';
 import { HeldReadings } from './held-readings';
 import { GroupStep, StepAhead } from './step-ahead';
-import { TableTimers, type WindowCatchUp } from './table-timers';
+import type { WindowCatchUp } from './command-catch-up';
+import { TableTimers } from './table-timers';
 import type { TakeoverGuard } from './takeover-check';
 
 /** A reading as the machine takes it: not stored yet (its transition stores it). */

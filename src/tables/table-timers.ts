@@ -2,13 +2,8 @@ import type { Logger } from '@nestjs/common';
 import type { Clock } from '../clock/clock';
 import { oneLine } from '../common/one-line';
 import type { TableInput, TableState } from '../table-core/table-machine';
+import type { WindowCatchUp } from './command-catch-up';
 import { COMMAND_WINDOW_TIMERS } from './command-window-hold';
-
-/** What a command window waits for before it closes after a join (CommandCatchUp). */
-export interface WindowCatchUp {
-  pending(): boolean;
-  wait(): Promise<void>;
-}
 
 /** How often a held window looks whether its hold is over. */
 const HOLD_RECHECK_MS = 250;
@@ -85,9 +80,8 @@ export class TableTimers {
   /** A timer due: a command window may stay open first (CommandWindowHold, CommandCatchUp). */
   private fire(key: string, timer: { name: string; token: number }): void {
     this.timers.delete(key);
-    const heldMs = COMMAND_WINDOW_TIMERS.has(timer.name)
-      ? this.windowsHeldUntil() - this.clock.now().getTime()
-      : 0;
+    const commandWindow = COMMAND_WINDOW_TIMERS.has(timer.name);
+    const heldMs = commandWindow ? this.windowsHeldUntil() - this.clock.now().getTime() : 0;
     if (heldMs > 0) {
       if (!this.held.has(key)) {
         this.held.add(key);
@@ -103,7 +97,7 @@ export class TableTimers {
       return;
     }
     this.held.delete(key);
-    if (COMMAND_WINDOW_TIMERS.has(timer.name) && this.catchUp?.pending()) {
+    if (commandWindow && this.catchUp?.pending()) {
       this.waitForCatchUp(key, timer, this.catchUp);
       return;
     }
