@@ -21,6 +21,13 @@ import {
 export const EMBEDDED_POOL_SIZE = 1;
 
 /**
+ * PGlite runs in this process: a busy process (a start beside initdb, a loaded machine) is slow to
+ * answer, not a lost server, and every query waits its turn for the one connection. The network
+ * timeout (DATABASE_CONNECT_TIMEOUT_MS, 3 s) failed a start on a loaded CI machine.
+ */
+export const EMBEDDED_CONNECT_TIMEOUT_MS = 60_000;
+
+/**
  * Opens the database the configuration asks for: the real PostgreSQL at DATABASE_URL, or the
  * embedded PGlite. Fails with a one-line StartupError instead of retrying forever.
  */
@@ -63,7 +70,9 @@ export class DatabaseConnection {
     const dataSource = createStudioDataSource({
       url,
       poolSize: embedded ? EMBEDDED_POOL_SIZE : config.poolSize,
-      connectTimeoutMs: config.connectTimeoutMs,
+      connectTimeoutMs: embedded
+        ? Math.max(config.connectTimeoutMs, EMBEDDED_CONNECT_TIMEOUT_MS)
+        : config.connectTimeoutMs,
       applicationName,
       // PGlite runs one query at a time for every client: a long one is not a sick database.
       ...(embedded
