@@ -15,6 +15,12 @@ import { createTestDatabase, TestDatabase } from './test-database';
 export const PLATFORM_KEY = 'test-platform-key';
 
 /** The orchestrator's games, on virtual shoes over real pseudo-terminals, as in its e2e tests. */
+/**
+ * Of a 2.5 s betting window: the time a round must have left when its bets start. They are sent one
+ * after another, and on a loaded machine a round caught near its close refused the later ones.
+ */
+const MIN_BETTING_LEFT_MS = 1_800;
+
 export const AUDIT_TABLES: TableDefinition[] = [
   {
     id: 'pokdeng-audit',
@@ -133,8 +139,11 @@ export function useAuditStudio(
       `/audit/rounds?${new URLSearchParams(params)}`,
     );
 
-  /** The table's round whose betting is open (a round other than `after`, when given). */
-  async function tableRound(tableId: string, after?: string) {
+  /**
+   * The table's round whose betting is open with at least `minLeftMs` to go (a round other than
+   * `after`, when given).
+   */
+  async function tableRound(tableId: string, after?: string, minLeftMs = 0) {
     return waitFor(
       `${tableId} to open betting`,
       async () => {
@@ -143,10 +152,15 @@ export function useAuditStudio(
         });
         const view = (await response.json()) as {
           round: { id: string; phase: string; bettingOpen: boolean } | null;
+          timers: { name: string; dueAt: string }[];
         };
-        return view.round?.bettingOpen && view.round.id !== after ? view.round : undefined;
+        if (!view.round?.bettingOpen || view.round.id === after) return undefined;
+        // In a round the only timers are the engine's: while betting is open, the betting window.
+        const closesAt = Math.min(...view.timers.map((t) => Date.parse(t.dueAt)));
+        return closesAt - Date.now() >= minLeftMs ? view.round : undefined;
       },
       60_000,
+      50,
     );
   }
 
@@ -157,12 +171,13 @@ export function useAuditStudio(
 
   /**
    * Places the bets in one round of the table, all accepted. When that round's betting closes
-   * before the first bet lands (a slow machine), the bets go to the next round instead.
+   * before the first bet lands (a slow machine), the bets go to the next round instead; a later
+   * bet refused fails the test (the first is in that round already).
    */
   async function betInOneRound(tableId: string, commandPrefix: string, bets: object[]) {
     let refused: string | undefined;
     for (let attempt = 0; ; attempt += 1) {
-      const round = await tableRound(tableId, refused);
+      const round = await tableRound(tableId, refused, MIN_BETTING_LEFT_MS);
       const commandId = (i: number) => `${commandPrefix}-${i}${attempt ? `-retry-${attempt}` : ''}`;
       const first = await post(
         `/platform/tables/${tableId}/bets`,
