@@ -5,7 +5,7 @@ import { ensureKafkaTopics } from '../../src/kafka/kafka-topics';
 import { PlatformTopics } from '../../src/kafka/platform-topics';
 import { platformKafkaPlan } from '../../src/platforms-kafka/platform-kafka-plan';
 import { TEST_KAFKA_BROKERS } from '../support/environment';
-import { startTestStudio, uniqueTopicPrefix, waitFor } from '../support/studio-harness';
+import { signIn, startTestStudio, uniqueTopicPrefix, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(300_000);
@@ -65,6 +65,9 @@ describe('per-platform Kafka topics (contract 2.0)', () => {
         KAFKA_COMMAND_PARTITIONS: '2',
         KAFKA_EVENT_PARTITIONS: '2',
         KAFKA_COMMAND_TOPIC_REFRESH_MS: '500',
+        // The dealer closes betting once the bets are answered (below), and deals at a test's pace.
+        DEMO_USERS: 'true',
+        VIRTUAL_DEALER_PACE_MS: '20',
       },
     });
     producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
@@ -133,6 +136,13 @@ describe('per-platform Kafka topics (contract 2.0)', () => {
         .map((m) => [m.value.playerId, m.value.status])
         .sort(),
     ).toEqual(players.b.map((p) => [p, 'accepted']).sort());
+    // Every bet is in: the dealer closes betting rather than the test waiting out the window.
+    const dealer = await signIn(studio.url, 'dealer', 'dealer-demo');
+    const closed = await fetch(`${studio.url}/tables/${TABLE.id}/close-betting`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${dealer}` },
+    });
+    expect(closed.status).toBe(200);
     const shared = () =>
       seen.filter((m) => m.topic === topics.sharedEvents && m.value.roundId === roundId);
     await waitFor(

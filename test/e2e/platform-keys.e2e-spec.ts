@@ -65,6 +65,8 @@ describe('platforms registry and API keys', () => {
         DEMO_USERS: 'true',
         PLATFORM_API_KEYS: DEFAULT_KEY,
         PLATFORM_KEY_CACHE_MS: String(CACHE_MS),
+        // The new shoe's burn cards at a test's pace, not a dealer's (6 s before betting opens).
+        VIRTUAL_DEALER_PACE_MS: '20',
       },
     });
     const deps = {
