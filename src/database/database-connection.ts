@@ -27,6 +27,13 @@ export const EMBEDDED_POOL_SIZE = 1;
  */
 export const EMBEDDED_CONNECT_TIMEOUT_MS = 60_000;
 
+/** How long the pool waits to connect, or for a free connection. */
+export function poolConnectTimeoutMs(config: DatabaseConfig, embedded: boolean): number {
+  return embedded
+    ? Math.max(config.connectTimeoutMs, EMBEDDED_CONNECT_TIMEOUT_MS)
+    : config.connectTimeoutMs;
+}
+
 /**
  * Opens the database the configuration asks for: the real PostgreSQL at DATABASE_URL, or the
  * embedded PGlite. Fails with a one-line StartupError instead of retrying forever.
@@ -70,9 +77,7 @@ export class DatabaseConnection {
     const dataSource = createStudioDataSource({
       url,
       poolSize: embedded ? EMBEDDED_POOL_SIZE : config.poolSize,
-      connectTimeoutMs: embedded
-        ? Math.max(config.connectTimeoutMs, EMBEDDED_CONNECT_TIMEOUT_MS)
-        : config.connectTimeoutMs,
+      connectTimeoutMs: poolConnectTimeoutMs(config, embedded !== undefined),
       applicationName,
       // PGlite runs one query at a time for every client: a long one is not a sick database.
       ...(embedded
