@@ -12,9 +12,10 @@ export interface DrivenTables {
 /**
  * Publishes each driven table's chain head as a ChainCheckpoint event (through the outbox) after
  * every transition that ends a round (or may have: a state taken up after a lost commit) and every
- * `intervalMs` (0: only at round end) when the chain grew. Once on the broker, the checkpoint anchors the chain outside the database, so deleting the
- * newest events no longer verifies as a shorter chain. Never throws into the tables: a database
- * outage is logged and the checkpoint is taken at the next occasion.
+ * `intervalMs` (0: only at round end) when the chain grew. Once on the broker, the checkpoint
+ * anchors the chain outside the database, so deleting the newest events no longer verifies as a
+ * shorter chain. Never throws into the tables: a database outage is logged and the checkpoint is
+ * taken at the next occasion.
  */
 export class ChainCheckpointer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('ChainCheckpoint');

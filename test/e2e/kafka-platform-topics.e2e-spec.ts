@@ -5,7 +5,13 @@ import { ensureKafkaTopics } from '../../src/kafka/kafka-topics';
 import { PlatformTopics } from '../../src/kafka/platform-topics';
 import { platformKafkaPlan } from '../../src/platforms-kafka/platform-kafka-plan';
 import { TEST_KAFKA_BROKERS } from '../support/environment';
-import { signIn, startTestStudio, uniqueTopicPrefix, waitFor } from '../support/studio-harness';
+import {
+  postJson,
+  signIn,
+  startTestStudio,
+  uniqueTopicPrefix,
+  waitFor,
+} from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(300_000);
@@ -138,10 +144,14 @@ describe('per-platform Kafka topics (contract 2.0)', () => {
     ).toEqual(players.b.map((p) => [p, 'accepted']).sort());
     // Every bet is in: the dealer closes betting rather than the test waiting out the window.
     const dealer = await signIn(studio.url, 'dealer', 'dealer-demo');
-    const closed = await fetch(`${studio.url}/tables/${TABLE.id}/close-betting`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${dealer}` },
-    });
+    const closed = await postJson(
+      studio.url,
+      `/tables/${TABLE.id}/close-betting`,
+      {},
+      {
+        authorization: `Bearer ${dealer}`,
+      },
+    );
     expect(closed.status).toBe(200);
     const shared = () =>
       seen.filter((m) => m.topic === topics.sharedEvents && m.value.roundId === roundId);

@@ -14,13 +14,13 @@ import { createTestDatabase, TestDatabase } from './test-database';
 
 export const PLATFORM_KEY = 'test-platform-key';
 
-/** The orchestrator's games, on virtual shoes over real pseudo-terminals, as in its e2e tests. */
 /**
  * Of a 2.5 s betting window: the time a round must have left when its bets start. They are sent one
  * after another, and on a loaded machine a round caught near its close refused the later ones.
  */
 const MIN_BETTING_LEFT_MS = 1_800;
 
+/** The orchestrator's games, on virtual shoes over real pseudo-terminals, as in its e2e tests. */
 export const AUDIT_TABLES: TableDefinition[] = [
   {
     id: 'pokdeng-audit',
