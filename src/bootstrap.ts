@@ -13,6 +13,7 @@ import type { HttpLimits } from './http/http-settings';
 import { LimitedExpressAdapter } from './http/limited-express-adapter';
 import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
+import { requestLogging } from './logging/logging.options';
 import { HealthController } from './health/health.controller';
 import { setupOpenApi } from './http/openapi';
 import { CommandAnswersPublisher } from './kafka/command-answers.publisher';
@@ -112,6 +113,8 @@ export async function startStudio(
     );
     app.useLogger(app.get(Logger));
     app.flushLogs();
+    // First, so that every answer (a refused body, a console asset) has its request id and line.
+    app.use(requestLogging(config.logging));
     const connections = connectionLimits(app, config.httpLimits);
     secureHeaders(app);
     useBodyLimits(app, config.httpLimits.bodyLimits);
