@@ -1,4 +1,10 @@
-import { requestLogLevel } from './logging.options';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LoggingConfig } from '../config/studio-config';
+import { loggingOptions, requestLogLevel, requestLogging } from './logging.options';
 
 describe('requestLogLevel', () => {
   it('keeps successes and the rules-refusals (409) out of an info log, and failures in it', () => {
@@ -9,5 +15,69 @@ describe('requestLogLevel', () => {
     expect(requestLogLevel(404)).toBe('info');
     expect(requestLogLevel(503)).toBe('error');
     expect(requestLogLevel(200, new Error('socket hang up'))).toBe('error');
+  });
+});
+
+interface LogLine {
+  req: { id: string };
+  res: { statusCode: number };
+  msg: string;
+}
+
+describe('requestLogging', () => {
+  let dir: string;
+  let server: Server;
+  let base: string;
+  let logging: LoggingConfig;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'request-log-'));
+    logging = { level: 'info', format: 'json', file: join(dir, 'service.log') };
+    const log = requestLogging(logging);
+    server = createServer((request, response) =>
+      log(request, response, () => {
+        response.statusCode = request.url === '/missing' ? 404 : 200;
+        response.end('{}');
+      }),
+    );
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterEach(async () => {
+    await new Promise((ok) => server.close(ok));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const lines = () =>
+    readFileSync(logging.file!, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as LogLine);
+
+  it('echoes a sane X-Request-Id, replaces any other, and logs the refusal with it', async () => {
+    const sane = await fetch(`${base}/missing`, { headers: { 'x-request-id': 'abc-123' } });
+    expect(sane.headers.get('x-request-id')).toBe('abc-123');
+    const odd = await fetch(`${base}/missing`, { headers: { 'x-request-id': 'not/an id' } });
+    expect(odd.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    // At info a success (debug) is not logged; both refusals are, each with its id.
+    await fetch(`${base}/fine`, { headers: { authorization: 'Bearer secret-token' } });
+    const logged = lines();
+    expect(logged.map((l) => [l.req.id, l.res.statusCode])).toEqual([
+      ['abc-123', 404],
+      [odd.headers.get('x-request-id'), 404],
+    ]);
+    expect(logged[0].msg).toBe('GET /missing 404');
+    expect(JSON.stringify(logged)).not.toContain('secret-token');
+  });
+
+  it("shares one stream per configuration, and leaves nestjs-pino's request binding out", () => {
+    const first = loggingOptions(logging);
+    const again = loggingOptions(logging);
+    expect(first.forRoutes).toEqual([]);
+    const stream = (params: typeof first) => (params.pinoHttp as [unknown, unknown])[1];
+    expect(stream(again)).toBe(stream(first));
+    expect(stream(loggingOptions({ ...logging }))).not.toBe(stream(first));
   });
 });
