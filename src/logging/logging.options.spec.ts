@@ -19,8 +19,10 @@ describe('requestLogLevel', () => {
 });
 
 interface LogLine {
-  req: { id: string };
+  level: number;
+  req: { id: string; method: string; url: string };
   res: { statusCode: number };
+  err?: { type: string; message: string };
   msg: string;
 }
 
@@ -36,7 +38,8 @@ describe('requestLogging', () => {
     const log = requestLogging(logging);
     server = createServer((request, response) =>
       log(request, response, () => {
-        response.statusCode = request.url === '/missing' ? 404 : 200;
+        const status: Record<string, number> = { '/missing': 404, '/broken': 500 };
+        response.statusCode = status[request.url ?? ''] ?? 200;
         response.end('{}');
       }),
     );
@@ -56,19 +59,22 @@ describe('requestLogging', () => {
       .filter(Boolean)
       .map((line) => JSON.parse(line) as LogLine);
 
-  it('echoes a sane X-Request-Id, replaces any other, and logs the refusal with it', async () => {
+  it('echoes a sane X-Request-Id, replaces any other, and logs refusals and failures with it', async () => {
     const sane = await fetch(`${base}/missing`, { headers: { 'x-request-id': 'abc-123' } });
     expect(sane.headers.get('x-request-id')).toBe('abc-123');
     const odd = await fetch(`${base}/missing`, { headers: { 'x-request-id': 'not/an id' } });
     expect(odd.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     // At info a success (debug) is not logged; both refusals are, each with its id.
     await fetch(`${base}/fine`, { headers: { authorization: 'Bearer secret-token' } });
+    await fetch(`${base}/broken`, { method: 'POST', headers: { 'x-request-id': 'r-500' } });
     const logged = lines();
-    expect(logged.map((l) => [l.req.id, l.res.statusCode])).toEqual([
-      ['abc-123', 404],
-      [odd.headers.get('x-request-id'), 404],
+    expect(logged.map((l) => [l.req.id, l.req.method, l.req.url, l.res.statusCode])).toEqual([
+      ['abc-123', 'GET', '/missing', 404],
+      [odd.headers.get('x-request-id'), 'GET', '/missing', 404],
+      ['r-500', 'POST', '/broken', 500],
     ]);
-    expect(logged[0].msg).toBe('GET /missing 404');
+    expect(logged[0]).toMatchObject({ level: 30, msg: 'GET /missing 404' });
+    expect(logged[2]).toMatchObject({ level: 50, err: { type: 'Error' } });
     expect(JSON.stringify(logged)).not.toContain('secret-token');
   });
 

@@ -111,14 +111,19 @@ function pinoOptions(logging: LoggingConfig): PinoHttpOptions {
     customErrorMessage: (req, res, error) =>
       `${req.method} ${req.url} ${res.statusCode}: ${error.message}`,
     // A request is logged as id, method and URL: headers carry credentials (bearer tokens,
-    // X-Platform-Key) and nothing in them is worth a log line.
+    // X-Platform-Key) and nothing in them is worth a log line. Read from the request itself (not
+    // wrapped: pino-http's standard serializer first copies headers, address and query, for every
+    // request, into an object these three fields are then picked from). The URL as it came, not
+    // as a mounted middleware (the API docs) rewrote it.
+    wrapSerializers: false,
     serializers: {
-      req: (req: { id?: unknown; method?: string; url?: string }) => ({
+      req: (req: { id?: unknown; method?: string; url?: string; originalUrl?: string }) => ({
         id: req.id,
         method: req.method,
-        url: req.url,
+        url: req.originalUrl ?? req.url,
       }),
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+      err: pino.stdSerializers.err,
     },
     redact: {
       paths: [
