@@ -80,6 +80,7 @@ export const ApiTableCommandErrors = () =>
   applyDecorators(
     error(404, 'unknown table (or void request)'),
     error(409, 'the table refuses the command in its current phase'),
+    error(415, 'the body is not JSON: send it with Content-Type: application/json'),
     error(
       503,
       'no instance drove the table within COMMAND_WAIT_MS, the table is stopping, the database ' +

@@ -1,5 +1,5 @@
-import type { INestApplication } from '@nestjs/common';
-import { json, urlencoded } from 'express';
+import { type INestApplication, UnsupportedMediaTypeException } from '@nestjs/common';
+import { json, type NextFunction, type Request, urlencoded } from 'express';
 import type { HttpLimits } from './http-settings';
 
 /** Routes whose bodies are commands: platform bets and decisions, dealers' and supervisors' table actions. */
@@ -10,11 +10,29 @@ export const SIGN_IN_ROUTE = '/auth/login';
  * Body parsers with a size limit per route, in place of Nest's one parser of 100 KiB for all: a
  * sign-in and a command are a few hundred bytes, so a larger body is refused early with 413
  * `payload-too-large` before it is read into memory. The first parser that matches reads the body
- * (body-parser skips a body already read).
+ * (body-parser skips a body already read). A command's body is JSON only (`commandsAreJson`).
  */
 export function useBodyLimits(app: INestApplication, limits: HttpLimits['bodyLimits']): void {
   const parsers = (limit: number) => [json({ limit }), urlencoded({ extended: true, limit })];
   app.use(SIGN_IN_ROUTE, ...parsers(limits.signIn));
-  app.use(COMMAND_ROUTES, ...parsers(limits.commands));
+  app.use(COMMAND_ROUTES, commandsAreJson, json({ limit: limits.commands }));
   app.use(...parsers(limits.other));
+}
+
+/**
+ * 415 `unsupported-media-type` for a command whose body is not JSON. Without it, a form (what
+ * `curl --data` sends) or plain text reached validation as an empty body and was refused for a
+ * missing field, which sent a platform's engineer looking in the wrong place. A request without
+ * a body, or with an empty one (close betting, end the shoe), passes.
+ */
+export function commandsAreJson(request: Request, _response: unknown, next: NextFunction): void {
+  // An empty body (a POST with Content-Length: 0, as fetch sends one without a body) is no body.
+  const empty = request.headers['content-length'] === '0';
+  if (empty || request.is('application/json') !== false) return next();
+  const type = (request.headers['content-type'] ?? 'none').slice(0, 100);
+  next(
+    new UnsupportedMediaTypeException(
+      `A command's body is JSON: send it with Content-Type: application/json (this one's type: ${type})`,
+    ),
+  );
 }

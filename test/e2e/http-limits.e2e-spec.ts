@@ -285,6 +285,36 @@ describe('HTTP server limits of the real service', () => {
     expect(other.status).toBe(401);
   });
 
+  it('refuses a command whose body is not JSON with 415, and still reads a JSON one and a body-less action', async () => {
+    const bet = (contentType: string | undefined, body: string) =>
+      fetch(`${url}/platform/tables/limits-pd/bets`, {
+        method: 'POST',
+        headers: {
+          'x-platform-key': 'limits-key',
+          ...(contentType ? { 'content-type': contentType } : {}),
+        },
+        body,
+      });
+    const json = '{"playerId":"p-415","betType":"player","amount":100}';
+    // A form is what `curl --data` sends; fetch calls a bare string text/plain.
+    for (const [type, sent] of [
+      ['application/x-www-form-urlencoded', 'playerId=p-415&betType=player&amount=100'],
+      [undefined, json],
+    ] as const) {
+      const answer = await bet(type, sent);
+      expect(answer.status).toBe(415);
+      const refusal = (await answer.json()) as { error: string; message: string };
+      expect(refusal.error).toBe('unsupported-media-type');
+      expect(refusal.message).toContain('Content-Type: application/json');
+    }
+    // The same command as JSON is read and judged by the table (not a media-type refusal).
+    const read = await bet('application/json; charset=utf-8', json);
+    expect([200, 409]).toContain(read.status);
+    // A table action with no body at all is not a media-type question: it reaches the route.
+    const bodyless = await fetch(`${url}/tables/limits-pd/pause`, { method: 'POST' });
+    expect(bodyless.status).toBe(401);
+  });
+
   it('sees the client behind a trusted proxy (X-Forwarded-For), and ignores the header from anyone else', async () => {
     const via = (client: string) => ({ 'x-forwarded-for': client });
     // Two wrong passwords lock the (dealer, 203.0.113.9) pair: the client behind the proxy.
