@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import express from 'express';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -76,6 +77,23 @@ describe('requestLogging', () => {
     expect(logged[0]).toMatchObject({ level: 30, msg: 'GET /missing 404' });
     expect(logged[2]).toMatchObject({ level: 50, err: { type: 'Error' } });
     expect(JSON.stringify(logged)).not.toContain('secret-token');
+  });
+
+  it('logs the URL as it came, not as a mounted middleware sees it', async () => {
+    const app = express();
+    app.use(requestLogging(logging));
+    app.use('/docs', (_request, response) => void response.status(401).end());
+    const mounted = createServer(app);
+    await new Promise<void>((ok) => mounted.listen(0, '127.0.0.1', ok));
+    try {
+      const { port } = mounted.address() as AddressInfo;
+      await fetch(`http://127.0.0.1:${port}/docs/index.html`);
+    } finally {
+      await new Promise((ok) => mounted.close(ok));
+    }
+    expect(lines().map((l) => [l.req.url, l.msg])).toEqual([
+      ['/docs/index.html', 'GET /docs/index.html 401'],
+    ]);
   });
 
   it("shares one stream per configuration, and leaves nestjs-pino's request binding out", () => {

@@ -107,9 +107,9 @@ function pinoOptions(logging: LoggingConfig): PinoHttpOptions {
     },
     customAttributeKeys: { reqId: 'requestId' },
     customLogLevel: (_req, res, error) => requestLogLevel(res.statusCode, error),
-    customSuccessMessage: (req, res) => `${req.method} ${req.url} ${res.statusCode}`,
+    customSuccessMessage: (req, res) => `${req.method} ${urlOf(req)} ${res.statusCode}`,
     customErrorMessage: (req, res, error) =>
-      `${req.method} ${req.url} ${res.statusCode}: ${error.message}`,
+      `${req.method} ${urlOf(req)} ${res.statusCode}: ${error.message}`,
     // A request is logged as id, method and URL: headers carry credentials (bearer tokens,
     // X-Platform-Key) and nothing in them is worth a log line. Read from the request itself (not
     // wrapped: pino-http's standard serializer first copies headers, address and query, for every
@@ -117,10 +117,10 @@ function pinoOptions(logging: LoggingConfig): PinoHttpOptions {
     // as a mounted middleware (the API docs) rewrote it.
     wrapSerializers: false,
     serializers: {
-      req: (req: { id?: unknown; method?: string; url?: string; originalUrl?: string }) => ({
+      req: (req: IncomingMessage & { id?: unknown }) => ({
         id: req.id,
         method: req.method,
-        url: req.originalUrl ?? req.url,
+        url: urlOf(req),
       }),
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
       err: pino.stdSerializers.err,
@@ -136,4 +136,9 @@ function pinoOptions(logging: LoggingConfig): PinoHttpOptions {
     },
     autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
   };
+}
+
+/** The URL as the request came (Express keeps it as originalUrl; a mounted middleware's is cut). */
+function urlOf(req: IncomingMessage): string | undefined {
+  return (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url;
 }
