@@ -48,7 +48,8 @@ describe('TableRuntime readings through a database outage', () => {
         if (ctx.expectedVersion !== stored.version) {
           throw Object.assign(new Error('stale'), { name: 'StaleTableStateError' });
         }
-        stored = { version: stored.version + 1, state: outcome.state };
+        // As a JSON column gives it back: a copy, not the runtime's own object.
+        stored = { version: stored.version + 1, state: JSON.parse(JSON.stringify(outcome.state)) };
         if (verdict === 'landed-unanswered') throw new Error('Connection terminated unexpectedly');
         return stored.version;
       },
@@ -65,7 +66,10 @@ describe('TableRuntime readings through a database outage', () => {
         const ingestion = read
           ? { lastRead: { code: read.code, at: read.receivedAt } }
           : state.ingestion;
-        return { state: { ...state, n: state.n + 1, ingestion }, writes: emptyWrites() };
+        const n = state.n + 1;
+        // Each step writes an event naming its count: what a listener is told it wrote.
+        const events = [{ type: 'Counted', payload: { n } }];
+        return { state: { ...state, n, ingestion }, writes: { ...emptyWrites(), events } };
       },
     };
     const runtime = new TableRuntime(machine as never, {
@@ -96,10 +100,18 @@ describe('TableRuntime readings through a database outage', () => {
   let reading = card();
   const submit = (runtime: TableRuntime) => runtime.submitReading((reading = card()) as never);
 
-  it('announces the state it takes up after a commit whose answer was lost', async () => {
-    // What the listeners saw: a virtual dealer deals the card the announced state expects.
+  it('announces the state it takes up after a commit whose answer was lost, with its writes', async () => {
+    // What the listeners saw: a virtual dealer deals the card the announced state expects; the
+    // round log and the metrics count what the writes say.
     const seen: number[] = [];
-    const t = table(['landed-unanswered'], [(_id, o) => seen.push((o.state as never as State).n)]);
+    const written: unknown[] = [];
+    const t = table(
+      ['landed-unanswered'],
+      [
+        (_id, o) => seen.push((o.state as never as State).n),
+        (_id, o) => written.push(...o.writes.events.map((e) => e.payload)),
+      ],
+    );
     await t.start(); // n = 1, announced
     await expect(t.runtime.submit({ type: 'tick' } as never)).rejects.toThrow(/terminated/);
     expect(t.stored().state.n).toBe(2); // it landed; nobody was told
@@ -108,6 +120,7 @@ describe('TableRuntime readings through a database outage', () => {
     await expect(t.runtime.submit({ type: 'tick' } as never)).rejects.toThrow('stale');
     expect((t.runtime.snapshot as never as State).n).toBe(2);
     expect(seen).toEqual([1, 2]);
+    expect(written).toEqual([{ n: 1 }, { n: 2 }]);
     // And goes on from it.
     await expect(t.runtime.submit({ type: 'tick' } as never)).resolves.toMatchObject({
       accepted: true,

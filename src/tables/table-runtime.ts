@@ -31,6 +31,7 @@ import { HeldReadings } from './held-readings';
 import { GroupStep, StepAhead } from './step-ahead';
 import type { WindowCatchUp } from './command-catch-up';
 import { TableTimers } from './table-timers';
+import { UncertainCommits } from './uncertain-commits';
 import type { TakeoverGuard } from './takeover-check';
 
 /** A reading as the machine takes it: not stored yet (its transition stores it). */
@@ -80,6 +81,7 @@ export class TableRuntime implements DrivenTable {
   private closing = false;
   private readonly timers: TableTimers;
   private readonly prefetched: AnswerPrefetch;
+  private readonly uncertain = new UncertainCommits();
   private readonly ahead: StepAhead;
   private readonly commands: CommandQueue;
   private readonly held: HeldReadings;
@@ -202,15 +204,19 @@ export class TableRuntime implements DrivenTable {
    */
   private async reload(): Promise<void> {
     const stored = await this.deps.store.load(this.tableId).catch(() => undefined);
-    if (!stored || stored.version === this.version) return;
+    if (!stored) return;
+    if (stored.version === this.version) return this.uncertain.clear();
+    // The lost commit was never announced. When it is one this runtime tried (UncertainCommits),
+    // it is announced now with its writes; otherwise the listeners learn the state taken up, so a
+    // virtual dealer deals the card it expects and the consoles show it (without this, a table
+    // waiting for a virtual shoe's card waited forever).
+    const landed = this.uncertain.landed(stored.version, stored.state);
     this.logger.warn(
-      `Took up the stored state (version ${stored.version}): a commit's answer was lost`,
+      `Took up the stored state (version ${stored.version}): a commit's answer was lost` +
+        (landed ? '; announced now with what it wrote' : ''),
     );
-    // The lost commit was never announced, and its writes are not at hand: the listeners learn
-    // the state taken up, so a virtual dealer deals the card it expects and the consoles show it
-    // (without this, a table waiting for a virtual shoe's card waited forever).
     this.version = stored.version;
-    this.committed({ state: stored.state, writes: emptyWrites() });
+    this.committed(landed ?? { state: stored.state, writes: emptyWrites() });
   }
 
   submit(input: TableInput, meta?: CommandMeta): Promise<CommandResult> {
@@ -354,8 +360,10 @@ export class TableRuntime implements DrivenTable {
       this.prefetched.clear();
       this.logger.error(`Could not commit ${what}: ${oneLine(error)}`);
       if ((error as Error | undefined)?.name === 'StaleTableStateError') await this.reload();
+      else this.uncertain.failed(this.version, outcome);
       throw error;
     }
+    this.uncertain.clear();
     this.prefetched.answered(records);
     this.committed(outcome);
   }
