@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from './database-unavailable';
+import { isDatabaseUnavailable, mayHaveCommitted } from './database-unavailable';
 
 function connectionError(code: string, message = 'x'): Error {
   return Object.assign(new Error(message), { code });
@@ -23,5 +23,33 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(connectionError('22P02', 'invalid input syntax'))).toBe(false);
     expect(isDatabaseUnavailable(new TypeError('x is undefined'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
+  });
+});
+
+describe('mayHaveCommitted', () => {
+  it('is true when the connection broke with the statement in flight, however it is wrapped', () => {
+    expect(mayHaveCommitted(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(mayHaveCommitted(connectionError('ECONNRESET'))).toBe(true);
+    expect(mayHaveCommitted(new Error('Query read timeout'))).toBe(true);
+    const typeorm = Object.assign(new Error('query failed'), {
+      driverError: new Error('Connection terminated unexpectedly'),
+    });
+    expect(mayHaveCommitted(new Error('wrapped', { cause: typeorm }))).toBe(true);
+  });
+
+  it('is false when nothing was sent, the database rolled back, or refused the statement', () => {
+    expect(mayHaveCommitted(connectionError('ECONNREFUSED'))).toBe(false);
+    expect(mayHaveCommitted(new Error('timeout exceeded when trying to connect'))).toBe(false);
+    expect(mayHaveCommitted(new Error('Connection terminated due to connection timeout'))).toBe(
+      false,
+    );
+    expect(mayHaveCommitted(connectionError('57014', 'canceling statement due to timeout'))).toBe(
+      false,
+    );
+    expect(mayHaveCommitted(connectionError('23505', 'duplicate key'))).toBe(false);
+    expect(mayHaveCommitted(Object.assign(new Error('gone'), { name: 'LeaseLostError' }))).toBe(
+      false,
+    );
+    expect(mayHaveCommitted(undefined)).toBe(false);
   });
 });

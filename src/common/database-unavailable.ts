@@ -54,3 +54,24 @@ export function isLeftByOutage(error: unknown): boolean {
   const name = (error as Error | undefined)?.name;
   return name === 'LeaseLostError' || name === 'StaleTableStateError';
 }
+
+/** Socket errors of a connection that broke after it was made: a query may have been in flight. */
+const BROKEN_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
+/** pg's words for a connection lost while in use (not for one that could not be made). */
+const BROKEN_MESSAGES =
+  /Connection terminated(?! due to connection timeout)|Query read timeout|Connection is not queryable/i;
+
+/**
+ * Whether a failed statement may nonetheless have committed: the connection broke while it was in
+ * flight, so the database may have committed it and the answer was lost. A connection refused or
+ * not obtained in time, a timeout the database rolled back, or a statement it refused, did not.
+ * Looks through `driverError` (TypeORM) and `cause`.
+ */
+export function mayHaveCommitted(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 4) return false;
+  const e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+  if (typeof e.code === 'string' && BROKEN_CODES.has(e.code)) return true;
+  if (typeof e.message === 'string' && BROKEN_MESSAGES.test(e.message)) return true;
+  return mayHaveCommitted(e.driverError, depth + 1) || mayHaveCommitted(e.cause, depth + 1);
+}

@@ -32,13 +32,17 @@ describe('TableRuntime readings through a database outage', () => {
   type Verdict = 'ok' | 'refused' | 'landed-unanswered' | Error;
 
   /** The commits after the start answer with `verdicts` in turn, then 'ok'. */
-  function table(verdicts: Verdict[], listeners: TransitionListener[] = []) {
+  function table(verdicts: Verdict[], listeners: TransitionListener[] = [], loadsInOutage = true) {
     let stored = { version: 1, state: initial };
     const recordedAlone: unknown[] = [];
     const pending = [...verdicts];
     let started = false;
     const store = {
-      load: async () => stored,
+      load: async () => {
+        // Out with the database: a read fails like the commits (when the test says so).
+        if (started && !loadsInOutage && pending[0] === 'refused') throw unreachable();
+        return stored;
+      },
       findCommands: async () => new Map(),
       recordCommands: async () => undefined,
       commit: async (outcome: { state: State }, ctx: { expectedVersion: number }) => {
@@ -54,6 +58,7 @@ describe('TableRuntime readings through a database outage', () => {
         return stored.version;
       },
     };
+    let steps = 0;
     const machine = {
       settings: { tableId: 't1' },
       expected: () => null,
@@ -67,9 +72,11 @@ describe('TableRuntime readings through a database outage', () => {
           ? { lastRead: { code: read.code, at: read.receivedAt } }
           : state.ingestion;
         const n = state.n + 1;
-        // Each step writes an event naming its count: what a listener is told it wrote.
+        // Each step writes an event naming its count: what a listener is told it wrote. And each
+        // attempt's state is its own, as a real one is (its timers are due from its own now).
         const events = [{ type: 'Counted', payload: { n } }];
-        return { state: { ...state, n, ingestion }, writes: { ...emptyWrites(), events } };
+        const attempt = (steps += 1);
+        return { state: { ...state, n, ingestion, attempt }, writes: { ...emptyWrites(), events } };
       },
     };
     const runtime = new TableRuntime(machine as never, {
@@ -126,6 +133,21 @@ describe('TableRuntime readings through a database outage', () => {
       accepted: true,
     });
     expect(seen).toEqual([1, 2, 3]);
+  });
+
+  it('announces a landed reading with its writes after retries that never reached the database', async () => {
+    const written: unknown[] = [];
+    const t = table(
+      ['landed-unanswered', 'refused', 'refused', 'refused', 'refused', 'refused', 'refused'],
+      [(_id, o) => written.push(...o.writes.events.map((e) => e.payload))],
+      false,
+    );
+    await t.start(); // n = 1
+    expect(await submit(t.runtime)).toEqual({ accepted: true, reply: {} });
+    // Applied once (n = 2), and announced with what that commit wrote, not as a bare state.
+    expect(t.stored()).toMatchObject({ version: 3, state: { n: 2 } });
+    expect(written).toEqual([{ n: 1 }, { n: 2 }]);
+    await t.runtime.stop();
   });
 
   it('commits the reading once the database answers again, and the next one after it', async () => {

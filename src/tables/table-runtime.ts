@@ -2,7 +2,11 @@ import { Logger } from '@nestjs/common';
 import type { CardCode } from '@studio/cards';
 import { cryptoRandomSource, fisherYates } from '@studio/games/blackjack';
 import { Clock, IdGenerator } from '../clock/clock';
-import { isDatabaseUnavailable, isLeftByOutage } from '../common/database-unavailable';
+import {
+  isDatabaseUnavailable,
+  isLeftByOutage,
+  mayHaveCommitted,
+} from '../common/database-unavailable';
 import { oneLine } from '../common/one-line';
 import {
   hasWrites,
@@ -360,7 +364,7 @@ export class TableRuntime implements DrivenTable {
       this.prefetched.clear();
       this.logger.error(`Could not commit ${what}: ${oneLine(error)}`);
       if ((error as Error | undefined)?.name === 'StaleTableStateError') await this.reload();
-      else this.uncertain.failed(this.version, outcome);
+      else if (mayHaveCommitted(error)) this.uncertain.failed(this.version, outcome);
       throw error;
     }
     this.uncertain.clear();

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { MachineOutcome, TableState } from '../table-core/table-machine';
 
-/** Attempts kept per version: a commit is retried a few times in an outage, not hundreds. */
+/** Attempts kept per version: only commits whose connection broke in flight, a few at most. */
 const KEPT = 4;
 
 /**
