@@ -14,33 +14,43 @@ const CONNECTION_MESSAGES =
 /**
  * Whether an error means the database cannot be reached right now (not that a statement was
  * wrong): socket errors, PostgreSQL connection exceptions (SQLSTATE class 08) and an operator
- * shutdown (57P01–57P03), a statement or lock timeout (57014, 55P03), pg's own messages for a lost connection. Looks through `driverError`
- * (TypeORM) and `cause`.
+ * shutdown (57P01–57P03), a statement or lock timeout (57014, 55P03), pg's own messages for a lost
+ * connection. Looks through `driverError` (TypeORM) and `cause`.
  */
-export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
-  if (!error || typeof error !== 'object' || depth > 4) return false;
-  const e = error as {
-    code?: unknown;
-    name?: unknown;
-    message?: unknown;
-    driverError?: unknown;
-    cause?: unknown;
-  };
-  // A table that holds a card reading until the database takes it refuses other input so.
-  if (e.name === 'TableWaitsForDatabaseError') return true;
-  if (typeof e.code === 'string') {
-    if (
-      SOCKET_CODES.has(e.code) ||
-      /^08[0-9A-Z]{3}$/.test(e.code) ||
-      /^57P0[123]$/.test(e.code) ||
-      BOUNDED_WAIT_CODES.has(e.code)
-    ) {
-      return true;
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return inErrorOrCauses(error, (e) => {
+    // A table that holds a card reading until the database takes it refuses other input so.
+    if (e.name === 'TableWaitsForDatabaseError') return true;
+    if (typeof e.code === 'string') {
+      if (
+        SOCKET_CODES.has(e.code) ||
+        /^08[0-9A-Z]{3}$/.test(e.code) ||
+        /^57P0[123]$/.test(e.code) ||
+        BOUNDED_WAIT_CODES.has(e.code)
+      ) {
+        return true;
+      }
     }
-  }
-  if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return true;
+    return typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message);
+  });
+}
+
+interface ErrorFields {
+  code?: unknown;
+  name?: unknown;
+  message?: unknown;
+  driverError?: unknown;
+  cause?: unknown;
+}
+
+/** Whether `test` holds for the error, or for what it wraps (TypeORM's `driverError`, `cause`). */
+function inErrorOrCauses(error: unknown, test: (e: ErrorFields) => boolean, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 4) return false;
+  const e = error as ErrorFields;
   return (
-    isDatabaseUnavailable(e.driverError, depth + 1) || isDatabaseUnavailable(e.cause, depth + 1)
+    test(e) ||
+    inErrorOrCauses(e.driverError, test, depth + 1) ||
+    inErrorOrCauses(e.cause, test, depth + 1)
   );
 }
 
@@ -68,10 +78,11 @@ const BROKEN_MESSAGES =
  * not obtained in time, a timeout the database rolled back, or a statement it refused, did not.
  * Looks through `driverError` (TypeORM) and `cause`.
  */
-export function mayHaveCommitted(error: unknown, depth = 0): boolean {
-  if (!error || typeof error !== 'object' || depth > 4) return false;
-  const e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
-  if (typeof e.code === 'string' && BROKEN_CODES.has(e.code)) return true;
-  if (typeof e.message === 'string' && BROKEN_MESSAGES.test(e.message)) return true;
-  return mayHaveCommitted(e.driverError, depth + 1) || mayHaveCommitted(e.cause, depth + 1);
+export function mayHaveCommitted(error: unknown): boolean {
+  return inErrorOrCauses(
+    error,
+    (e) =>
+      (typeof e.code === 'string' && BROKEN_CODES.has(e.code)) ||
+      (typeof e.message === 'string' && BROKEN_MESSAGES.test(e.message)),
+  );
 }
