@@ -35,6 +35,30 @@ export function planBatch(
   return { results, firstOf, fresh };
 }
 
+/**
+ * After a commit of the batch found some of its commands answered before (and wrote nothing):
+ * each occurrence of those not answered yet gets its stored answer, and the fresh commands left
+ * (from `done` on; the ones before are committed) are those still to step.
+ */
+export function withoutAnswered(
+  items: readonly BatchItem[],
+  fresh: readonly number[],
+  done: number,
+  answered: ReadonlyMap<string, Record<string, unknown>>,
+  results: Array<CommandResult | undefined>,
+): number[] {
+  items.forEach((item, i) => {
+    const stored = item.meta.commandId ? answered.get(item.meta.commandId) : undefined;
+    if (stored && !results[i]) results[i] = replayStored(stored, item.meta);
+  });
+  const left = fresh.filter((i, k) => k < done || !results[i]);
+  // Answers of no command still to step would step the same commands again, for ever.
+  if (left.length === fresh.length) {
+    throw new Error('The commit named commands answered before that this batch does not hold');
+  }
+  return left;
+}
+
 /** The answer to anything submitted while this instance lets go of the table. */
 export const TABLE_STOPPING: CommandResult = {
   accepted: false,

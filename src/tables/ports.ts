@@ -28,6 +28,26 @@ export interface CommitContext {
   commands?: CommandRecord[];
   /** The reading this transition applies when it is not stored yet (its id is UNSTORED_READING). */
   reading?: ReadingRecord;
+  /**
+   * The commands' ids were not looked up before they were stepped (one round trip instead of
+   * two): the commit looks them up first and, when any was answered before, writes nothing and
+   * rejects with their stored answers (answeredBefore).
+   */
+  lookUpAnswers?: boolean;
+}
+
+type StoredAnswers = ReadonlyMap<string, Record<string, unknown>>;
+
+/**
+ * The stored answers a commit or record with `lookUpAnswers` found, when it rejected because some
+ * of its commands were answered before (nothing was written); else undefined. Known by the
+ * error's name, `CommandsAnsweredBeforeError` (the store's class is the history's).
+ */
+export function answeredBefore(error: unknown): StoredAnswers | undefined {
+  const e = error as { name?: unknown; answers?: unknown } | null | undefined;
+  return e?.name === 'CommandsAnsweredBeforeError' && e.answers instanceof Map
+    ? (e.answers as StoredAnswers)
+    : undefined;
 }
 
 /** Where a table's transitions are committed and its state is rebuilt from (the history writer). */
@@ -35,8 +55,16 @@ export interface TransitionStore {
   load(tableId: string): Promise<{ version: number; state: TableState } | undefined>;
   /** The stored first answers of these command ids (those answered before). */
   findCommands(commandIds: readonly string[]): Promise<Map<string, Record<string, unknown>>>;
-  /** Answers of commands that changed nothing (a refusal must get the same answer again). */
-  recordCommands(tableId: string, commands: readonly CommandRecord[], at: Date): Promise<void>;
+  /**
+   * Answers of commands that changed nothing (a refusal must get the same answer again). With
+   * `lookUpAnswers`, as a commit with it (CommitContext).
+   */
+  recordCommands(
+    tableId: string,
+    commands: readonly CommandRecord[],
+    at: Date,
+    lookUpAnswers?: boolean,
+  ): Promise<void>;
   /** Commits the transition, fenced by the lease; resolves with the table's new version. */
   commit(outcome: MachineOutcome, context: CommitContext): Promise<number>;
 }

@@ -25,10 +25,16 @@ import type {
   ReadingRecord,
 } from '../use-cases/common/tables.port';
 import { AnswerPrefetch } from './answer-prefetch';
-import { planBatch, TABLE_STOPPING } from './batch-plan';
+import { planBatch, TABLE_STOPPING, withoutAnswered } from './batch-plan';
 import { CommandQueue } from './command-queue';
 import { commandRecord, replayRepeat, replayStored } from './command-replay';
-import type { CommandRecord, ReadingStore, TableLeaseFence, TransitionStore } from './ports';
+import {
+  answeredBefore,
+  CommandRecord,
+  ReadingStore,
+  TableLeaseFence,
+  TransitionStore,
+} from './ports';
 import { emptyWrites, UNSTORED_READING } from '../table-core/table-writes';
 import { currenciesOf } from '../table-core/table-state';
 import { HeldReadings } from './held-readings';
@@ -323,7 +329,7 @@ export class TableRuntime implements DrivenTable {
     const records: CommandRecord[] = meta?.commandId
       ? [commandRecord(meta.commandId, meta, result)]
       : [];
-    await this.persist(outcome, now, records, input.type, reading);
+    await this.persist(outcome, now, records, input.type, { reading });
     if (outcome.rejection) this.logRejection(input, outcome.rejection);
     return result;
   }
@@ -331,22 +337,25 @@ export class TableRuntime implements DrivenTable {
   /**
    * Commits a transition with the answers it gives (then timers and listeners follow), or stores
    * only the answers when nothing changed (a refused command must get the same answer again). A
-   * reading no transition commits is stored on its own.
+   * reading no transition commits is stored on its own. With `lookUpAnswers` (CommitContext), it
+   * rejects, having written nothing, when a command was answered before (answeredBefore).
    */
   private async persist(
     outcome: MachineOutcome,
     now: Date,
     records: CommandRecord[],
     what: string,
-    reading?: ReadingRecord,
+    { reading, lookUpAnswers }: { reading?: ReadingRecord; lookUpAnswers?: boolean } = {},
   ): Promise<void> {
     const { store, lease, ids } = this.deps;
     if (outcome.state === this.state && !hasWrites(outcome.writes)) {
       if (reading) this.deps.readings.record(reading);
-      await store.recordCommands(this.tableId, records, now).catch((error: unknown) => {
-        this.prefetched.clear();
-        throw error;
-      });
+      await store
+        .recordCommands(this.tableId, records, now, lookUpAnswers)
+        .catch((error: unknown) => {
+          if (!answeredBefore(error)) this.prefetched.clear();
+          throw error;
+        });
       this.prefetched.answered(records);
       return;
     }
@@ -359,8 +368,10 @@ export class TableRuntime implements DrivenTable {
         newId: () => ids.newId(),
         commands: records,
         reading,
+        lookUpAnswers,
       });
     } catch (error) {
+      if (answeredBefore(error)) throw error; // nothing was written
       this.prefetched.clear();
       this.logger.error(`Could not commit ${what}: ${oneLine(error)}`);
       if ((error as Error | undefined)?.name === 'StaleTableStateError') await this.reload();
@@ -376,9 +387,13 @@ export class TableRuntime implements DrivenTable {
     if (this.stopped) return items.map(() => ({ ...TABLE_STOPPING }));
     if (this.held.waiting) throw this.held.refusal();
     const ids = items.flatMap((item) => (item.meta.commandId ? [item.meta.commandId] : []));
-    const lookup =
-      ids.length > 0 ? (this.prefetched.take(ids) ?? this.deps.store.findCommands(ids)) : undefined;
-    // While the stored answers are looked up: the first step, as if no command id had been
+    // The stored answers of the commands, when the intake looked them up ahead (prepareAhead).
+    // Otherwise the commit looks them up itself (lookUpAnswers: one round trip instead of two),
+    // and in the rare case that one was answered before it writes nothing and the batch is
+    // stepped again without it.
+    const lookup = ids.length > 0 ? this.prefetched.take(ids) : undefined;
+    const lookUpAnswers = ids.length > 0 && !lookup;
+    // While a lookup made ahead is awaited: the first step, as if no command id had been
     // answered before (the usual case); taken again below if some had. Computed already while
     // the previous batch committed, when that commit left the state it was computed on.
     let plan = planBatch(items, new Map());
@@ -393,21 +408,30 @@ export class TableRuntime implements DrivenTable {
       plan = planBatch(items, previous);
       ahead = undefined;
     }
-    const { results, firstOf, fresh } = plan;
+    const { results, firstOf } = plan;
+    let { fresh } = plan;
     for (let done = 0; done < fresh.length;) {
       const { step, now } = ahead ?? this.stepGroup(items, fresh.slice(done));
       ahead = undefined;
       const consumed = fresh.slice(done, done + step.results.length);
       const records: CommandRecord[] = [];
       consumed.forEach((i, k) => {
-        results[i] = step.results[k];
         const { meta } = items[i];
         if (meta.commandId) records.push(commandRecord(meta.commandId, meta, step.results[k]));
       });
-      const persisting = this.persist(step.outcome, now, records, `${consumed.length} commands`);
+      const what = `${consumed.length} commands`;
+      const persisting = this.persist(step.outcome, now, records, what, { lookUpAnswers });
       // The batch's last commit: the next batch is stepped on the state it leaves meanwhile.
       const last = done + consumed.length === fresh.length;
-      await (last ? this.ahead.during(step.outcome.state, persisting) : persisting);
+      try {
+        await (last ? this.ahead.during(step.outcome.state, persisting) : persisting);
+      } catch (error) {
+        const answered = answeredBefore(error);
+        if (!answered) throw error;
+        fresh = withoutAnswered(items, fresh, done, answered, results);
+        continue;
+      }
+      consumed.forEach((i, k) => (results[i] = step.results[k]));
       this.logBatchRejections(step.results);
       done += consumed.length;
     }

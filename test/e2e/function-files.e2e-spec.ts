@@ -24,6 +24,8 @@ async function definitionOf(runner: QueryRunner, file: FunctionFile): Promise<st
   try {
     await runner.query(`CREATE SCHEMA function_file_scratch`);
     await runner.query(`SET LOCAL search_path = function_file_scratch`);
+    // A LANGUAGE sql body is checked against tables at creation; the scratch schema has none.
+    await runner.query(`SET LOCAL check_function_bodies = off`);
     await runner.query(file.text);
     const [row] = await runner.query(
       `SELECT pg_get_functiondef(p.oid) AS def FROM pg_proc p

@@ -6,7 +6,11 @@ import {
   TableLeaseRepository,
 } from '../../src/database/table-lease.repository';
 import { historyQueryOf } from '../../src/history/reader/history-query';
-import type { CommandRecord } from '../../src/history/writer/processed-commands.repository';
+import {
+  CommandRecord,
+  CommandsAnsweredBeforeError,
+} from '../../src/history/writer/processed-commands.repository';
+import { ROWS_PER_STATEMENT } from '../../src/history/writer/sql-chunks';
 import { SupervisorActionsRepository } from '../../src/history/writer/supervisor-actions.repository';
 import {
   SETTLEMENTS_PER_CALL,
@@ -62,7 +66,12 @@ describe('one writer for every transition', () => {
 
   async function commit(
     next: MachineOutcome,
-    extra: { as?: TableLease; commands?: CommandRecord[]; reading?: boolean } = {},
+    extra: {
+      as?: TableLease;
+      commands?: CommandRecord[];
+      reading?: boolean;
+      lookUpAnswers?: boolean;
+    } = {},
   ): Promise<void> {
     const committed = await writer.commit(next, {
       lease: extra.as ?? lease,
@@ -72,6 +81,7 @@ describe('one writer for every transition', () => {
       newId: () => randomUUID(),
       commands: extra.commands,
       reading: extra.reading ? cardReading(TABLE, n) : undefined,
+      lookUpAnswers: extra.lookUpAnswers,
     });
     version = committed;
     previous = next.state;
@@ -304,5 +314,102 @@ describe('one writer for every transition', () => {
       status: 'lapsed',
     });
     expect(await expectUnbrokenChain(historyQueryOf(ds), TABLE.id)).toBe((await state()).events);
+  });
+
+  /**
+   * A batch whose command ids were not looked up before it was stepped (an HTTP request's): the
+   * commit looks them up itself, in its one statement, and writes nothing when one was answered
+   * before, so no command is applied twice and the runtime can answer it from what is stored.
+   */
+  describe('commands looked up by their own commit', () => {
+    const answer = (commandId: string, note: string): CommandRecord => ({
+      commandId,
+      kind: 'refused',
+      result: { accepted: false, code: 'x', message: note },
+    });
+    const stored = async (ids: string[]) =>
+      (
+        await ds.query(
+          `SELECT command_id FROM processed_commands WHERE command_id = ANY($1) ORDER BY 1`,
+          [ids],
+        )
+      ).map((r: { command_id: string }) => r.command_id);
+    const rejection = (work: Promise<void>) =>
+      work.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+
+    it('commits when none was answered before, and refuses whole when one was', async () => {
+      await commit(outcome({}), {
+        commands: [answer('lk-1', 'first'), answer('lk-2', 'first')],
+        lookUpAnswers: true,
+      });
+      expect(await stored(['lk-1', 'lk-2'])).toEqual(['lk-1', 'lk-2']);
+
+      const before = await state();
+      const error = await rejection(
+        commit(
+          outcome({
+            bets: [
+              {
+                betId: 'lk-bet',
+                playerId: 'player-lk',
+                commandId: 'lk-1',
+                betType: 'main',
+                spot: null,
+                amount: 100,
+                deducted: 100,
+                roundId: TABLE.round,
+              },
+            ],
+          }),
+          { commands: [answer('lk-3', 'second'), answer('lk-1', 'second')], lookUpAnswers: true },
+        ),
+      );
+      expect(error).toBeInstanceOf(CommandsAnsweredBeforeError);
+      expect((error as CommandsAnsweredBeforeError).answers).toEqual(
+        new Map([['lk-1', answer('lk-1', 'first').result]]),
+      );
+      expect(await state()).toEqual(before);
+      expect(await stored(['lk-3'])).toEqual([]);
+      const [bet] = await ds.query(`SELECT count(*)::int AS n FROM bets WHERE id = 'lk-bet'`);
+      expect(bet.n).toBe(0);
+
+      // The chain's head stayed where it was: the next commit follows on.
+      await commit(outcome({}), { commands: [answer('lk-3', 'second')], lookUpAnswers: true });
+      expect(await stored(['lk-3'])).toEqual(['lk-3']);
+      expect(await expectUnbrokenChain(historyQueryOf(ds), TABLE.id)).toBe((await state()).events);
+    });
+
+    it('records answers alone unless one was answered before, across statements too', async () => {
+      const at = new Date(Date.UTC(2026, 11, 1, 10));
+      const error = await rejection(
+        writer.recordCommands(TABLE.id, [answer('lk-4', 'x'), answer('lk-2', 'x')], at, true),
+      );
+      expect((error as CommandsAnsweredBeforeError).answers).toEqual(
+        new Map([['lk-2', answer('lk-2', 'first').result]]),
+      );
+      expect(await stored(['lk-4'])).toEqual([]);
+
+      // More than one statement carries: the last one finds lk-1 and the first one rolls back.
+      const many = Array.from({ length: ROWS_PER_STATEMENT }, (_, i) =>
+        answer(`lk-many-${i}`, 'x'),
+      );
+      const chunked = await rejection(
+        writer.recordCommands(TABLE.id, [...many, answer('lk-1', 'x')], at, true),
+      );
+      expect(chunked).toBeInstanceOf(CommandsAnsweredBeforeError);
+      expect(await stored(['lk-many-0', `lk-many-${ROWS_PER_STATEMENT - 1}`])).toEqual([]);
+
+      await writer.recordCommands(TABLE.id, [...many, answer('lk-4', 'x')], at, true);
+      expect(await stored(['lk-4', 'lk-many-0'])).toEqual(['lk-4', 'lk-many-0']);
+      // Without lookUpAnswers, a repeat keeps the answer stored first and rejects nothing.
+      await writer.recordCommands(TABLE.id, [answer('lk-4', 'changed')], at);
+      const [kept] = await ds.query(
+        `SELECT result FROM processed_commands WHERE command_id = 'lk-4'`,
+      );
+      expect(kept.result).toEqual(answer('lk-4', 'x').result);
+    });
   });
 });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 export const HISTORY_FUNCTION_FILES = [
   'studio_commit_transition',
   'studio_commit_transitions',
+  'studio_find_answers',
   'studio_commit_commands',
   'studio_write_settlements',
   'studio_sum_round_stakes',

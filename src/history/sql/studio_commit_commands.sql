@@ -7,6 +7,11 @@
 -- The rows come as column arrays (unnest), not JSON: PostgreSQL reads them without building a
 -- record per row. An error keeps its SQLSTATE (a NUL in a text value is 22021, a command id stored
 -- twice 23505), so the intake still isolates a command the database refuses.
+--
+-- With `t.lookUpAnswers` (the caller did not look the command ids up before stepping, the usual
+-- case of an HTTP request: one round trip instead of two), it first looks them up, and when any was
+-- answered before it writes nothing and returns those answers (`answeredBefore`): the caller steps
+-- the batch again without them.
 CREATE OR REPLACE FUNCTION studio_commit_commands(
   t jsonb, s json,
   b_id text[], b_round uuid[], b_player text[], b_command text[], b_type text[],
@@ -20,6 +25,13 @@ DECLARE
   v_at timestamptz := (t->>'at')::timestamptz;
   r jsonb;
 BEGIN
+  IF (t->>'lookUpAnswers')::boolean THEN
+    SELECT jsonb_object_agg(a.command_id, a.result) INTO r
+      FROM studio_find_answers(b_command || d_command || c_id) AS a;
+    IF r IS NOT NULL THEN
+      RETURN jsonb_build_object('answeredBefore', r);
+    END IF;
+  END IF;
   r := studio_commit_transition(t, s);
   IF cardinality(b_id) > 0 THEN
     INSERT INTO bets (id, round_id, table_id, player_id, command_id, bet_type, spot, amount,

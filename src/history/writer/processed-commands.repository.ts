@@ -43,21 +43,49 @@ export function placeAnswers(
 }
 
 /**
- * Where a command id's first answer is: its bet or decision row, or processed_commands. One
- * index probe per id (a nested loop over the ids): with `command_id = ANY(...)` the planner
- * scanned the whole bets table once it had grown past its last ANALYZE, which is just what a
- * betting window does, and the lookup grew with the table instead of with the batch.
+ * A commit asked to look its commands up (lookUpAnswers) found some answered before: it wrote
+ * nothing. The table runtime knows it by its name (the middle ring imports no edge class) and
+ * steps its batch again with these answers.
  */
-const FIND_ANSWERS = `
-  SELECT c.command_id, a.result
-    FROM unnest($1::text[]) AS c(command_id)
-   CROSS JOIN LATERAL (
-         SELECT p.result FROM processed_commands p WHERE p.command_id = c.command_id
-          UNION ALL
-         SELECT b.answer FROM bets b WHERE b.command_id = c.command_id AND b.answer IS NOT NULL
-          UNION ALL
-         SELECT d.answer FROM decisions d WHERE d.command_id = c.command_id AND d.answer IS NOT NULL
-          LIMIT 1) a`;
+export class CommandsAnsweredBeforeError extends Error {
+  constructor(
+    tableId: string | null,
+    /** The stored first answers of the commands answered before. */
+    readonly answers: Map<string, Record<string, unknown>>,
+  ) {
+    super(
+      `${answers.size} of the commands for table ${tableId ?? '?'} were answered before: nothing was written`,
+    );
+    this.name = 'CommandsAnsweredBeforeError';
+  }
+}
+
+/** The answers of a call of studio_find_answers (src/history/sql/), by command id. */
+export function answersByCommand(
+  rows: ReadonlyArray<{ command_id: string; result: Record<string, unknown> }>,
+): Map<string, Record<string, unknown>> {
+  return new Map(rows.map((row) => [row.command_id, row.result]));
+}
+
+const FIND_ANSWERS = `SELECT command_id, result FROM studio_find_answers($1::text[])`;
+
+/** Answers kept on their own; one answered before keeps the answer stored first. */
+const RECORD = `
+  INSERT INTO processed_commands (command_id, table_id, kind, result, received_at)
+  SELECT c.command_id, $4, c.kind, c.result::jsonb, $5
+    FROM unnest($1::text[], $2::text[], $3::text[]) AS c(command_id, kind, result)
+  ON CONFLICT (command_id) DO NOTHING`;
+
+/** RECORD unless one of the commands was answered before: then nothing, and those answers. */
+const RECORD_UNLESS_ANSWERED = `
+  WITH known AS (SELECT command_id, result FROM studio_find_answers($1::text[])),
+       recorded AS (
+         INSERT INTO processed_commands (command_id, table_id, kind, result, received_at)
+         SELECT c.command_id, $4, c.kind, c.result::jsonb, $5
+           FROM unnest($1::text[], $2::text[], $3::text[]) AS c(command_id, kind, result)
+          WHERE NOT EXISTS (SELECT 1 FROM known)
+         ON CONFLICT (command_id) DO NOTHING)
+  SELECT command_id, result FROM known`;
 
 /**
  * Idempotence of platform commands: each command id's first answer, in its bet or decision row
@@ -79,29 +107,39 @@ export class ProcessedCommandsRepository {
   /**
    * Records the answers to commands that changed nothing (rejections), for idempotent repeats,
    * outside any transition (a transition's answers are written by its call). A repeat that slipped
-   * in keeps the answer stored first.
+   * in keeps the answer stored first. With `lookUpAnswers` (the ids were not looked up before),
+   * when any was answered before nothing is recorded: CommandsAnsweredBeforeError.
    */
   async recordAlone(
     tableId: string | null,
     commands: readonly CommandRecord[],
     at: Date,
+    lookUpAnswers = false,
   ): Promise<void> {
     if (commands.length === 0) return;
+    const record = async (
+      query: (sql: string, params: unknown[]) => Promise<unknown>,
+      chunk: readonly CommandRecord[],
+    ) => {
+      const known = (await query(lookUpAnswers ? RECORD_UNLESS_ANSWERED : RECORD, [
+        chunk.map((c) => c.commandId),
+        chunk.map((c) => c.kind),
+        chunk.map((c) => JSON.stringify(c.result)),
+        tableId,
+        at,
+      ])) as Array<{ command_id: string; result: Record<string, unknown> }>;
+      // In a transaction, it rolls back what earlier chunks recorded.
+      if (lookUpAnswers && known.length > 0) {
+        throw new CommandsAnsweredBeforeError(tableId, answersByCommand(known));
+      }
+    };
+    // One statement is a transaction of its own (one round trip, not three).
+    if (commands.length <= ROWS_PER_STATEMENT) {
+      return record((sql, params) => this.dataSource.query(sql, params), commands);
+    }
     await this.dataSource.transaction(async (manager) => {
       for (const chunk of chunks(commands, ROWS_PER_STATEMENT)) {
-        await manager.query(
-          `INSERT INTO processed_commands (command_id, table_id, kind, result, received_at)
-           SELECT c.command_id, $4, c.kind, c.result::jsonb, $5
-             FROM unnest($1::text[], $2::text[], $3::text[]) AS c(command_id, kind, result)
-           ON CONFLICT (command_id) DO NOTHING`,
-          [
-            chunk.map((c) => c.commandId),
-            chunk.map((c) => c.kind),
-            chunk.map((c) => JSON.stringify(c.result)),
-            tableId,
-            at,
-          ],
-        );
+        await record((sql, params) => manager.query(sql, params), chunk);
       }
     });
   }

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { LeaseLostError } from '../../database/table-lease.repository';
 import type { GroupSender, Settled } from './group-commit';
+import { CommandsAnsweredBeforeError } from './processed-commands.repository';
 import { chunks } from './sql-chunks';
 import { StaleTableStateError } from './table-state.repository';
 import {
@@ -64,17 +65,18 @@ export class TransitionCallRepository {
     try {
       if (rest.length === 0) {
         const [row] = await this.dataSource.query(sql, params);
-        return callResult(row.r);
+        return callResult(call, row.r);
       }
       return await this.dataSource.transaction(async (manager) => {
         const [row] = await manager.query(sql, params);
+        const first = callResult(call, row.r);
         for (const settlements of rest) {
           await manager.query(`SELECT studio_write_settlements($1, $2::jsonb)`, [
             call.at,
             JSON.stringify(settlementRows(settlements)),
           ]);
         }
-        return callResult(row.r);
+        return first;
       });
     } catch (error) {
       throw refusal(call, (error as { code?: string }).code) ?? error;
@@ -109,7 +111,7 @@ export class TransitionCallRepository {
     return Promise.all(
       calls.map(async (call, i): Promise<Settled<CallResult>> => {
         const a = answers[i];
-        if (a.error === undefined) return { ok: true, value: callResult(a) };
+        if (a.error === undefined) return { ok: true, value: callResult(call, a) };
         const refused = refusal(call, a.error);
         if (refused) return { ok: false, error: refused };
         return this.commit(call).then(
@@ -121,7 +123,21 @@ export class TransitionCallRepository {
   }
 }
 
-function callResult(r: { version?: number | string; readingId?: string | null }): CallResult {
+/** A call's answer: what it committed, or (lookUpAnswers) the commands answered before. */
+function callResult(
+  call: TransitionCall,
+  r: {
+    version?: number | string;
+    readingId?: string | null;
+    answeredBefore?: Record<string, Record<string, unknown>>;
+  },
+): CallResult {
+  if (r.answeredBefore) {
+    throw new CommandsAnsweredBeforeError(
+      call.lease.tableId,
+      new Map(Object.entries(r.answeredBefore)),
+    );
+  }
   return { version: Number(r.version), readingId: r.readingId ?? null };
 }
 

@@ -26,6 +26,11 @@ export interface TransitionCall {
    * their own. Given, the call is studio_commit_commands, which also writes those rows.
    */
   answers?: AnswerPlacement;
+  /**
+   * The commands' ids were not looked up before they were stepped: studio_commit_commands looks
+   * them up first and writes nothing when any was answered before (CommandsAnsweredBeforeError).
+   */
+  lookUpAnswers?: boolean;
 }
 
 /** A reading row as the call carries it (the outcome is the transition's). */
@@ -96,6 +101,7 @@ export function callRows(call: TransitionCall, settlements = call.writes.settlem
     genesis: GENESIS_HASH,
     events: call.events,
     outbox: call.outbox,
+    ...(call.lookUpAnswers && call.answers ? { lookUpAnswers: true } : {}),
   };
 }
 

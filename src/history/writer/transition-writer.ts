@@ -5,6 +5,7 @@ import type { ReadingRecord } from '../scanner-history.repository';
 import { GroupCommitOptions, GroupCommitter } from './group-commit';
 import {
   CommandRecord,
+  CommandsAnsweredBeforeError,
   placeAnswers,
   ProcessedCommandsRepository,
 } from './processed-commands.repository';
@@ -32,6 +33,11 @@ export interface CommitContext {
    * input is UNSTORED_READING): its row is written in the transition's own commit.
    */
   reading?: ReadingRecord;
+  /**
+   * The commands' ids were not looked up before they were stepped: the commit looks them up and,
+   * when any was answered before, writes nothing (CommandsAnsweredBeforeError with their answers).
+   */
+  lookUpAnswers?: boolean;
 }
 
 /** What the writer works with: the state's storage plan, the chain heads, the answers, the call. */
@@ -86,9 +92,17 @@ export class TransitionWriter {
     return this.repos.commands.find(commandIds);
   }
 
-  /** The answers to commands that changed nothing, kept for idempotent repeats. */
-  recordCommands(tableId: string, commands: readonly CommandRecord[], at: Date): Promise<void> {
-    return this.repos.commands.recordAlone(tableId, commands, at);
+  /**
+   * The answers to commands that changed nothing, kept for idempotent repeats. With
+   * `lookUpAnswers`, as for a commit (CommitContext).
+   */
+  recordCommands(
+    tableId: string,
+    commands: readonly CommandRecord[],
+    at: Date,
+    lookUpAnswers = false,
+  ): Promise<void> {
+    return this.repos.commands.recordAlone(tableId, commands, at, lookUpAnswers);
   }
 
   /**
@@ -108,7 +122,8 @@ export class TransitionWriter {
         return await this.send(outcome, ctx);
       }
     } catch (error) {
-      this.repos.events.forget(tableId);
+      // Answered before: nothing was written, the chain is where it was.
+      if (!(error instanceof CommandsAnsweredBeforeError)) this.repos.events.forget(tableId);
       throw error;
     }
   }
@@ -134,6 +149,7 @@ export class TransitionWriter {
       events: chained.rows,
       outbox: r.events.outboxRecords(chained.rows, ctx.occurredAt, ctx.newId),
       answers: withCommands(writes, ctx),
+      lookUpAnswers: ctx.lookUpAnswers,
     };
     const { version } = sentAlone(call) ? await r.call.commit(call) : await this.group.submit(call);
     if (plan.mode === 'snapshot') r.tableState.snapshotCommitted(tableId, version);
