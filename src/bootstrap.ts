@@ -25,11 +25,14 @@ import { commandIntakeServer } from './platform/command-intake.server';
  * Helmet's headers on every answer (nosniff, frame and referrer rules, a strict CSP for API
  * answers; the console pages send their own, stricter one), no X-Powered-By, and `no-store` on
  * every answer: API answers carry tokens, bets and cards that no cache may keep. The console pages
- * and their assets override it with their own `no-cache`.
+ * and their assets override it with their own `no-cache`. No ETag: nothing may revalidate a
+ * `no-store` answer, yet Express hashed every JSON body for one (SHA-1, ~1% of an HTTP command's
+ * CPU in the bench); the console files are written whole and never had one.
  */
 function secureHeaders(app: INestApplication): void {
   const express = app.getHttpAdapter().getInstance() as { disable(setting: string): void };
   express.disable('x-powered-by');
+  express.disable('etag');
   app.use(helmet());
   app.use(
     (_request: unknown, response: { setHeader(n: string, v: string): void }, next: () => void) => {

@@ -198,12 +198,14 @@ describe('sign-in and roles', () => {
     expect(outcomes.filter((o) => o && !o.ok && o.reason === 'username-taken')).toHaveLength(5);
   });
 
-  it('sends helmet headers and no-store, without X-Powered-By; console pages keep their CSP', async () => {
+  it('sends helmet headers and no-store, without X-Powered-By or ETag; console pages keep their CSP', async () => {
     const login = await post('/auth/login', { username: 'auditor', password: 'auditor-demo' });
     const live = await get('/health/live');
     for (const response of [login, live]) {
       expect(response.headers.get('x-powered-by')).toBeNull();
       expect(response.headers.get('cache-control')).toBe('no-store');
+      // Nothing may revalidate a no-store answer: no body hashed for it.
+      expect(response.headers.get('etag')).toBeNull();
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
       expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
