@@ -60,25 +60,15 @@ export class CommandsAnsweredBeforeError extends Error {
   }
 }
 
-/** The answers of a call of studio_find_answers (src/history/sql/), by command id. */
-export function answersByCommand(
-  rows: ReadonlyArray<{ command_id: string; result: Record<string, unknown> }>,
-): Map<string, Record<string, unknown>> {
-  return new Map(rows.map((row) => [row.command_id, row.result]));
-}
-
 const FIND_ANSWERS = `SELECT command_id, result FROM studio_find_answers($1::text[])`;
 
-/** Answers kept on their own; one answered before keeps the answer stored first. */
+/**
+ * Answers kept on their own; one answered before keeps the answer stored first. With $6 (the ids
+ * were not looked up before), nothing is recorded when any was answered before, and those answers
+ * are returned (without it, the lookup is not run: its condition is false before any row).
+ */
 const RECORD = `
-  INSERT INTO processed_commands (command_id, table_id, kind, result, received_at)
-  SELECT c.command_id, $4, c.kind, c.result::jsonb, $5
-    FROM unnest($1::text[], $2::text[], $3::text[]) AS c(command_id, kind, result)
-  ON CONFLICT (command_id) DO NOTHING`;
-
-/** RECORD unless one of the commands was answered before: then nothing, and those answers. */
-const RECORD_UNLESS_ANSWERED = `
-  WITH known AS (SELECT command_id, result FROM studio_find_answers($1::text[])),
+  WITH known AS (SELECT command_id, result FROM studio_find_answers($1::text[]) WHERE $6::boolean),
        recorded AS (
          INSERT INTO processed_commands (command_id, table_id, kind, result, received_at)
          SELECT c.command_id, $4, c.kind, c.result::jsonb, $5
@@ -121,16 +111,18 @@ export class ProcessedCommandsRepository {
       query: (sql: string, params: unknown[]) => Promise<unknown>,
       chunk: readonly CommandRecord[],
     ) => {
-      const known = (await query(lookUpAnswers ? RECORD_UNLESS_ANSWERED : RECORD, [
+      const known = (await query(RECORD, [
         chunk.map((c) => c.commandId),
         chunk.map((c) => c.kind),
         chunk.map((c) => JSON.stringify(c.result)),
         tableId,
         at,
+        lookUpAnswers,
       ])) as Array<{ command_id: string; result: Record<string, unknown> }>;
       // In a transaction, it rolls back what earlier chunks recorded.
-      if (lookUpAnswers && known.length > 0) {
-        throw new CommandsAnsweredBeforeError(tableId, answersByCommand(known));
+      if (known.length > 0) {
+        const answers = new Map(known.map((row) => [row.command_id, row.result]));
+        throw new CommandsAnsweredBeforeError(tableId, answers);
       }
     };
     // One statement is a transaction of its own (one round trip, not three).
