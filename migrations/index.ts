@@ -33,6 +33,7 @@ import { CancelledBets1765800000000 } from './1765800000000-CancelledBets';
 import { CurrenciesPerBet1765810000000 } from './1765810000000-CurrenciesPerBet';
 import { RoundStakes1765900000000 } from './1765900000000-RoundStakes';
 import { ScannerReadingKinds1765910000000 } from './1765910000000-ScannerReadingKinds';
+import { CommandKeysPerPlatform1766000000000 } from './1766000000000-CommandKeysPerPlatform';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -71,4 +72,5 @@ export const STUDIO_MIGRATIONS = [
   CurrenciesPerBet1765810000000,
   RoundStakes1765900000000,
   ScannerReadingKinds1765910000000,
+  CommandKeysPerPlatform1766000000000,
 ];

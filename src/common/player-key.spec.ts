@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { playerKey, playerOfKey, platformOfKey } from './player-key';
+import {
+  commandIdOfKey,
+  commandKey,
+  commandKeyOf,
+  playerKey,
+  playerOfKey,
+  platformOfKey,
+} from './player-key';
 
 describe('player keys', () => {
   it('keeps a default player bare and qualifies the others', () => {
@@ -24,6 +31,25 @@ describe('player keys', () => {
           expect(playerOfKey(k1)).toEqual({ platformId: p1, playerId: id1 });
           expect(platformOfKey(k1)).toBe(p1);
           if (p1 !== p2 || id1 !== id2) expect(playerKey(p2, id2)).not.toBe(k1);
+        },
+      ),
+    );
+  });
+
+  it("keys a command id by its platform: one platform's id never meets another's", () => {
+    expect(commandKey('default', 'cmd-1')).toBe('cmd-1');
+    expect(commandKey('casino-a', 'cmd-1')).toBe('casino-a:cmd-1');
+    expect(commandKey('default', 'casino-a:cmd-1')).toBe('default:casino-a:cmd-1');
+    expect(commandKeyOf('casino-a', undefined)).toBeUndefined();
+    expect(commandKeyOf('casino-a', '')).toBeUndefined();
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,8}$/),
+        fc.string({ minLength: 1 }),
+        fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,8}$/),
+        (p1, id, p2) => {
+          expect(commandIdOfKey(commandKey(p1, id))).toBe(id);
+          if (p1 !== p2) expect(commandKey(p2, id)).not.toBe(commandKey(p1, id));
         },
       ),
     );

@@ -31,5 +31,29 @@ export function platformOfKey(key: string): string {
   return at < 0 ? DEFAULT_PLATFORM : key.slice(0, at);
 }
 
+/**
+ * A command id is a platform's own idempotency key, unique only within that platform (two
+ * operators may both number their commands 1, 2, 3…). Stored, looked up and compared in the same
+ * form as a player key, so that a repeat finds only its own platform's first answer and another
+ * platform's id is never refused as reused: a `default` platform's bare id (stored as before),
+ * `<platformId>:<commandId>` for the others.
+ */
+export function commandKey(platformId: string, commandId: string): string {
+  return playerKey(platformId, commandId);
+}
+
+/** A command's stored key, or none when the command carries no id. */
+export function commandKeyOf(
+  platformId: string,
+  commandId: string | undefined,
+): string | undefined {
+  return commandId ? commandKey(platformId, commandId) : undefined;
+}
+
+/** The command id as its platform sent it (what every answer and message to it names). */
+export function commandIdOfKey(key: string): string {
+  return playerOfKey(key).playerId;
+}
+
 /** A platform id as the registry accepts it. */
 export const PLATFORM_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,39}$/;

@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
+import { commandIdOfKey } from '../common/player-key';
 import type { PlacedBetRef } from '../games/game-adapter';
 
-/** The betId a PlaceBet's answer named (or the row's id), or that PlaceBet's command id. */
+/** The betId a PlaceBet's answer named (or the row's id), or that PlaceBet's command key. */
 type BetReference = { betId: string } | { betCommandId: string };
 
 /**
@@ -51,7 +52,8 @@ export class PlacedBetsRepository {
       spot: row.spot,
       status: row.status!,
       answeredBetId: row.answered_bet_id,
-      commandId: row.command_id,
+      // As the platform knows it (its BetCancelled names it).
+      commandId: row.command_id === null ? null : commandIdOfKey(row.command_id),
     };
   }
 }

@@ -30,6 +30,14 @@ export function isNotDrivenHere(result: AppliedCommand): boolean {
   );
 }
 
+/**
+ * The platform a Kafka command is from: stamped on the message by the intake (its topic's); the
+ * v1 topics are the default platform's.
+ */
+export function platformOfMessage(message: CommandMessage): string {
+  return (message as { platformId?: string }).platformId ?? DEFAULT_PLATFORM;
+}
+
 /** A Kafka command as the use case's command object (validated), or its refusal. */
 export function platformCommandOf(message: CommandMessage): PlatformCommand | CommandRejection {
   // What the intake stamped on the message once it passed its schema: its platform (the topic's)
@@ -40,8 +48,7 @@ export function platformCommandOf(message: CommandMessage): PlatformCommand | Co
     tableId: message.tableId,
     commandId: message.commandId,
     roundId: message.roundId,
-    // The v1 topics are the default platform's (the intake sets a per-platform topic's).
-    platformId: stamped.platformId ?? DEFAULT_PLATFORM,
+    platformId: platformOfMessage(message),
     playerId: message.playerId,
   };
   // The shared fields come last in each literal: V8 (Node 20) adds a property to a spread copy

@@ -1,3 +1,4 @@
+import { commandIdOfKey } from '../common/player-key';
 import type { CommandMeta, CommandResult } from '../use-cases/common/tables.port';
 import type { CommandRecord } from './ports';
 
@@ -49,7 +50,7 @@ function reused(meta: CommandMeta): CommandResult {
     accepted: false,
     code: COMMAND_ID_REUSED,
     message:
-      `Command id ${meta.commandId} was used before for a different command: a repeat must be ` +
+      `Command id ${commandIdOfKey(meta.commandId ?? '')} was used before for a different command: a repeat must be ` +
       `identical, a new command needs a new id`,
   };
 }

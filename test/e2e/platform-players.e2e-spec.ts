@@ -256,4 +256,67 @@ describe('players of several platforms at one table', () => {
     expect(await get(`/platform/rounds/${roundId}`, otherKey)).toMatchObject({ status: 404 });
     expect(await get(`/platform/rounds/not-a-round`, otherKey)).toMatchObject({ status: 404 });
   });
+
+  it("keeps each platform's command ids its own: the same id at three platforms is three commands", async () => {
+    const round = await waitFor(
+      'the next round to open betting',
+      async () => {
+        const view = await tableView();
+        return view.round?.bettingOpen && view.round.id !== roundId ? view.round : undefined;
+      },
+      120_000,
+    );
+    const bet = (amount: number) => ({
+      commandId: 'shared-1',
+      playerId: 'carol',
+      betType: 'main',
+      amount,
+    });
+    const platforms = [
+      ['default', DEFAULT_KEY, 1_100],
+      ['casino-a', casinoKey, 1_200],
+      ['casino-b', otherKey, 1_300],
+    ] as const;
+    const betIds: string[] = [];
+    for (const [, key, amount] of platforms) {
+      const first = await post('bets', bet(amount), key);
+      expect(first).toMatchObject({ status: 200, body: { accepted: true } });
+      betIds.push((first.body.reply as { betId: string }).betId);
+    }
+    expect(new Set(betIds).size).toBe(3);
+    // A repeat finds its own platform's first answer, never another's.
+    for (const [k, [, key, amount]] of platforms.entries()) {
+      const repeat = await post('bets', bet(amount), key);
+      expect(repeat).toMatchObject({ status: 200, body: { accepted: true, duplicate: true } });
+      expect((repeat.body.reply as { betId: string }).betId).toBe(betIds[k]);
+    }
+    // The same id on another amount is still a reuse within one platform.
+    expect(await post('bets', bet(1_900), casinoKey)).toMatchObject({
+      status: 409,
+      body: { error: 'command-id-reused' },
+    });
+    // casino-b cancels its bet by the PlaceBet's command id: its own, not casino-a's.
+    const cancelled = await post(
+      'bet-commands/shared-1/cancel',
+      { commandId: 'cancel-1', playerId: 'carol' },
+      otherKey,
+    );
+    expect(cancelled).toMatchObject({ status: 200, body: { accepted: true } });
+    const rows = await q<{ platform_id: string; command_id: string; status: string }>(
+      `SELECT platform_id, command_id, status FROM bets
+        WHERE round_id = $1 AND command_id IS NOT NULL ORDER BY amount`,
+      [round.id],
+    );
+    expect(rows).toEqual([
+      { platform_id: 'default', command_id: 'shared-1', status: 'accepted' },
+      { platform_id: 'casino-a', command_id: 'casino-a:shared-1', status: 'accepted' },
+      { platform_id: 'casino-b', command_id: 'casino-b:shared-1', status: 'cancelled' },
+    ]);
+    // The platform hears of its cancellation by its own id; the key stays inside.
+    const [event] = await q<{ payload: Record<string, unknown> }>(
+      `SELECT payload FROM round_events WHERE round_id = $1 AND type = 'BetCancelled'`,
+      [round.id],
+    );
+    expect(event.payload).toMatchObject({ betCommandId: 'shared-1', platformId: 'casino-b' });
+  });
 });

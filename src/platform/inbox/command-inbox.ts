@@ -32,9 +32,10 @@ import {
   AppliedCommand,
   CommandApplier,
   isNotDrivenHere,
+  platformOfMessage,
   platformCommandOf,
 } from '../command-applier';
-import { DEFAULT_PLATFORM } from '../../common/player-key';
+import { commandKey, commandKeyOf, DEFAULT_PLATFORM } from '../../common/player-key';
 import { CancelBetCommand } from '../../use-cases/cancel-bet/cancel-bet.command';
 import { HttpInboxCommand, InboxCommand, sourceMessage } from './inbox-command';
 
@@ -107,7 +108,7 @@ export class CommandInbox implements DrivenTablesListener, SupervisionRelay, Com
     await this.inbox.add(
       commands.map((command) => ({
         tableId: command.message.tableId,
-        commandId: command.message.commandId,
+        commandId: commandKey(platformOfMessage(command.message), command.message.commandId),
         replyTo: 'kafka' as const,
         command,
       })),
@@ -123,15 +124,16 @@ export class CommandInbox implements DrivenTablesListener, SupervisionRelay, Com
 
   /** An HTTP command for a table driven elsewhere: stored, applied by the owner, answered here. */
   private async forwardHttp(tableId: string, command: HttpInboxCommand): Promise<CommandResult> {
+    // Waiting once per platform's command (its key: another platform's same id is its own).
+    const given = command.kind === 'supervision' ? undefined : command.command;
     const commandId =
-      (command.kind === 'supervision' ? undefined : command.command.commandId) ??
-      `http:${randomUUID()}`;
+      (given && commandKeyOf(given.platformId, given.commandId)) ?? `http:${randomUUID()}`;
     const [id] = await this.inbox.add([{ tableId, commandId, replyTo: 'http', command }]);
     if (id === undefined) {
       return {
         accepted: false,
         code: 'command-in-flight',
-        message: `Command ${commandId} is already waiting for table ${tableId}: repeat it for its answer`,
+        message: `Command ${given?.commandId} is already waiting for table ${tableId}: repeat it for its answer`,
       };
     }
     const answered = new Promise<CommandResult>((resolve) => this.waiters.set(id, resolve));

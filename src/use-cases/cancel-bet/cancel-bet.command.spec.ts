@@ -27,13 +27,20 @@ describe('CancelBetCommand', () => {
     if (isRejection(command)) throw new Error(command.message);
     expect(() => command.toItem()).toThrow(/before resolve/);
     await resolveCancellations([command], bets);
-    expect(asked).toEqual([['t1', 'casino-a:alice', { betCommandId: 'bet-cmd' }]]);
+    // The PlaceBet's id and the cancellation's own as the platform's command keys; the reference
+    // in its answer as the platform named it.
+    expect(asked).toEqual([['t1', 'casino-a:alice', { betCommandId: 'casino-a:bet-cmd' }]]);
     const { item } = command.toItem();
     expect(item.input).toEqual({
       type: 'cancel-bet',
-      cancel: { commandId: 'c-1', playerId: 'casino-a:alice', reference: 'bet-cmd', bet: null },
+      cancel: {
+        commandId: 'casino-a:c-1',
+        playerId: 'casino-a:alice',
+        reference: 'bet-cmd',
+        bet: null,
+      },
     });
-    expect(item.meta.kind).toBe('cancel-bet');
+    expect(item.meta).toMatchObject({ kind: 'cancel-bet', commandId: 'casino-a:c-1' });
   });
 
   it('tells a repeat from another cancellation under the same command id (fingerprint)', async () => {

@@ -1,4 +1,4 @@
-import { PLATFORM_ID_PATTERN, playerKey } from '../../common/player-key';
+import { commandKey, commandKeyOf, PLATFORM_ID_PATTERN, playerKey } from '../../common/player-key';
 import { commandFingerprint } from '../common/command-fingerprint';
 import { rejected } from '../common/table-command';
 import type { BatchItem, CancelBetFields, CommandRejection } from '../common/tables.port';
@@ -44,7 +44,12 @@ export class CancelBetCommand {
 
   /** Looks the bet up among the player's own (null: none such, whoever else holds that id). */
   async resolve(bets: PlacedBets): Promise<void> {
-    this.found = await bets.find(this.tableId, this.player, this.reference, this.fields.roundId);
+    // A PlaceBet's command id is stored as its platform's command key.
+    const reference =
+      'betId' in this.reference
+        ? this.reference
+        : { betCommandId: commandKey(this.fields.platformId, this.reference.betCommandId) };
+    this.found = await bets.find(this.tableId, this.player, reference, this.fields.roundId);
   }
 
   /** The table input; `resolve` first. */
@@ -52,12 +57,13 @@ export class CancelBetCommand {
     if (this.found === undefined) throw new Error('CancelBetCommand.toItem before resolve');
     const c = this.fields;
     const player = this.player;
+    const commandId = commandKeyOf(c.platformId, c.commandId);
     return {
       item: {
         input: {
           type: 'cancel-bet',
           cancel: {
-            commandId: c.commandId,
+            commandId,
             playerId: player,
             reference:
               'betId' in this.reference ? this.reference.betId : this.reference.betCommandId,
@@ -65,9 +71,9 @@ export class CancelBetCommand {
           },
         },
         meta: {
-          commandId: c.commandId,
+          commandId,
           kind: 'cancel-bet',
-          fingerprint: c.commandId
+          fingerprint: commandId
             ? commandFingerprint('cancel-bet', [
                 c.tableId,
                 c.roundId,

@@ -11,7 +11,8 @@ export type CommandRejection = Extract<CommandResult, { accepted: false }>;
 
 /**
  * How a command is recorded, carried with it through the batch path to its answer: its id (the
- * idempotency key), its kind, and what it asks (its fingerprint: a reused id is told apart).
+ * idempotency key, as its platform's command key: `commandKey`, so two platforms' ids never
+ * meet), its kind, and what it asks (its fingerprint: a reused id is told apart).
  */
 export interface CommandMeta {
   commandId?: string;

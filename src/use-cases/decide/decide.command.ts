@@ -1,4 +1,4 @@
-import { PLATFORM_ID_PATTERN, playerKey } from '../../common/player-key';
+import { commandKeyOf, PLATFORM_ID_PATTERN, playerKey } from '../../common/player-key';
 import { commandFingerprint } from '../common/command-fingerprint';
 import { rejected } from '../common/table-command';
 import type { BatchItem, CommandRejection, DecideFields } from '../common/tables.port';
@@ -28,12 +28,13 @@ export class DecideCommand {
   toItem(): { item: BatchItem } {
     const c = this.fields;
     const player = playerKey(c.platformId, c.playerId);
+    const commandId = commandKeyOf(c.platformId, c.commandId);
     return {
       item: {
         input: {
           type: 'decide',
           decision: {
-            commandId: c.commandId,
+            commandId,
             roundId: c.roundId,
             playerId: player,
             action: c.action,
@@ -41,9 +42,9 @@ export class DecideCommand {
           },
         },
         meta: {
-          commandId: c.commandId,
+          commandId,
           kind: 'decide',
-          fingerprint: c.commandId
+          fingerprint: commandId
             ? commandFingerprint('decide', [c.tableId, c.roundId, player, c.action, c.seat])
             : undefined,
         },

@@ -1,4 +1,4 @@
-import { PLATFORM_ID_PATTERN, playerKey } from '../../common/player-key';
+import { commandKeyOf, PLATFORM_ID_PATTERN, playerKey } from '../../common/player-key';
 import { commandFingerprint } from '../common/command-fingerprint';
 import { rejected } from '../common/table-command';
 import type { BatchItem, CommandRejection, PlaceBetFields } from '../common/tables.port';
@@ -34,13 +34,14 @@ export class PlaceBetCommand {
     const c = this.fields;
     const currency = betCurrency(c, table.currencies);
     if (typeof currency !== 'string') return currency;
+    const commandId = commandKeyOf(c.platformId, c.commandId);
     return {
       item: {
         input: {
           type: 'bet',
           bet: {
             betId,
-            commandId: c.commandId,
+            commandId,
             roundId: c.roundId,
             playerId: playerKey(c.platformId, c.playerId),
             betType: c.betType,
@@ -52,9 +53,9 @@ export class PlaceBetCommand {
           },
         },
         meta: {
-          commandId: c.commandId,
+          commandId,
           kind: 'place-bet',
-          fingerprint: c.commandId
+          fingerprint: commandId
             ? placeBetFingerprint(c, currency === table.currencies[0] ? null : currency)
             : undefined,
         },
