@@ -9,13 +9,15 @@
  *
  * Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres);
  * creates and drops a database of its own. BENCH_REQUESTS sets the requests per phase for
- * 1,10,50 connections. Prints `project | floor | ratio` lines (throughput, p50, p99); asserts
- * nothing.
+ * 1,10,50 connections. Prints `project | floor | ratio` lines (throughput, p50, p99), and under
+ * each the server process's CPU time per request beside the floor's (all its threads, from
+ * /proc: on a shared machine steadier than a rate, and it tells a server that is short of CPU from
+ * one that waits for its commits); asserts nothing.
  */
 import autocannon from 'autocannon';
 import { ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -38,6 +40,15 @@ interface Figure {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU time of the server process (all its threads) per request, µs: steadier than a rate. */
+  cpuPerRequest: number;
+}
+
+/** A process's CPU time so far, ms (Linux: utime + stime in clock ticks of 10 ms). */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function admin(url: string, sql: string, params: unknown[] = []) {
@@ -92,7 +103,9 @@ async function load(
   tag: string,
   connections: number,
   amount: number,
+  serverPid?: number,
 ): Promise<Figure> {
+  const cpuBefore = cpuMs(serverPid);
   let next = 0;
   let refused = 0;
   // Throughput from the last answer's time: autocannon notices that `amount` is reached only at
@@ -127,6 +140,7 @@ async function load(
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: refused + result.errors + result.timeouts,
+    cpuPerRequest: ((cpuMs(serverPid) - cpuBefore) * 1000) / result.requests.total,
   };
 }
 
@@ -138,6 +152,11 @@ function print(label: string, project: Figure, floor: Figure): void {
     `${label.padEnd(26)} | project ${f(project)} | floor ${f(floor)} | ratio ` +
       `${(floor.perSecond / project.perSecond).toFixed(2)} (throughput), ` +
       `${(project.p99 / Math.max(floor.p99, 0.1)).toFixed(2)} (p99)`,
+  );
+  console.log(
+    `${''.padEnd(26)} | server CPU per request: project ${Math.round(project.cpuPerRequest)} µs | ` +
+      `floor ${Math.round(floor.cpuPerRequest)} µs | ratio ` +
+      `${(project.cpuPerRequest / floor.cpuPerRequest).toFixed(2)}`,
   );
 }
 
@@ -254,7 +273,10 @@ async function main(): Promise<void> {
             .version,
         );
       const before = await version();
-      project.set(`${kind} ${c}`, await load(started.base, kind, roundId, `c${c}`, c, requests));
+      project.set(
+        `${kind} ${c}`,
+        await load(started.base, kind, roundId, `c${c}`, c, requests, service?.pid),
+      );
       const transactions = (await version()) - before;
       console.log(
         `${kind}, ${c} connection(s): ${requests} requests in ${transactions} table transactions ` +
@@ -281,7 +303,10 @@ async function main(): Promise<void> {
     await load(base, 'bets', roundId, 'warm', 10, WARM_UP);
     for (const kind of ['bets', 'decisions'] as const) {
       for (const [i, c] of CONNECTIONS.entries()) {
-        floor.set(`${kind} ${c}`, await load(base, kind, roundId, `c${c}`, c, REQUESTS[i]));
+        floor.set(
+          `${kind} ${c}`,
+          await load(base, kind, roundId, `c${c}`, c, REQUESTS[i], floorServer?.pid),
+        );
       }
     }
   } finally {
