@@ -81,6 +81,30 @@ describe('command intake: the topic names the platform', () => {
     expect(outcome.kind === 'dead-letter' && outcome.reason).toMatch(/platformId/);
     expect(stored).toEqual([]);
   });
+
+  it("keys each command id by the topic's platform: the same id on two topics is two commands", async () => {
+    const { intake, stored } = forwardingIntake();
+    await intake.processBatch([
+      raw('studio.platform.casino-a.commands.v2', bet({ commandId: 'same' })),
+      raw('studio.platform.casino-b.commands.v2', bet({ commandId: 'same' })),
+      raw('studio.platform-commands.v1', bet({ commandId: 'same' })),
+    ]);
+    const keys = stored.map((message) => {
+      const command = platformCommandOf(message);
+      if (isRejection(command) || !(command instanceof PlaceBetCommand)) throw new Error('no bet');
+      const item = command.toItem({ currencies: ['EUR'] }, 'bet-1');
+      if (!('item' in item)) throw new Error(item.message);
+      return [
+        item.item.meta.commandId,
+        (item.item.input as { bet: { commandId: string } }).bet.commandId,
+      ];
+    });
+    expect(keys).toEqual([
+      ['casino-a:same', 'casino-a:same'],
+      ['casino-b:same', 'casino-b:same'],
+      ['same', 'same'],
+    ]);
+  });
 });
 
 describe("command intake: a platform's currencies", () => {
