@@ -87,7 +87,7 @@ export class ProcessedCommandsRepository {
   /** The stored first answers of those of these command ids that were already processed. */
   async find(commandIds: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
     const found = new Map<string, Record<string, unknown>>();
-    for (const chunk of chunks(commandIds, 5000)) {
+    for (const chunk of chunks(commandIds, ROWS_PER_STATEMENT)) {
       const rows = await this.dataSource.query(FIND_ANSWERS, [chunk]);
       for (const row of rows) found.set(row.command_id, row.result);
     }
