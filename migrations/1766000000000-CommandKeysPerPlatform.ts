@@ -13,8 +13,10 @@ const INBOX_PLATFORM = `COALESCE(command->'command'->>'platformId', command->'me
  *
  * The bets' and decisions' ids (each accepted command's answer) and the commands waiting in the
  * inbox are rewritten to their keys. The answers kept in `processed_commands` (refusals) name no
- * platform and stay as they were: a non-default platform repeating a refused command sent before
- * this migration has it judged again instead of getting the stored refusal.
+ * platform and stay as they were, read from now on as the default platform's: a non-default
+ * platform repeating a command refused before this migration has it judged again, and a default
+ * command under such an id gets `command-id-reused` (the fingerprints differ), as before it.
+ * Non-default platforms came with the release before this one, so few such rows exist.
  */
 export class CommandKeysPerPlatform1766000000000 implements MigrationInterface {
   name = 'CommandKeysPerPlatform1766000000000';
