@@ -110,7 +110,7 @@ function command(
     properties: {
       commandId: def(
         'id',
-        'chosen by the platform, unique per command: a repeat gets the first answer',
+        "chosen by the platform, unique among its own commands (another platform's same id is another command): a repeat gets the first answer",
       ),
       type: { const: type },
       schemaVersion: { const: 1 },

@@ -41,7 +41,7 @@ export interface CommandResult {
  */
 export interface BetBehindChoice {
   /**
-   * chosen by the platform, unique per command: a repeat gets the first answer
+   * chosen by the platform, unique among its own commands (another platform's same id is another command): a repeat gets the first answer
    */
   commandId: string;
   type: 'BetBehindChoice';
@@ -74,7 +74,7 @@ export interface BetBehindChoice {
  */
 export type CancelBet = {
   /**
-   * chosen by the platform, unique per command: a repeat gets the first answer
+   * chosen by the platform, unique among its own commands (another platform's same id is another command): a repeat gets the first answer
    */
   commandId: string;
   type: 'CancelBet';
@@ -123,7 +123,7 @@ export type CancelBet = {
  */
 export interface Decide {
   /**
-   * chosen by the platform, unique per command: a repeat gets the first answer
+   * chosen by the platform, unique among its own commands (another platform's same id is another command): a repeat gets the first answer
    */
   commandId: string;
   type: 'Decide';
@@ -153,7 +153,7 @@ export interface Decide {
  */
 export interface LeaveSeat {
   /**
-   * chosen by the platform, unique per command: a repeat gets the first answer
+   * chosen by the platform, unique among its own commands (another platform's same id is another command): a repeat gets the first answer
    */
   commandId: string;
   type: 'LeaveSeat';
@@ -185,7 +185,7 @@ export interface LeaveSeat {
  */
 export interface PlaceBet {
   /**
-   * chosen by the platform, unique per command: a repeat gets the first answer
+   * chosen by the platform, unique among its own commands (another platform's same id is another command): a repeat gets the first answer
    */
   commandId: string;
   type: 'PlaceBet';
@@ -229,7 +229,7 @@ export interface PlaceBet {
  */
 export interface TakeSeat {
   /**
-   * chosen by the platform, unique per command: a repeat gets the first answer
+   * chosen by the platform, unique among its own commands (another platform's same id is another command): a repeat gets the first answer
    */
   commandId: string;
   type: 'TakeSeat';
