@@ -221,12 +221,15 @@ describe('HTTP server limits of the real service', () => {
     // Every probe answered 200, half of them within 50 ms. The tail only within what the machine
     // does anyway: of ~60 probes, the p95 is the fourth slowest, and one stall of a loaded machine
     // (a CI run's 650 ms, which also held every slowloris connection 500 ms past its timeout)
-    // puts it past 50 ms. Starved by the attack, the server would answer most probes late.
+    // puts it past 50 ms; on a slower host, stalls of 130-230 ms came in the quiet probe as well
+    // (its slowest 164 ms, the attack's p95 132 ms). So the tail is held to the quiet probe's
+    // slowest answer, three times its p95, or 150 ms, whichever is more. Starved by the attack,
+    // the server would answer most probes late (the median) or not at all (the failures).
     expect(health.failures).toEqual([]);
     expect(health.samples.length).toBeGreaterThan(40);
     expect(percentile(health.samples, 50)).toBeLessThan(50);
     expect(percentile(health.samples, 95)).toBeLessThan(
-      Math.max(100, 3 * percentile(quiet.samples, 95)),
+      Math.max(150, 3 * percentile(quiet.samples, 95), percentile(quiet.samples, 100)),
     );
     // Their places are free again.
     expect((await requestFrom(ATTACKERS[0], url, '/health/live')).status).toBe(200);
