@@ -1,4 +1,4 @@
-import { playerOfKey } from '../../common/player-key';
+import { commandIdOfKey, playerOfKey } from '../../common/player-key';
 import type { HistoryQuery } from './history-query';
 import { iso } from './history-query';
 
@@ -36,7 +36,7 @@ export interface PlatformRound {
   settlements: Record<string, unknown>[];
 }
 
-/** A row's player or command key as that platform names it (the key never leaves the studio). */
+/** A row's player key as that platform names its player (the key never leaves the studio). */
 const bare = (key: string) => playerOfKey(key).playerId;
 
 /**
@@ -130,7 +130,7 @@ export class PlatformRecordsReader {
       bets: bets.map((b) => ({
         betId: b.id,
         playerId: bare(b.player_id),
-        commandId: b.command_id === null ? null : bare(b.command_id),
+        commandId: b.command_id === null ? null : commandIdOfKey(b.command_id),
         betType: b.bet_type,
         spot: b.spot,
         amount: Number(b.amount),
@@ -144,7 +144,7 @@ export class PlatformRecordsReader {
         hand: d.hand,
         action: d.action,
         automatic: d.automatic,
-        commandId: d.command_id === null ? null : bare(d.command_id),
+        commandId: d.command_id === null ? null : commandIdOfKey(d.command_id),
         decidedAt: iso(d.decided_at),
       })),
       settlements: settlements.map((s) => ({
