@@ -36,13 +36,15 @@ async function dropTemplates(which: (pid: number, name: string) => boolean): Pro
   const client = new Client({ connectionString: TEST_ADMIN_DATABASE_URL });
   await client.connect();
   try {
-    const { rows } = await client.query<{ datname: string }>(
-      `SELECT datname FROM pg_database WHERE datname LIKE '${TEMPLATE_PREFIX}%'`,
+    const { rows } = await client.query<{ datname: string; datistemplate: boolean }>(
+      `SELECT datname, datistemplate FROM pg_database WHERE datname LIKE '${TEMPLATE_PREFIX}%'`,
     );
-    for (const { datname } of rows) {
+    for (const { datname, datistemplate } of rows) {
       const pid = Number(datname.slice(TEMPLATE_PREFIX.length).split('_')[0]);
       if (!which(pid, datname)) continue;
-      await client.query(`ALTER DATABASE ${datname} WITH IS_TEMPLATE false`);
+      // A drop cut short (a killed run) leaves the database invalid: no longer a template, and
+      // one that only DROP may touch.
+      if (datistemplate) await client.query(`ALTER DATABASE ${datname} WITH IS_TEMPLATE false`);
       await client.query(`DROP DATABASE IF EXISTS ${datname}`);
     }
   } finally {
