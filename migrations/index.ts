@@ -34,6 +34,8 @@ import { CurrenciesPerBet1765810000000 } from './1765810000000-CurrenciesPerBet'
 import { RoundStakes1765900000000 } from './1765900000000-RoundStakes';
 import { ScannerReadingKinds1765910000000 } from './1765910000000-ScannerReadingKinds';
 import { CommandKeysPerPlatform1766000000000 } from './1766000000000-CommandKeysPerPlatform';
+import { SettlementsByBet1766100000000 } from './1766100000000-SettlementsByBet';
+import { ScannerReadingHours1766110000000 } from './1766110000000-ScannerReadingHours';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -73,4 +75,6 @@ export const STUDIO_MIGRATIONS = [
   RoundStakes1765900000000,
   ScannerReadingKinds1765910000000,
   CommandKeysPerPlatform1766000000000,
+  SettlementsByBet1766100000000,
+  ScannerReadingHours1766110000000,
 ];
