@@ -136,12 +136,27 @@ export function roundWhere(
   return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
 
+/**
+ * How many of a player's newest bets a search naming the player reads before it falls back to
+ * all of them: a page of rounds needs a few bets a round, a player of years has tens of thousands.
+ */
+const PLAYER_BET_WINDOWS = [256, 4_096];
+
 /** Rounds: search, one round, the rounds replay walks through and the export's lines. */
 export class RoundsReader {
-  constructor(private readonly q: HistoryQuery) {}
+  constructor(
+    private readonly q: HistoryQuery,
+    private readonly playerBetWindows: readonly number[] = PLAYER_BET_WINDOWS,
+  ) {}
 
   /** Up to `limit` rounds of the filter after the keyset, newest first. */
   async search(filter: RoundFilter, after: Keyset | undefined, limit: number) {
+    if (filter.playerId) {
+      for (const bets of this.playerBetWindows) {
+        const found = await this.searchPlayerWindow(filter, after, limit, bets);
+        if (found) return found;
+      }
+    }
     const where = roundWhere(filter, after, 'desc');
     const rows = await this.q<RoundRow>(
       `SELECT ${ROUND_COLUMNS} FROM rounds r ${where.sql}
@@ -149,6 +164,43 @@ export class RoundsReader {
       where.params,
     );
     return rows.map(roundRecord);
+  }
+
+  /**
+   * A player's rounds from the player's newest `bets` bets only (an index range, however long the
+   * player's history), or undefined when those cannot prove the page. A round's bets are placed
+   * after it starts, so every bet of a round that started after the oldest bet read (less a
+   * minute for a clock stepped back) was read: rounds started after that edge are all found, and
+   * a full page of them is the page. Fewer bets than asked for are the player's whole history.
+   */
+  private async searchPlayerWindow(
+    filter: RoundFilter,
+    after: Keyset | undefined,
+    limit: number,
+    bets: number,
+  ): Promise<RoundRecord[] | undefined> {
+    const where = roundWhere({ ...filter, playerId: undefined }, after, 'desc');
+    const p = (value: unknown) => {
+      where.params.push(value);
+      return `$${where.params.length}`;
+    };
+    const player = p(filter.playerId);
+    const from = filter.from ? `AND placed_at >= ${p(filter.from)}` : '';
+    const window = p(bets);
+    const rows = await this.q<RoundRow & { read: number }>(
+      `WITH b AS (
+         SELECT round_id, placed_at FROM bets WHERE player_id = ${player} ${from}
+          ORDER BY placed_at DESC LIMIT ${window}),
+       edge AS (SELECT count(*)::int AS read, min(placed_at) - interval '1 minute' AS at FROM b)
+       SELECT edge.read, page.* FROM edge LEFT JOIN LATERAL (
+         SELECT ${ROUND_COLUMNS} FROM rounds r
+           ${where.sql ? `${where.sql} AND` : 'WHERE'} r.id IN (SELECT round_id FROM b)
+            AND (edge.read < ${window} OR r.started_at > edge.at)
+          ORDER BY r.started_at DESC, r.id DESC LIMIT ${Math.trunc(limit)}) page ON true`,
+      where.params,
+    );
+    const page = rows.filter((r) => r.id !== null).map(roundRecord);
+    return rows[0].read < bets || page.length === Math.trunc(limit) ? page : undefined;
   }
 
   async byId(roundId: string): Promise<RoundRecord | undefined> {
