@@ -301,6 +301,15 @@ export class HistoryGenerator {
               WHERE s.outcome <> 'cancelled'
                 AND NOT EXISTS (SELECT 1 FROM round_stakes r WHERE r.round_id = s.round_id)
               GROUP BY s.round_id, s.currency, s.bet_type`);
+    // And each generated table's readings per hour (scanner_reading_hours, another trigger's),
+    // counted again whole, as migration ScannerReadingHours does.
+    await q(`DELETE FROM scanner_reading_hours WHERE table_id LIKE 'h-%'`);
+    await q(`INSERT INTO scanner_reading_hours (table_id, hour, cards, unrecognised)
+             SELECT table_id, date_trunc('hour', received_at, 'UTC'),
+                    count(*) FILTER (WHERE kind = 'card'), count(*) FILTER (WHERE kind = 'unrecognised')
+               FROM scanner_readings
+              WHERE table_id LIKE 'h-%' AND kind IN ('card', 'unrecognised')
+              GROUP BY 1, 2`);
     await q(`UPDATE studio_tables t SET last_event_seq = o.seq
                FROM (SELECT table_id, max(seq) AS seq FROM outbox GROUP BY table_id) o
               WHERE o.table_id = t.id AND t.id LIKE 'h-%'`);

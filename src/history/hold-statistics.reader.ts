@@ -36,6 +36,8 @@ export interface ScannerCounts {
   outages: number;
 }
 
+const HOUR_MS = 3_600_000;
+
 const BIGINT_SAFE = (value: string | number, what: string): number => {
   const n = Number(value);
   if (!Number.isSafeInteger(n)) throw new Error(`${what} ${value} is not a safe integer`);
@@ -128,8 +130,14 @@ export class HoldStatisticsReader {
     }));
   }
 
-  /** Per table since `since`: cards read, unrecognised readings and scanner outages. */
+  /**
+   * Per table since `since`: cards read, unrecognised readings and scanner outages. The readings
+   * of whole hours come from their hourly counts (scanner_reading_hours, kept by a trigger as
+   * they are stored), those of the window's first, partial hour are counted one by one: the cost
+   * follows the tables, not the day's ~1.5 million readings of a 100-table studio.
+   */
   async scannerCounts(since: Date): Promise<ScannerCounts[]> {
+    const wholeHours = new Date(Math.ceil(since.getTime() / HOUR_MS) * HOUR_MS);
     const rows = await this.query<{
       table_id: string;
       cards: number;
@@ -137,18 +145,24 @@ export class HoldStatisticsReader {
       outages: number;
     }>(
       `SELECT t.id AS table_id,
-              (SELECT count(*)::int FROM scanner_readings r
-                WHERE r.table_id = t.id AND r.kind = 'card' AND r.received_at >= $1) AS cards,
-              (SELECT count(*)::int FROM scanner_readings r
-                WHERE r.table_id = t.id AND r.kind = 'unrecognised' AND r.received_at >= $1)
-                AS unrecognised,
+              r.cards + COALESCE(h.cards, 0) AS cards,
+              r.unrecognised + COALESCE(h.unrecognised, 0) AS unrecognised,
               (SELECT count(*)::int FROM round_events e
                 WHERE e.table_id = t.id AND e.type = 'ScannerStatusChanged'
                   AND e.payload->>'status' IN ('disconnected', 'stale') AND e.occurred_at >= $1)
                 AS outages
          FROM studio_tables t
+        CROSS JOIN LATERAL (
+              SELECT count(*) FILTER (WHERE kind = 'card')::int AS cards,
+                     count(*) FILTER (WHERE kind = 'unrecognised')::int AS unrecognised
+                FROM scanner_readings
+               WHERE table_id = t.id AND received_at >= $1 AND received_at < $2) r
+        CROSS JOIN LATERAL (
+              SELECT sum(cards)::int AS cards, sum(unrecognised)::int AS unrecognised
+                FROM scanner_reading_hours
+               WHERE table_id = t.id AND hour >= $2) h
         ORDER BY t.id`,
-      [since],
+      [since, wholeHours],
     );
     return rows.map((r) => ({
       tableId: r.table_id,

@@ -13,6 +13,7 @@ export const HISTORY_FUNCTION_FILES = [
   'studio_commit_commands',
   'studio_write_settlements',
   'studio_sum_round_stakes',
+  'studio_count_scanner_readings',
   'studio_check_rounds_exist',
   'studio_refuse_reference_change',
   'studio_refuse_referenced_delete',
