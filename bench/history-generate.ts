@@ -301,8 +301,14 @@ export class HistoryGenerator {
               WHERE s.outcome <> 'cancelled'
                 AND NOT EXISTS (SELECT 1 FROM round_stakes r WHERE r.round_id = s.round_id)
               GROUP BY s.round_id, s.currency, s.bet_type`);
-    // And each generated table's readings per hour (scanner_reading_hours, another trigger's),
-    // counted again whole, as migration ScannerReadingHours does.
+    // And each generated table's completed rounds and readings per hour (round_hours and
+    // scanner_reading_hours, kept by triggers too), counted again whole, as their migrations do.
+    await q(`DELETE FROM round_hours WHERE table_id LIKE 'h-%'`);
+    await q(`INSERT INTO round_hours (table_id, hour, completed)
+             SELECT table_id, date_trunc('hour', ended_at, 'UTC'), count(*)
+               FROM rounds
+              WHERE table_id LIKE 'h-%' AND status = 'completed' AND ended_at IS NOT NULL
+              GROUP BY 1, 2`);
     await q(`DELETE FROM scanner_reading_hours WHERE table_id LIKE 'h-%'`);
     await q(`INSERT INTO scanner_reading_hours (table_id, hour, cards, unrecognised)
              SELECT table_id, date_trunc('hour', received_at, 'UTC'),

@@ -36,6 +36,7 @@ import { ScannerReadingKinds1765910000000 } from './1765910000000-ScannerReading
 import { CommandKeysPerPlatform1766000000000 } from './1766000000000-CommandKeysPerPlatform';
 import { SettlementsByBet1766100000000 } from './1766100000000-SettlementsByBet';
 import { ScannerReadingHours1766110000000 } from './1766110000000-ScannerReadingHours';
+import { RoundHours1766120000000 } from './1766120000000-RoundHours';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -77,4 +78,5 @@ export const STUDIO_MIGRATIONS = [
   CommandKeysPerPlatform1766000000000,
   SettlementsByBet1766100000000,
   ScannerReadingHours1766110000000,
+  RoundHours1766120000000,
 ];

@@ -110,18 +110,25 @@ export class HoldStatisticsReader {
     return byTable;
   }
 
-  /** Completed rounds per table and hour since `since` (hours without rounds are absent). */
+  /**
+   * Completed rounds per table and hour since `since` (hours without rounds are absent). Whole
+   * hours come from their counts (round_hours, kept by triggers on rounds), the window's first,
+   * partial hour from its rounds: the cost follows the tables, not the day's rounds.
+   */
   async roundsPerHour(since: Date): Promise<HourlyRounds[]> {
+    const wholeHours = new Date(Math.ceil(since.getTime() / HOUR_MS) * HOUR_MS);
     const rows = await this.query<{ table_id: string; hour: string; rounds: number }>(
       `SELECT table_id,
-              to_char(date_trunc('hour', ended_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"')
-                AS hour,
-              count(*)::int AS rounds
-         FROM rounds
-        WHERE status = 'completed' AND ended_at >= $1
-        GROUP BY table_id, hour
-        ORDER BY table_id, hour`,
-      [since],
+              to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:00:00"Z"') AS hour, rounds
+         FROM (SELECT table_id, date_trunc('hour', ended_at, 'UTC') AS at, count(*)::int AS rounds
+                 FROM rounds
+                WHERE status = 'completed' AND ended_at >= $1 AND ended_at < $2
+                GROUP BY 1, 2
+               UNION ALL
+               SELECT table_id, hour, completed FROM round_hours
+                WHERE hour >= $2 AND completed > 0) counted
+        ORDER BY table_id, at`,
+      [since, wholeHours],
     );
     return rows.map((r) => ({
       tableId: r.table_id,

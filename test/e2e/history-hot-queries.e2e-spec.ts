@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { DataSource } from 'typeorm';
+import { RoundHours1766120000000 } from '../../migrations/1766120000000-RoundHours';
 import { ScannerReadingHours1766110000000 } from '../../migrations/1766110000000-ScannerReadingHours';
 import { HoldStatisticsReader } from '../../src/history/hold-statistics.reader';
 import { historyQueryOf, HistoryQuery } from '../../src/history/reader/history-query';
@@ -216,6 +217,96 @@ describe('history queries that must not grow with the history', () => {
       await runner.release();
     }
     await store(Array.from({ length: 9 }, reading));
+    await expectCounted();
+  });
+
+  it('counts completed rounds per hour from hourly counts, as round by round', async () => {
+    const random = rng(9);
+    const hold = new HoldStatisticsReader(q);
+    let n = 500;
+    const round = async (table: string, status: string, ended: number | null) => {
+      n += 1;
+      await ds.query(
+        `INSERT INTO rounds (id, table_id, shoe_id, shoe_number, round_number, game, status, phase, started_at, ended_at)
+         VALUES ($1, $2, NULL, 1, $3, 'pok-deng', $4, 'settled', $5, $6)`,
+        [
+          uuid(n),
+          table,
+          n,
+          status,
+          new Date(BASE).toISOString(),
+          ended === null ? null : new Date(ended).toISOString(),
+        ],
+      );
+      return uuid(n);
+    };
+    const later = () => BASE + Math.floor(random() * 30 * 3_600_000);
+    const ids: string[] = [];
+    for (let k = 0; k < 60; k += 1) {
+      ids.push(await round(TABLES[k % 2], 'in-progress', null));
+    }
+    // As the service ends them: status and end in one update; some voided, one deleted, some moved.
+    for (const id of ids.slice(0, 45)) {
+      await ds.query(
+        `UPDATE rounds SET status = 'completed', phase = 'settled', ended_at = $2 WHERE id = $1`,
+        [id, new Date(later()).toISOString()],
+      );
+    }
+    for (const id of ids.slice(45, 50)) {
+      await ds.query(`UPDATE rounds SET status = 'voided', ended_at = $2 WHERE id = $1`, [
+        id,
+        new Date(later()).toISOString(),
+      ]);
+    }
+    await ds.query(`UPDATE rounds SET status = 'voided' WHERE id = ANY($1::uuid[])`, [
+      ids.slice(0, 4),
+    ]);
+    await ds.query(
+      `UPDATE rounds SET ended_at = ended_at + interval '3 hours' WHERE id = ANY($1::uuid[])`,
+      [ids.slice(10, 16)],
+    );
+    await ds.query(`UPDATE rounds SET phase = 'settled' WHERE id = ANY($1::uuid[])`, [
+      ids.slice(16, 20),
+    ]);
+    await ds.query(`DELETE FROM rounds WHERE id = $1`, [ids[20]]);
+    await round('hot-1', 'completed', later()); // inserted as completed (a copy, a restore)
+    const roundByRound = async (since: Date) =>
+      (
+        await ds.query(
+          `SELECT table_id AS "tableId",
+                  to_char(date_trunc('hour', ended_at, 'UTC') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:00:00"Z"') AS hour,
+                  count(*)::int AS rounds
+             FROM rounds WHERE status = 'completed' AND ended_at >= $1
+            GROUP BY 1, 2 ORDER BY 1, 2`,
+          [since],
+        )
+      ).filter((c: { tableId: string }) => TABLES.includes(c.tableId));
+    const windows = [0, 1, 59_999, 3_600_000, 5_400_001, 20 * 3_600_000 + 17].map(
+      (ms) => new Date(BASE + ms),
+    );
+    const expectCounted = async () => {
+      for (const since of windows) {
+        const hours = (await hold.roundsPerHour(since)).filter((c) => TABLES.includes(c.tableId));
+        expect(hours).toEqual(await roundByRound(since));
+      }
+    };
+    await expectCounted();
+    expect((await roundByRound(windows[0])).length).toBeGreaterThan(10);
+
+    // Rounds completed before the migration are counted by it.
+    const migration = new RoundHours1766120000000();
+    const runner = ds.createQueryRunner();
+    try {
+      await migration.down(runner);
+      await round('hot-2', 'completed', later());
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    await ds.query(`UPDATE rounds SET status = 'completed', ended_at = $2 WHERE id = $1`, [
+      ids[55],
+      new Date(later()).toISOString(),
+    ]);
     await expectCounted();
   });
 });

@@ -14,6 +14,7 @@ export const HISTORY_FUNCTION_FILES = [
   'studio_write_settlements',
   'studio_sum_round_stakes',
   'studio_count_scanner_readings',
+  'studio_count_round_hours',
   'studio_check_rounds_exist',
   'studio_refuse_reference_change',
   'studio_refuse_referenced_delete',
