@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { RoundHours1766120000000 } from '../../migrations/1766120000000-RoundHours';
 import { ScannerReadingHours1766110000000 } from '../../migrations/1766110000000-ScannerReadingHours';
 import { HoldStatisticsReader } from '../../src/history/hold-statistics.reader';
@@ -84,6 +84,37 @@ const filterArb = fc.record(
   },
   { requiredKeys: ['playerId'] },
 );
+
+/** Windows that start on, just after and inside an hour, against the hourly counts' edge. */
+const WINDOWS = [0, 1, 59_999, 3_600_000, 5_400_001, 20 * 3_600_000 + 17].map(
+  (ms) => new Date(BASE + ms),
+);
+
+/** The reader's figures of our tables equal the row-by-row query's, for every window. */
+async function expectSameForEveryWindow<T extends { tableId: string }>(
+  counted: (since: Date) => Promise<T[]>,
+  oneByOne: (since: Date) => Promise<T[]>,
+): Promise<void> {
+  const ours = (rows: T[]) => rows.filter((c) => TABLES.includes(c.tableId));
+  for (const since of WINDOWS)
+    expect(ours(await counted(since))).toEqual(ours(await oneByOne(since)));
+}
+
+/** Runs a migration's down and up again, with `between` done while it is undone. */
+async function redo(
+  ds: DataSource,
+  migration: { up(r: QueryRunner): Promise<void>; down(r: QueryRunner): Promise<void> },
+  between: () => Promise<unknown>,
+): Promise<void> {
+  const runner = ds.createQueryRunner();
+  try {
+    await migration.down(runner);
+    await between();
+    await migration.up(runner);
+  } finally {
+    await runner.release();
+  }
+}
 
 /**
  * The audit search by player reads only the player's newest bets when they prove the page (an
@@ -182,40 +213,25 @@ describe('history queries that must not grow with the history', () => {
     for (let n = 0; n < 12; n += 1) await store(Array.from({ length: 1 + n * 7 }, reading));
     const hold = new HoldStatisticsReader(q);
     const oneByOne = async (since: Date) =>
-      (
-        await ds.query(
-          `SELECT t.id AS "tableId",
+      (await ds.query(
+        `SELECT t.id AS "tableId",
                   count(r.*) FILTER (WHERE r.kind = 'card')::int AS cards,
                   count(r.*) FILTER (WHERE r.kind = 'unrecognised')::int AS unrecognised,
                   0 AS outages
              FROM studio_tables t
              LEFT JOIN scanner_readings r ON r.table_id = t.id AND r.received_at >= $1
             GROUP BY t.id ORDER BY t.id`,
-          [since],
-        )
-      ).filter((c: { tableId: string }) => TABLES.includes(c.tableId));
-    const windows = [0, 1, 59_999, 3_600_000, 5_400_001, 20 * 3_600_000 + 17].map(
-      (ms) => new Date(BASE + ms),
-    );
-    const expectCounted = async () => {
-      for (const since of windows) {
-        const counts = (await hold.scannerCounts(since)).filter((c) => TABLES.includes(c.tableId));
-        expect(counts).toEqual(await oneByOne(since));
-      }
-    };
+        [since],
+      )) as Array<{ tableId: string; cards: number }>;
+    const expectCounted = () =>
+      expectSameForEveryWindow((since) => hold.scannerCounts(since), oneByOne);
     await expectCounted();
-    expect((await oneByOne(windows[0]))[0].cards).toBeGreaterThan(50);
+    expect((await oneByOne(WINDOWS[0]))[0].cards).toBeGreaterThan(50);
 
     // Readings stored before the migration are counted by it.
-    const migration = new ScannerReadingHours1766110000000();
-    const runner = ds.createQueryRunner();
-    try {
-      await migration.down(runner);
-      await store(Array.from({ length: 40 }, reading));
-      await migration.up(runner);
-    } finally {
-      await runner.release();
-    }
+    await redo(ds, new ScannerReadingHours1766110000000(), () =>
+      store(Array.from({ length: 40 }, reading)),
+    );
     await store(Array.from({ length: 9 }, reading));
     await expectCounted();
   });
@@ -271,38 +287,21 @@ describe('history queries that must not grow with the history', () => {
     await ds.query(`DELETE FROM rounds WHERE id = $1`, [ids[20]]);
     await round('hot-1', 'completed', later()); // inserted as completed (a copy, a restore)
     const roundByRound = async (since: Date) =>
-      (
-        await ds.query(
-          `SELECT table_id AS "tableId",
+      (await ds.query(
+        `SELECT table_id AS "tableId",
                   to_char(date_trunc('hour', ended_at, 'UTC') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:00:00"Z"') AS hour,
                   count(*)::int AS rounds
              FROM rounds WHERE status = 'completed' AND ended_at >= $1
             GROUP BY 1, 2 ORDER BY 1, 2`,
-          [since],
-        )
-      ).filter((c: { tableId: string }) => TABLES.includes(c.tableId));
-    const windows = [0, 1, 59_999, 3_600_000, 5_400_001, 20 * 3_600_000 + 17].map(
-      (ms) => new Date(BASE + ms),
-    );
-    const expectCounted = async () => {
-      for (const since of windows) {
-        const hours = (await hold.roundsPerHour(since)).filter((c) => TABLES.includes(c.tableId));
-        expect(hours).toEqual(await roundByRound(since));
-      }
-    };
+        [since],
+      )) as Array<{ tableId: string }>;
+    const expectCounted = () =>
+      expectSameForEveryWindow((since) => hold.roundsPerHour(since), roundByRound);
     await expectCounted();
-    expect((await roundByRound(windows[0])).length).toBeGreaterThan(10);
+    expect((await roundByRound(WINDOWS[0])).length).toBeGreaterThan(10);
 
     // Rounds completed before the migration are counted by it.
-    const migration = new RoundHours1766120000000();
-    const runner = ds.createQueryRunner();
-    try {
-      await migration.down(runner);
-      await round('hot-2', 'completed', later());
-      await migration.up(runner);
-    } finally {
-      await runner.release();
-    }
+    await redo(ds, new RoundHours1766120000000(), () => round('hot-2', 'completed', later()));
     await ds.query(`UPDATE rounds SET status = 'completed', ended_at = $2 WHERE id = $1`, [
       ids[55],
       new Date(later()).toISOString(),
