@@ -58,6 +58,9 @@ async function seedHistory(ds: DataSource): Promise<void> {
   rounds.push([uuid(81), 'hot-2', 82, new Date(late + 30_000).toISOString(), false]);
   bets.push(['b-80', uuid(80), 'hot-1', 'p-busy', new Date(late + 95_000).toISOString()]);
   bets.push(['b-81', uuid(81), 'hot-2', 'p-busy', new Date(late + 40_000).toISOString()]);
+  // And one whose only bet is stamped before its start (a clock stepped back half a minute).
+  rounds.push([uuid(82), 'hot-1', 83, new Date(late + 200_000).toISOString(), false]);
+  bets.push(['b-82', uuid(82), 'hot-1', 'p-rare', new Date(late + 170_000).toISOString()]);
   for (const [id, table, number, started, voided] of rounds) {
     await ds.query(
       `INSERT INTO rounds (id, table_id, shoe_id, shoe_number, round_number, game, status, phase, started_at)
@@ -185,13 +188,17 @@ describe('history queries that must not grow with the history', () => {
     expect(page).toEqual(reference);
   });
 
-  it('does not take the round of the newest bet for the newest round', async () => {
+  it('finds the rounds whose bets are stamped out of their order', async () => {
     // p-busy's newest bet is in round 80, yet round 81 started after it: one bet proves nothing.
     const reader = new RoundsReader(q, [1, 2]);
     const page = await reader.search({ playerId: 'p-busy' }, undefined, 1);
     expect(page.map((r) => r.id)).toEqual([uuid(81)]);
     const two = await reader.search({ playerId: 'p-busy' }, undefined, 2);
     expect(two.map((r) => r.id)).toEqual([uuid(81), uuid(80)]);
+    // Asked from its start on, the round whose bet is stamped before it is still found.
+    const from = new Date(BASE + 100 * 60_000 + 200_000);
+    const rare = await reader.search({ playerId: 'p-rare', from }, undefined, 5);
+    expect(rare.map((r) => r.id)).toEqual([uuid(82)]);
   });
 
   it("counts each table's cards and unrecognised readings from its hourly counts, as one by one", async () => {

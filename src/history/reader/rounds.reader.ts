@@ -185,7 +185,10 @@ export class RoundsReader {
       return `$${where.params.length}`;
     };
     const player = p(filter.playerId);
-    const from = filter.from ? `AND placed_at >= ${p(filter.from)}` : '';
+    // Bets of rounds started from `from` on were placed from then on, less the same minute.
+    const from = filter.from
+      ? `AND placed_at >= ${p(filter.from)}::timestamptz - interval '1 minute'`
+      : '';
     const window = p(bets);
     const rows = await this.q<RoundRow & { read: number }>(
       `WITH b AS (
