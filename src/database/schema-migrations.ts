@@ -54,6 +54,23 @@ export async function schemaPending(dataSource: DataSource): Promise<boolean> {
   }
 }
 
+/** How often an instance waiting for another's migrations asks for the lock again. */
+const MIGRATION_LOCK_POLL_MS = 100;
+
+/**
+ * Takes the migration lock, asking again until it is free rather than waiting inside one
+ * statement: a statement waiting for the lock holds a snapshot, and a migration building an index
+ * CONCURRENTLY waits for every older snapshot to end, so the two would wait for each other (and
+ * PostgreSQL would end one of them as a deadlock).
+ */
+async function takeMigrationLock(runner: QueryRunner): Promise<void> {
+  for (;;) {
+    const [row] = await runner.query('SELECT pg_try_advisory_lock($1) AS taken', [MIGRATION_LOCK]);
+    if (row.taken) return;
+    await new Promise((resolve) => setTimeout(resolve, MIGRATION_LOCK_POLL_MS));
+  }
+}
+
 async function underMigrationLock<T>(
   dataSource: DataSource,
   work: (executor: MigrationExecutor, runner: QueryRunner) => Promise<T>,
@@ -63,7 +80,7 @@ async function underMigrationLock<T>(
     // Waiting for another instance's migrations is no sick database: no statement or lock bound.
     return await unbounded(runner, async () => {
       try {
-        await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        await takeMigrationLock(runner);
         const executor = new MigrationExecutor(dataSource, runner);
         executor.transaction = 'each';
         return await work(executor, runner);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { RoundHours1766120000000 } from '../../migrations/1766120000000-RoundHours';
+import { SettlementsByBet1766100000000 } from '../../migrations/1766100000000-SettlementsByBet';
 import { ScannerReadingHours1766110000000 } from '../../migrations/1766110000000-ScannerReadingHours';
 import { HoldStatisticsReader } from '../../src/history/hold-statistics.reader';
 import { historyQueryOf, HistoryQuery } from '../../src/history/reader/history-query';
@@ -314,5 +315,43 @@ describe('history queries that must not grow with the history', () => {
       new Date(later()).toISOString(),
     ]);
     await expectCounted();
+  });
+
+  it('builds the settlements index by round and bet again after a build cut short', async () => {
+    // Two settlements of one round: a UNIQUE build on round_id fails and, being CONCURRENTLY,
+    // leaves an invalid index of the migration's name behind, as a killed build would.
+    for (const player of ['s-1', 's-2']) {
+      await ds.query(
+        `INSERT INTO settlements (round_id, player_id, bet_type, spot, stake, returned, net, outcome, settled_at, currency)
+         VALUES ($1, $2, 'player', '1', 100, 200, 100, 'win', now(), 'THB')`,
+        [uuid(3), player],
+      );
+    }
+    const valid = async () =>
+      (
+        await ds.query(
+          `SELECT i.indisvalid AS valid, pg_get_indexdef(i.indexrelid) AS def
+             FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+            WHERE c.relname = 'settlements_round_bet_idx'`,
+        )
+      )[0] as { valid: boolean; def: string } | undefined;
+    await ds.query(`DROP INDEX settlements_round_bet_idx`);
+    await expect(
+      ds.query(
+        `CREATE UNIQUE INDEX CONCURRENTLY settlements_round_bet_idx ON settlements (round_id)`,
+      ),
+    ).rejects.toThrow(/unique index/);
+    expect((await valid())?.valid).toBe(false);
+
+    const runner = ds.createQueryRunner();
+    try {
+      await new SettlementsByBet1766100000000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    const index = await valid();
+    expect(index?.valid).toBe(true);
+    expect(index?.def).toContain('(round_id, bet_id)');
+    expect(index?.def).not.toContain('UNIQUE');
   });
 });
