@@ -38,6 +38,10 @@ export interface ScannerCounts {
 
 const HOUR_MS = 3_600_000;
 
+/** The first UTC hour that starts at or after `since`: from it on, hours are counted whole. */
+const firstWholeHour = (since: Date): Date =>
+  new Date(Math.ceil(since.getTime() / HOUR_MS) * HOUR_MS);
+
 const BIGINT_SAFE = (value: string | number, what: string): number => {
   const n = Number(value);
   if (!Number.isSafeInteger(n)) throw new Error(`${what} ${value} is not a safe integer`);
@@ -116,7 +120,7 @@ export class HoldStatisticsReader {
    * partial hour from its rounds: the cost follows the tables, not the day's rounds.
    */
   async roundsPerHour(since: Date): Promise<HourlyRounds[]> {
-    const wholeHours = new Date(Math.ceil(since.getTime() / HOUR_MS) * HOUR_MS);
+    const wholeHours = firstWholeHour(since);
     const rows = await this.query<{ table_id: string; hour: string; rounds: number }>(
       `SELECT table_id,
               to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:00:00"Z"') AS hour, rounds
@@ -144,7 +148,7 @@ export class HoldStatisticsReader {
    * follows the tables, not the day's ~1.5 million readings of a 100-table studio.
    */
   async scannerCounts(since: Date): Promise<ScannerCounts[]> {
-    const wholeHours = new Date(Math.ceil(since.getTime() / HOUR_MS) * HOUR_MS);
+    const wholeHours = firstWholeHour(since);
     const rows = await this.query<{
       table_id: string;
       cards: number;

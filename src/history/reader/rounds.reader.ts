@@ -106,6 +106,14 @@ function roundRecord(r: RoundRow): RoundRecord {
   };
 }
 
+/** Adds a value to `params` and gives its placeholder (`$n`). */
+function binder(params: unknown[]): (value: unknown) => string {
+  return (value) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+}
+
 /** The WHERE clause of a round filter plus a keyset bound, with its parameters. */
 export function roundWhere(
   filter: RoundFilter,
@@ -114,10 +122,7 @@ export function roundWhere(
 ): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
   const clauses: string[] = [];
-  const p = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
+  const p = binder(params);
   if (filter.tableId) clauses.push(`r.table_id = ${p(filter.tableId)}`);
   if (filter.game) clauses.push(`r.game = ${p(filter.game)}`);
   if (filter.status) clauses.push(`r.status = ${p(filter.status)}`);
@@ -141,6 +146,9 @@ export function roundWhere(
  * all of them: a page of rounds needs a few bets a round, a player of years has tens of thousands.
  */
 const PLAYER_BET_WINDOWS = [256, 4_096];
+
+/** How far before its round's start a bet may be stamped (a clock stepped back). */
+const CLOCK_STEP = `interval '1 minute'`;
 
 /** Rounds: search, one round, the rounds replay walks through and the export's lines. */
 export class RoundsReader {
@@ -180,30 +188,28 @@ export class RoundsReader {
     bets: number,
   ): Promise<RoundRecord[] | undefined> {
     const where = roundWhere({ ...filter, playerId: undefined }, after, 'desc');
-    const p = (value: unknown) => {
-      where.params.push(value);
-      return `$${where.params.length}`;
-    };
+    const p = binder(where.params);
     const player = p(filter.playerId);
-    // Bets of rounds started from `from` on were placed from then on, less the same minute.
+    // Bets of rounds started from `from` on were placed from then on, less the same step.
     const from = filter.from
-      ? `AND placed_at >= ${p(filter.from)}::timestamptz - interval '1 minute'`
+      ? `AND placed_at >= ${p(filter.from)}::timestamptz - ${CLOCK_STEP}`
       : '';
     const window = p(bets);
+    const pageSize = Math.trunc(limit);
     const rows = await this.q<RoundRow & { read: number }>(
       `WITH b AS (
          SELECT round_id, placed_at FROM bets WHERE player_id = ${player} ${from}
           ORDER BY placed_at DESC LIMIT ${window}),
-       edge AS (SELECT count(*)::int AS read, min(placed_at) - interval '1 minute' AS at FROM b)
+       edge AS (SELECT count(*)::int AS read, min(placed_at) - ${CLOCK_STEP} AS at FROM b)
        SELECT edge.read, page.* FROM edge LEFT JOIN LATERAL (
          SELECT ${ROUND_COLUMNS} FROM rounds r
            ${where.sql ? `${where.sql} AND` : 'WHERE'} r.id IN (SELECT round_id FROM b)
             AND (edge.read < ${window} OR r.started_at > edge.at)
-          ORDER BY r.started_at DESC, r.id DESC LIMIT ${Math.trunc(limit)}) page ON true`,
+          ORDER BY r.started_at DESC, r.id DESC LIMIT ${pageSize}) page ON true`,
       where.params,
     );
     const page = rows.filter((r) => r.id !== null).map(roundRecord);
-    return rows[0].read < bets || page.length === Math.trunc(limit) ? page : undefined;
+    return rows[0].read < bets || page.length === pageSize ? page : undefined;
   }
 
   async byId(roundId: string): Promise<RoundRecord | undefined> {
