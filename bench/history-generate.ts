@@ -9,6 +9,8 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { COUNT_ROUND_HOURS } from '../migrations/1766120000000-RoundHours';
+import { COUNT_SCANNER_READING_HOURS } from '../migrations/1766110000000-ScannerReadingHours';
 import { eventHash, GENESIS_HASH } from '../src/history/event-chain';
 import { Game, GAMES, templateTableId } from './history-template';
 import {
@@ -301,21 +303,15 @@ export class HistoryGenerator {
               WHERE s.outcome <> 'cancelled'
                 AND NOT EXISTS (SELECT 1 FROM round_stakes r WHERE r.round_id = s.round_id)
               GROUP BY s.round_id, s.currency, s.bet_type`);
-    // And each generated table's completed rounds and readings per hour (round_hours and
-    // scanner_reading_hours, kept by triggers too), counted again whole, as their migrations do.
-    await q(`DELETE FROM round_hours WHERE table_id LIKE 'h-%'`);
-    await q(`INSERT INTO round_hours (table_id, hour, completed)
-             SELECT table_id, date_trunc('hour', ended_at, 'UTC'), count(*)
-               FROM rounds
-              WHERE table_id LIKE 'h-%' AND status = 'completed' AND ended_at IS NOT NULL
-              GROUP BY 1, 2`);
-    await q(`DELETE FROM scanner_reading_hours WHERE table_id LIKE 'h-%'`);
-    await q(`INSERT INTO scanner_reading_hours (table_id, hour, cards, unrecognised)
-             SELECT table_id, date_trunc('hour', received_at, 'UTC'),
-                    count(*) FILTER (WHERE kind = 'card'), count(*) FILTER (WHERE kind = 'unrecognised')
-               FROM scanner_readings
-              WHERE table_id LIKE 'h-%' AND kind IN ('card', 'unrecognised')
-              GROUP BY 1, 2`);
+    // And the counts per hour that triggers keep (round_hours, scanner_reading_hours), counted
+    // again whole with their migrations' statements.
+    for (const [table, count] of [
+      ['round_hours', COUNT_ROUND_HOURS],
+      ['scanner_reading_hours', COUNT_SCANNER_READING_HOURS],
+    ]) {
+      await q(`TRUNCATE ${table}`);
+      await q(count);
+    }
     await q(`UPDATE studio_tables t SET last_event_seq = o.seq
                FROM (SELECT table_id, max(seq) AS seq FROM outbox GROUP BY table_id) o
               WHERE o.table_id = t.id AND t.id LIKE 'h-%'`);

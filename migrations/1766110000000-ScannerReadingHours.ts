@@ -3,6 +3,18 @@ import { applyFunctionFile } from '../src/database/schema-functions';
 import { functionFile } from './functions';
 
 /**
+ * Counts every row already stored into `scanner_reading_hours`, which must be empty: the
+ * migration's backfill, and the history bench's after its COPY (which fires no trigger).
+ */
+export const COUNT_SCANNER_READING_HOURS = `
+  INSERT INTO scanner_reading_hours (table_id, hour, cards, unrecognised)
+  SELECT table_id, date_trunc('hour', received_at, 'UTC'),
+         count(*) FILTER (WHERE kind = 'card'), count(*) FILTER (WHERE kind = 'unrecognised')
+    FROM scanner_readings
+   WHERE kind IN ('card', 'unrecognised')
+   GROUP BY 1, 2`;
+
+/**
  * Each table's cards read and unrecognised readings per UTC hour, kept beside the readings they
  * count. Live hold monitoring (the supervisor console's start-up and every /metrics refresh)
  * counted a table's readings of the last 24 hours reading by reading: at 150,000 rounds of
@@ -24,13 +36,7 @@ export class ScannerReadingHours1766110000000 implements MigrationInterface {
         unrecognised integer NOT NULL,
         PRIMARY KEY (table_id, hour)
       )`);
-    await queryRunner.query(`
-      INSERT INTO scanner_reading_hours (table_id, hour, cards, unrecognised)
-      SELECT table_id, date_trunc('hour', received_at, 'UTC'),
-             count(*) FILTER (WHERE kind = 'card'), count(*) FILTER (WHERE kind = 'unrecognised')
-        FROM scanner_readings
-       WHERE kind IN ('card', 'unrecognised')
-       GROUP BY 1, 2`);
+    await queryRunner.query(COUNT_SCANNER_READING_HOURS);
     await applyFunctionFile(queryRunner, functionFile('studio_count_scanner_readings'));
     await queryRunner.query(`
       CREATE TRIGGER scanner_readings_count_hours AFTER INSERT ON scanner_readings

@@ -3,6 +3,17 @@ import { applyFunctionFile } from '../src/database/schema-functions';
 import { functionFile } from './functions';
 
 /**
+ * Counts every row already stored into `round_hours`, which must be empty: the migration's
+ * backfill, and the history bench's after its COPY (which fires no trigger).
+ */
+export const COUNT_ROUND_HOURS = `
+  INSERT INTO round_hours (table_id, hour, completed)
+  SELECT table_id, date_trunc('hour', ended_at, 'UTC'), count(*)
+    FROM rounds
+   WHERE status = 'completed' AND ended_at IS NOT NULL
+   GROUP BY 1, 2`;
+
+/**
  * Each table's completed rounds per UTC hour of their end, kept beside the rounds. Live hold
  * monitoring (the supervisor console's start-up and every /metrics refresh) read every completed
  * round of the last 24 hours to count them per hour: at 150,000 rounds of history, a full day of
@@ -23,12 +34,7 @@ export class RoundHours1766120000000 implements MigrationInterface {
         completed integer NOT NULL,
         PRIMARY KEY (table_id, hour)
       )`);
-    await queryRunner.query(`
-      INSERT INTO round_hours (table_id, hour, completed)
-      SELECT table_id, date_trunc('hour', ended_at, 'UTC'), count(*)
-        FROM rounds
-       WHERE status = 'completed' AND ended_at IS NOT NULL
-       GROUP BY 1, 2`);
+    await queryRunner.query(COUNT_ROUND_HOURS);
     await applyFunctionFile(queryRunner, functionFile('studio_count_round_hours'));
     await queryRunner.query(`
       CREATE TRIGGER rounds_count_hours_written AFTER INSERT OR DELETE ON rounds
