@@ -134,7 +134,7 @@ export class StudioModule implements NestModule {
         platformKafka,
         SupervisorModule.forRoot({ config, tables, history }),
         platforms,
-        PlatformHttpModule.forRoot({ config, commands, platforms, history }),
+        PlatformHttpModule.forRoot({ config, clock, commands, platforms, history }),
         AuditModule.forRoot({
           history,
           settings: config.audit,

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { Clock } from '../clock/clock';
 import type { StudioConfig } from '../config/studio-config';
 import { PlatformHttpController } from './platform-http.controller';
 import { PlatformKeyGuard } from './platform-key.guard';
@@ -18,12 +19,14 @@ export class PlatformHttpModule {
     platforms: DynamicModule;
     history: DynamicModule;
     config: StudioConfig;
+    clock: Clock;
   }): DynamicModule {
     const { limit, windowMs } = deps.config.orchestrator.platformRateLimit;
     const limiter = {
       provide: PLATFORM_RATE_LIMITER,
       inject: [Reflector],
-      useFactory: (reflector: Reflector) => platformRateLimiter(limit, windowMs, reflector),
+      useFactory: (reflector: Reflector) =>
+        platformRateLimiter({ limit, windowMs, clock: deps.clock }, reflector),
     };
     return {
       module: PlatformHttpModule,

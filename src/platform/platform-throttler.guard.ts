@@ -7,9 +7,11 @@ import {
   Injectable,
 } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
-import { ThrottlerGuard, ThrottlerLimitDetail, ThrottlerStorageService } from '@nestjs/throttler';
+import { ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
+import type { Clock } from '../clock/clock';
 import type { Platform } from '../platforms/platform-directory';
+import { PlatformRateStorage } from './platform-rate-storage';
 
 /** Throttled per platform (the key's), after PlatformKeyGuard named it. */
 export function platformTracker(request: Record<string, unknown>): string {
@@ -46,17 +48,17 @@ export const PLATFORM_RATE_LIMITER = Symbol('PLATFORM_RATE_LIMITER');
 
 /** The limiter with its own options and storage (ThrottlerModule's are global: sign-in's). */
 export async function platformRateLimiter(
-  limit: number,
-  windowMs: number,
+  budget: { limit: number; windowMs: number; clock: Clock },
   reflector: Reflector,
 ): Promise<CanActivate> {
+  const { limit, windowMs, clock } = budget;
   const limiter = new PlatformRateLimiter(
     {
       throttlers: [{ name: 'platform', limit, ttl: windowMs, getTracker: platformTracker }],
       // One budget per platform across its routes (the default key is per route).
       generateKey: (_context, tracker) => tracker,
     },
-    new ThrottlerStorageService(),
+    new PlatformRateStorage(clock),
     reflector,
   );
   await limiter.onModuleInit();
