@@ -259,7 +259,13 @@ function finishRound(state: EuropeanState, effects: EuropeanEffect[]): EuropeanS
   const scores = { ...state.scores };
   const seats = round.seats.map((s) => {
     const settlements = s.player.hands.map((h) => settleHand(h, cards, rules));
-    const net = settlements.reduce((sum, x) => sum + x.paid + x.refunded - x.staked, 0);
+    // Units per unit staked, exact: a blackjack on a stake of 3 pays 4 points (rounded down to
+    // the unit, section 0) yet scores +1.5, as the rules state the score.
+    const net = settlements.reduce(
+      (sum, x) =>
+        sum + x.paid + x.refunded - x.staked + x.rounding.numerator / x.rounding.denominator,
+      0,
+    );
     const score = net / s.stake;
     const key = scoreKey(s);
     scores[key] = (scores[key] ?? 0) + score;

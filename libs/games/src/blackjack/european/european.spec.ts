@@ -64,6 +64,13 @@ describe('European practice: dealing and scoring (games.md §4)', () => {
     expect(s.scores).toEqual({ p1: 1, p2: 1.5, p3: -1, p4: 0 });
   });
 
+  it('a blackjack scores +1.5 on any stake, though its points round down to the unit', () => {
+    const s = table('AS TD KH 7C', [{ seat: 1, occupant: player('p'), stake: 3 }]);
+    expect(s.round!.phase).toBe('settled');
+    expect(s.round!.seats[0].settlements[0]).toMatchObject({ staked: 3, paid: 7 }); // 3 + 4.5↓
+    expect(scores(s)).toEqual([1.5]);
+  });
+
   it('a bust hand loses even when the dealer busts later', () => {
     let s = table('TS 6C 6H TD KC 8S', [{ seat: 1, occupant: player('p'), stake: 100 }]);
     s = play(s, 1, 'hit'); // 16 + KC = 26
