@@ -12,6 +12,14 @@ import {
   roundOf,
 } from '../table-core/table-machine';
 import { tableRunSettings } from '../tables/table-settings';
+import { EventRouting, routeRows } from '../outbox/outbox-relay-routing';
+
+const ROUTING: EventRouting = {
+  tableEventsTopic: 'studio.table-events.v1',
+  sharedTopic: 'studio.table-events.v2',
+  privateTopic: (id) => `studio.platform.${id}.events.v2`,
+  defaultPlatformId: 'default',
+};
 
 /**
  * Each game's public event stream, as the table publishes it over a few whole rounds: exactly one
@@ -150,6 +158,25 @@ describe.each([...GAME_KINDS])('%s: the public event stream', (game) => {
     const voided = table.events.slice(before).filter((e) => e.visibility === 'public');
     expect(voided.filter((e) => e.type === 'RoundVoided')).toHaveLength(1);
     expect(voided.map((e) => e.type)).toContain('RoundEnded');
+  });
+
+  it('puts no player, platform or named stake on the shared Kafka topic', () => {
+    const rows = published.map((e, i) => ({
+      id: String(i + 1),
+      eventId: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
+      topic: ROUTING.tableEventsTopic,
+      tableId: `${game}-1`,
+      roundId: null,
+      seq: String(i + 1),
+      type: e.type,
+      schemaVersion: 1,
+      occurredAt: '2026-12-04T12:00:00.000Z',
+      payload: JSON.stringify(e.payload),
+    }));
+    const shared = routeRows(rows, ROUTING).get(ROUTING.sharedTopic) ?? [];
+    expect(shared.length).toBeGreaterThan(10);
+    const naming = shared.filter((m) => /"(playerId|platformId)"|"p1"/.test(m.value));
+    expect(naming.map((m) => m.value.slice(0, 300))).toEqual([]);
   });
 
   it('publishes only event types the contract has a schema for, for this game', () => {

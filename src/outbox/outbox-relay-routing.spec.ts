@@ -1,6 +1,6 @@
 import { EVENT_SCHEMAS, EVENT_VISIBILITY, visibilityOf } from '@studio/contracts';
 import type { OutgoingMessage } from './event-publisher';
-import type { OutboxRow } from './outbox-envelope';
+import { OutboxRow, toOutgoingMessage } from './outbox-envelope';
 import { EventRouting, routeRows } from './outbox-relay-routing';
 
 const routing: EventRouting = {
@@ -111,6 +111,41 @@ describe('routing the outbox rows by platform', () => {
       out.get('studio.platform.default.events.v2')![0],
     );
     expect(payloads(out.get('studio.table-events.v2'))).toEqual([{ batch: 1, batches: 1 }]);
+  });
+
+  it("settles a Lux round's records per platform; the shared topic gets the round without them", () => {
+    const records = [
+      { seat: 2, role: 'seat', staked: 1_000, paid: 0, playerId: 'alice', platformId: 'casino-a' },
+      {
+        seat: 5,
+        role: 'seat',
+        staked: 1_000,
+        paid: 2_500,
+        playerId: 'bob',
+        platformId: 'casino-b',
+      },
+      { seat: 5, role: 'behind', staked: 500, paid: 1_000, playerId: 'carol' },
+    ];
+    const round = { roundId: 'r-1', earlyEnd: null, dealerCards: ['TS', '7H'] };
+    const out = routeRows([row('RoundSettled', { ...round, records })], routing);
+    expect(payloads(out.get('studio.table-events.v2'))).toEqual([round]);
+    expect(payloads(out.get('studio.platform.casino-a.events.v2'))).toEqual([
+      { ...round, records: [records[0]] },
+    ]);
+    expect(payloads(out.get('studio.platform.casino-b.events.v2'))).toEqual([
+      { ...round, records: [records[1]] },
+    ]);
+    // v1: the default platform's own part only (no player of another platform, ever).
+    expect(payloads(out.get('studio.table-events.v1'))).toEqual([
+      { ...round, records: [records[2]] },
+    ]);
+  });
+
+  it('keeps a RoundSettled without records (the other games) public, the same bytes', () => {
+    const r = row('RoundSettled', { roundId: 'r-1', dealerCards: ['TS'], totals: { main: 1 } });
+    const out = routeRows([r], routing);
+    expect([...out.keys()]).toEqual(['studio.table-events.v2', 'studio.table-events.v1']);
+    expect(out.get('studio.table-events.v2')![0].value).toBe(toOutgoingMessage(r).value);
   });
 
   it("shows a seat taken on the shared topic without its player, whole on the player's platform", () => {

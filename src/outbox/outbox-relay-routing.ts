@@ -49,12 +49,12 @@ function routeTableEvent(
   push: (topic: string, message: OutgoingMessage) => void,
 ): void {
   const visibility = visibilityOf(row.type);
-  if (visibility.kind === 'public') {
+  const shared = () => {
     const message = toOutgoingMessage(row);
     push(routing.sharedTopic, message);
     if (routing.v1Topic) push(routing.v1Topic, message);
-    return;
-  }
+  };
+  if (visibility.kind === 'public') return shared();
   const payload = JSON.parse(row.payload) as Payload;
   const own = (platformId: string, message: OutgoingMessage) => {
     push(routing.privateTopic(platformId), message);
@@ -71,9 +71,10 @@ function routeTableEvent(
     push(routing.sharedTopic, withPayload(row, without(payload, visibility.drop)));
     return;
   }
-  const items = Array.isArray(payload[visibility.list])
-    ? (payload[visibility.list] as Payload[])
-    : [];
+  const list = payload[visibility.list];
+  // A game's event of this type that has no list names no player: public, as it always was.
+  if (list === undefined) return shared();
+  const items = Array.isArray(list) ? (list as Payload[]) : [];
   const byPlatform = new Map<string, Payload[]>();
   for (const item of items) {
     const platformId = platformOf(item);

@@ -11,7 +11,8 @@
  *   event on the player's platform's topic, and on the shared topic without `drop`.
  * - `split`: many players' items in one event (a window's bets, a batch of settlements): each
  *   platform gets the event with only its players' items (`item.platformId`), `count` recounted;
- *   the shared topic gets it without the list (the aggregate fields stay).
+ *   the shared topic gets it without the list (the aggregate fields stay). An event of the type
+ *   that carries no list at all (a game whose event has none) is public.
  */
 export type Visibility =
   | { kind: 'public' }
@@ -41,6 +42,9 @@ export const EVENT_VISIBILITY: Readonly<Record<string, Visibility>> = {
   BetsRefunded: { kind: 'split', list: 'settlements' },
   BetsReturned: { kind: 'split', list: 'bets' },
   BetsCancelled: { kind: 'split', list: 'bets' },
+  // Blackjack Lux settles each seat's and bettor's hands in `records`, naming their players; the
+  // other games' RoundSettled has no `records` and stays whole on the shared topic.
+  RoundSettled: { kind: 'split', list: 'records' },
   // What happens at a seat everyone watches, its player named only to the player's platform.
   SeatTaken: REDACTED,
   SeatLeft: REDACTED,
@@ -83,7 +87,6 @@ export const EVENT_VISIBILITY: Readonly<Record<string, Visibility>> = {
   RoundPaused: PUBLIC,
   RoundResult: PUBLIC,
   RoundResumed: PUBLIC,
-  RoundSettled: PUBLIC,
   RoundStarted: PUBLIC,
   RoundVoided: PUBLIC,
   ScannerStatusChanged: PUBLIC,
