@@ -92,7 +92,7 @@ export class AuthModule {
       providers: [
         { provide: SignIn, useValue: signIn },
         { provide: Clock, useValue: clock },
-        { provide: SignOut, useValue: new SignOut(users, clock) },
+        { provide: SignOut, useValue: new SignOut(users, clock, authenticate) },
         { provide: ListUsers, useValue: new ListUsers(users) },
         { provide: AuthenticateToken, useValue: authenticate },
         { provide: CreateUser, useValue: createUser },

@@ -3,6 +3,7 @@ import { Clock } from '../../clock/clock';
 import { hashToken } from '../session-token';
 import { AuthenticateToken, OUTAGE_GRACE_MS } from './authenticate-token.use-case';
 import type { UsersRepository } from '../users.repository';
+import { SignOut } from '../sign-out/sign-out.use-case';
 
 class TestClock extends Clock {
   at = Date.UTC(2026, 11, 1, 12);
@@ -71,6 +72,17 @@ describe('AuthenticateToken during a database outage', () => {
     await authenticate.execute('good');
     sessions.clear();
     expect(await authenticate.execute('good')).toBeUndefined();
+    setDown(true);
+    await expect(authenticate.execute('good')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  it('never accepts a signed-out session during an outage', async () => {
+    const { clock, authenticate, setDown } = setup();
+    await authenticate.execute('good');
+    const revoked: string[] = [];
+    const users = { revokeSession: async (hash: string) => void revoked.push(hash) };
+    await new SignOut(users as unknown as UsersRepository, clock, authenticate).execute('good');
+    expect(revoked).toEqual([hashToken('good')]);
     setDown(true);
     await expect(authenticate.execute('good')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });

@@ -50,6 +50,15 @@ export class AuthenticateToken {
     }
   }
 
+  /**
+   * A signed-out session is never accepted again here, outage or not: forgotten before the
+   * database revokes it, so a sign-out that meets an outage (and is answered 503) still ends it on
+   * this instance.
+   */
+  forget(token: string): void {
+    this.confirmed.delete(hashToken(token));
+  }
+
   private remember(hash: string, user: AuthenticatedUser, now: number): void {
     this.confirmed.delete(hash);
     this.confirmed.set(hash, { user, at: now });

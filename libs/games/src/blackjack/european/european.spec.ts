@@ -67,7 +67,7 @@ describe('European practice: dealing and scoring (games.md §4)', () => {
   it('a blackjack scores +1.5 on any stake, though its points round down to the unit', () => {
     const s = table('AS TD KH 7C', [{ seat: 1, occupant: player('p'), stake: 3 }]);
     expect(s.round!.phase).toBe('settled');
-    expect(s.round!.seats[0].settlements[0]).toMatchObject({ staked: 3, paid: 7 }); // 3 + 4.5↓
+    expect(s.round!.seats[0].settlements![0]).toMatchObject({ staked: 3, paid: 7 }); // 3 + 4.5↓
     expect(scores(s)).toEqual([1.5]);
   });
 
