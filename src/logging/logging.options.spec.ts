@@ -40,7 +40,7 @@ describe('requestLogging', () => {
     server = createServer((request, response) =>
       log(request, response, () => {
         const status: Record<string, number> = { '/missing': 404, '/broken': 500 };
-        response.statusCode = status[request.url ?? ''] ?? 200;
+        response.statusCode = status[(request.url ?? '').split('?')[0]] ?? 200;
         response.end('{}');
       }),
     );
@@ -77,6 +77,14 @@ describe('requestLogging', () => {
     expect(logged[0]).toMatchObject({ level: 30, msg: 'GET /missing 404' });
     expect(logged[2]).toMatchObject({ level: 50, err: { type: 'Error' } });
     expect(JSON.stringify(logged)).not.toContain('secret-token');
+  });
+
+  it('never logs a query: credentials put there stay out of the log', async () => {
+    await fetch(`${base}/missing?apiKey=psk_secret-key&access_token=secret-token`);
+    expect(lines().map((l) => [l.req.url, l.msg])).toEqual([
+      ['/missing?[query not logged]', 'GET /missing?[query not logged] 404'],
+    ]);
+    expect(readFileSync(logging.file!, 'utf8')).not.toContain('secret');
   });
 
   it('logs the URL as it came, not as a mounted middleware sees it', async () => {

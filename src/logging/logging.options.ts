@@ -138,7 +138,13 @@ function pinoOptions(logging: LoggingConfig): PinoHttpOptions {
   };
 }
 
-/** The URL as the request came (Express keeps it as originalUrl; a mounted middleware's is cut). */
+/**
+ * The URL as the request came (Express keeps it as originalUrl; a mounted middleware's is cut),
+ * without its query: a client that puts its platform key or session token there (refused: only
+ * headers carry credentials) must not leave it in the log for anyone who reads it.
+ */
 function urlOf(req: IncomingMessage): string | undefined {
-  return (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url;
+  const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url;
+  const query = url?.indexOf('?') ?? -1;
+  return url && query >= 0 ? `${url.slice(0, query)}?[query not logged]` : url;
 }
