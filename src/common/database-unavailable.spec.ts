@@ -18,6 +18,16 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(new Error('wrapped', { cause: typeorm }))).toBe(true);
   });
 
+  it('recognises a database closed to connections or out of resources', () => {
+    const closed = 'database "studio" is not currently accepting connections';
+    expect(isDatabaseUnavailable(connectionError('55000', closed))).toBe(true);
+    expect(isDatabaseUnavailable(connectionError('53300', 'sorry, too many clients'))).toBe(true);
+    expect(isDatabaseUnavailable(connectionError('53100', 'could not extend file'))).toBe(true);
+    // 55000 is also a statement's error (a sequence's currval before nextval): not an outage.
+    const currval = 'currval of sequence "s" is not yet defined in this session';
+    expect(isDatabaseUnavailable(connectionError('55000', currval))).toBe(false);
+  });
+
   it('leaves a statement the database refused, and ordinary errors, alone', () => {
     expect(isDatabaseUnavailable(connectionError('23505', 'duplicate key'))).toBe(false);
     expect(isDatabaseUnavailable(connectionError('22P02', 'invalid input syntax'))).toBe(false);

@@ -7,14 +7,19 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'
  */
 const BOUNDED_WAIT_CODES = new Set(['57014', '55P03']);
 
-/** Messages of pg and pg-pool for a connection lost or not obtained in time. */
+/**
+ * Messages of pg and pg-pool for a connection lost or not obtained in time, and PostgreSQL's for a
+ * database closed to connections (`ALLOW_CONNECTIONS false`, SQLSTATE 55000, a code it shares with
+ * statement errors, so matched by its words).
+ */
 const CONNECTION_MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is not queryable|Query read timeout|the database system is (starting up|shutting down)/i;
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is not queryable|Query read timeout|the database system is (starting up|shutting down)|is not currently accepting connections/i;
 
 /**
  * Whether an error means the database cannot be reached right now (not that a statement was
- * wrong): socket errors, PostgreSQL connection exceptions (SQLSTATE class 08) and an operator
- * shutdown (57P01–57P03), a statement or lock timeout (57014, 55P03), pg's own messages for a lost
+ * wrong): socket errors, PostgreSQL connection exceptions (SQLSTATE class 08), insufficient
+ * resources (class 53: too many connections, out of memory, disk full), an operator shutdown
+ * (57P01–57P03), a statement or lock timeout (57014, 55P03), pg's own messages for a lost
  * connection. Looks through `driverError` (TypeORM) and `cause`.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -24,7 +29,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof e.code === 'string') {
       if (
         SOCKET_CODES.has(e.code) ||
-        /^08[0-9A-Z]{3}$/.test(e.code) ||
+        /^(08|53)[0-9A-Z]{3}$/.test(e.code) ||
         /^57P0[123]$/.test(e.code) ||
         BOUNDED_WAIT_CODES.has(e.code)
       ) {

@@ -98,11 +98,19 @@ export function redactUrl(value: string): string {
   try {
     const url = new URL(value);
     if (url.password) url.password = '***';
+    // The pg client also reads a password from the query (`?password=`, `?sslpassword=`).
+    for (const name of [...url.searchParams.keys()]) {
+      if (SECRET_PARAMETER.test(name)) url.searchParams.set(name, '***');
+    }
     return url.toString();
   } catch {
-    return value.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+    return value
+      .replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@')
+      .replace(/([?&][^=&]*(?:pass|secret|token)[^=&]*=)[^&]*/gi, '$1***');
   }
 }
+
+const SECRET_PARAMETER = /pass|secret|token/i;
 
 /** The text of a file a variable names; a file that cannot be read is a configuration error. */
 export function readConfiguredFile(variable: string, path: string): string {

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../common/config-error';
+import { redactUrl } from './env-reader';
 import { loadStudioConfig } from './studio-config';
 
 const tablesFile = (content: unknown): string => {
@@ -95,6 +96,18 @@ describe('loadStudioConfig', () => {
     const message = errorOf(() => load({ DATABASE_URL: 'postgres://u:hunter2@host' }));
     expect(message).toContain('DATABASE_URL');
     expect(message).not.toContain('hunter2');
+  });
+
+  it.each([
+    ['postgres://u:hunter2@host:5432/db', 'postgres://u:***@host:5432/db'],
+    [
+      'postgres://u@host/db?password=hunter2&sslmode=require',
+      'postgres://u@host/db?password=***&sslmode=require',
+    ],
+    ['postgres://u@host/db?sslpassword=hunter2', 'postgres://u@host/db?sslpassword=***'],
+    ['not a url ?password=hunter2', 'not a url ?password=***'],
+  ])('shows %p as %p wherever a database URL is shown', (url, shown) => {
+    expect(redactUrl(url)).toBe(shown);
   });
 
   it.each([
