@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoggingConfig } from '../config/studio-config';
-import { loggingOptions, requestLogLevel, requestLogging } from './logging.options';
+import { loggingOptions, prettyMessage, requestLogLevel, requestLogging } from './logging.options';
 
 describe('requestLogLevel', () => {
   it('keeps successes and the rules-refusals (409) out of an info log, and failures in it', () => {
@@ -102,6 +102,15 @@ describe('requestLogging', () => {
     expect(lines().map((l) => [l.req.url, l.msg])).toEqual([
       ['/docs/index.html', 'GET /docs/index.html 401'],
     ]);
+  });
+
+  it('escapes control characters in a pretty line, so typed text cannot forge a line', () => {
+    const forged = 'paused: x\n17:04:21.103 INFO: Rounds: FORGED\u001b[2K\u2028';
+    expect(prettyMessage({ context: 'Rounds', msg: forged }, 'msg')).toBe(
+      'Rounds: paused: x\\n17:04:21.103 INFO: Rounds: FORGED\\u001b[2K\\u2028',
+    );
+    expect(prettyMessage({ msg: 'plain' }, 'msg')).toBe('plain');
+    expect(prettyMessage({}, 'msg')).toBe('');
   });
 
   it("shares one stream per configuration, and leaves nestjs-pino's request binding out", () => {

@@ -60,10 +60,30 @@ function openDestination(logging: LoggingConfig): pino.DestinationStream {
     ...(logging.file ? { colorize: false } : {}),
     translateTime: 'SYS:HH:MM:ss.l',
     ignore: 'pid,hostname,service,context,req,res,responseTime,requestId',
-    messageFormat: '{if context}{context}: {end}{msg}',
+    messageFormat: prettyMessage,
     singleLine: true,
     sync: true,
   });
+}
+
+/**
+ * A pretty line's message: `context: msg`, its control characters escaped, so that text a person
+ * typed (a supervisor's reason) can neither break the line nor forge one that looks like the
+ * service's own. (JSON lines escape them already.)
+ */
+export function prettyMessage(log: Record<string, unknown>, messageKey: string): string {
+  const context = typeof log.context === 'string' ? `${log.context}: ` : '';
+  const message = log[messageKey];
+  const body =
+    typeof message === 'string' ? message : message === undefined ? '' : JSON.stringify(message);
+  // eslint-disable-next-line no-control-regex
+  return `${context}${body}`.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, escaped);
+}
+
+const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function escaped(c: string): string {
+  return ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 type PinoHttpOptions = Extract<Params['pinoHttp'], unknown[]>[0];
