@@ -214,3 +214,17 @@ describe('a table of one currency', () => {
     expect(t.outcomes.flatMap((o) => o.writes.bets).map((b) => b.currency)).toEqual(['THB']);
   });
 });
+
+describe('an Infinite Blackjack bet that names a spot', () => {
+  it('is refused, not placed without it (the game has no seats)', () => {
+    const c = CASES.find((x) => x.game === 'infinite-blackjack')!;
+    const t = table(c);
+    t.untilBetting();
+    expect(t.bet(c, { playerId: 'p', amount: 500, spot: '7' }).rejection).toEqual({
+      code: 'unknown-seat',
+      message: 'Infinite Blackjack has no seats or spots: send the bet without "spot"',
+    });
+    expect(t.bet(c, { playerId: 'p', amount: 500 }).rejection).toBeUndefined();
+    expect(t.outcomes.flatMap((o) => o.writes.bets)).toHaveLength(1);
+  });
+});

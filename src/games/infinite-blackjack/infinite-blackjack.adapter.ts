@@ -184,6 +184,15 @@ export class InfiniteBlackjackAdapter
         },
       };
     }
+    if (bet.spot !== undefined && bet.spot !== null) {
+      // Refused rather than dropped: a platform that sends one believes in a seat that is not there.
+      return {
+        rejected: {
+          code: 'unknown-seat',
+          message: 'Infinite Blackjack has no seats or spots: send the bet without "spot"',
+        },
+      };
+    }
     if (acceptedInBatch?.has(bet.playerId) || indexOfPlayer(state.players.ids, bet.playerId) >= 0) {
       return { rejected: duplicateBet(bet.playerId) };
     }
