@@ -35,11 +35,22 @@ export class VirtualDealer {
     private readonly cutCardAt = 0.75,
   ) {
     // A table taken over mid-round continues without a transition of its own (nothing to pause):
-    // the card it waits for is dealt as when the instance started.
+    // the card it waits for is dealt as when the instance started. What this instance remembered
+    // of a table it drove before is stale: another instance may have dealt on from its shoe (or
+    // started a new one) meanwhile, so the shoe is taken up again from the table's own counts.
     registry.onDriven({
-      running: (tableId) => this.onTransition(tableId),
-      stopping: () => undefined,
+      running: (tableId) => {
+        this.forget(tableId);
+        this.onTransition(tableId);
+      },
+      stopping: (tableId) => this.forget(tableId),
     });
+  }
+
+  private forget(tableId: string): void {
+    this.shoes.delete(tableId);
+    clearTimeout(this.pending.get(tableId));
+    this.pending.delete(tableId);
   }
 
   /** Call after every committed transition (and once per table at start). */
