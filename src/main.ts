@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { startStudio } from './bootstrap';
 import { oneLine } from './common/one-line';
 import { ConfigError, StartupError } from './common/config-error';
@@ -10,11 +10,9 @@ import { loadStudioConfig, StudioConfig } from './config/studio-config';
  * SIGTERM / SIGINT close the HTTP port, flush the Kafka producer and close the database pool.
  */
 async function main(): Promise<void> {
-  const envFile = process.env.ENV_FILE ?? '.env';
-  if (existsSync(envFile)) process.loadEnvFile(envFile); // never overrides variables already set
-
   let config: StudioConfig;
   try {
+    loadEnvFile(process.env.ENV_FILE);
     // Pretty log lines for a person at a terminal, JSON when piped to a shipper (LOG_FORMAT wins).
     config = loadStudioConfig(process.env, { terminal: process.stdout.isTTY === true });
   } catch (error) {
@@ -58,6 +56,25 @@ async function main(): Promise<void> {
       });
   };
   if (stopAsked) onSignal(stopAsked);
+}
+
+/** The env file (never overrides variables already set): `.env` if there is one, or ENV_FILE. */
+function loadEnvFile(named: string | undefined): void {
+  const file = named ?? '.env';
+  if (!named && !existsSync(file)) return;
+  try {
+    process.loadEnvFile(file);
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    const why = !existsSync(file)
+      ? 'no such file'
+      : statSync(file).isDirectory()
+        ? 'it is a folder'
+        : e.code === 'ENOENT'
+          ? 'permission denied' // Node says ENOENT for a file it may not read
+          : (e.code ?? oneLine(e));
+    throw new ConfigError(`ENV_FILE ${file} cannot be read (${why})`);
+  }
 }
 
 function fail(prefix: string, error: unknown): never {

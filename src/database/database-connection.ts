@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { oneLine } from '../common/one-line';
-import { StartupError } from '../common/config-error';
+import { ConfigError, StartupError } from '../common/config-error';
 import { redactUrl } from '../config/env-reader';
 import type { DatabaseConfig } from '../config/studio-config';
 import { createStudioDataSource } from './data-source.factory';
@@ -67,6 +67,7 @@ export class DatabaseConnection {
       try {
         url = await embedded.start();
       } catch (error) {
+        if (error instanceof ConfigError) throw error; // PGLITE_DATA_DIR itself: said as such
         throw new StartupError(
           `Embedded PostgreSQL (PGlite) could not start with data in ${config.embedded.dataDir}: ${oneLine(error)}`,
           { cause: error },

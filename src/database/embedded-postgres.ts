@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { ensureWritableFolder } from '../common/writable-path';
 import { DataDirLock, lockDataDir } from './data-dir-lock';
 
 /**
@@ -20,7 +20,7 @@ export class EmbeddedPostgres {
 
   /** Starts PGlite and its socket server; returns a connection URL for `pg`. */
   async start(): Promise<string> {
-    mkdirSync(this.dataDir, { recursive: true });
+    ensureWritableFolder('PGLITE_DATA_DIR', this.dataDir);
     // Before PGlite reads the folder: a second process on it would corrupt it (data-dir-lock.ts).
     this.lock = await lockDataDir(this.dataDir);
     try {

@@ -5,7 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoggingConfig } from '../config/studio-config';
-import { loggingOptions, prettyMessage, requestLogLevel, requestLogging } from './logging.options';
+import {
+  droppingLines,
+  loggingOptions,
+  prettyMessage,
+  requestLogLevel,
+  requestLogging,
+} from './logging.options';
 
 describe('requestLogLevel', () => {
   it('keeps successes and the rules-refusals (409) out of an info log, and failures in it', () => {
@@ -14,7 +20,9 @@ describe('requestLogLevel', () => {
     expect(requestLogLevel(400)).toBe('info');
     expect(requestLogLevel(401)).toBe('info');
     expect(requestLogLevel(404)).toBe('info');
-    expect(requestLogLevel(503)).toBe('error');
+    expect(requestLogLevel(503)).toBe('warn');
+    expect(requestLogLevel(503, new Error('failed with status code 503'))).toBe('warn');
+    expect(requestLogLevel(500)).toBe('error');
     expect(requestLogLevel(200, new Error('socket hang up'))).toBe('error');
   });
 });
@@ -75,7 +83,9 @@ describe('requestLogging', () => {
       ['r-500', 'POST', '/broken', 500],
     ]);
     expect(logged[0]).toMatchObject({ level: 30, msg: 'GET /missing 404' });
-    expect(logged[2]).toMatchObject({ level: 50, err: { type: 'Error' } });
+    // A 500 with no error of its own: no made-up error (and its stack) in the line.
+    expect(logged[2]).toMatchObject({ level: 50, msg: 'POST /broken 500' });
+    expect(logged[2]).not.toHaveProperty('err');
     expect(JSON.stringify(logged)).not.toContain('secret-token');
   });
 
@@ -111,6 +121,20 @@ describe('requestLogging', () => {
     );
     expect(prettyMessage({ msg: 'plain' }, 'msg')).toBe('plain');
     expect(prettyMessage({}, 'msg')).toBe('');
+  });
+
+  it('says once a minute on stderr that log lines are lost, and never throws', () => {
+    const said: string[] = [];
+    const lost = droppingLines('/var/log/studio.log', (line) => void said.push(line));
+    const full = Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    for (let i = 0; i < 5; i += 1) lost(full);
+    expect(said).toEqual([
+      'Log lines to /var/log/studio.log cannot be written (ENOSPC): 1 lost so far; the service runs on\n',
+    ]);
+    const broken = droppingLines('stdout', () => {
+      throw new Error('stderr closed');
+    });
+    expect(() => broken(full)).not.toThrow();
   });
 
   it("shares one stream per configuration, and leaves nestjs-pino's request binding out", () => {

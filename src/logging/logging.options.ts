@@ -4,6 +4,7 @@ import type { Params } from 'nestjs-pino';
 import pino from 'pino';
 import { pinoHttp } from 'pino-http';
 import pretty from 'pino-pretty';
+import { ensureWritableFile } from '../common/writable-path';
 import type { LoggingConfig } from '../config/studio-config';
 
 const REQUEST_ID_HEADER = 'x-request-id';
@@ -50,9 +51,11 @@ function destination(logging: LoggingConfig): pino.DestinationStream {
 }
 
 function openDestination(logging: LoggingConfig): pino.DestinationStream {
+  if (logging.file) ensureWritableFile('LOG_FILE', logging.file);
   const target = logging.file
-    ? pino.destination({ dest: logging.file, mkdir: true, sync: true })
+    ? pino.destination({ dest: logging.file, sync: true })
     : pino.destination({ dest: 1, sync: true });
+  target.on('error', droppingLines(logging.file ?? 'stdout'));
   if (logging.format === 'json') return target;
   return pretty({
     destination: target,
@@ -86,15 +89,54 @@ function escaped(c: string): string {
   return ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
+/** How often a log that cannot be written is said to be (stderr), while it lasts. */
+const DROPPED_NOTICE_MS = 60_000;
+
+/**
+ * A log that cannot be written (a full disk, a closed pipe) loses its lines and the service runs
+ * on: logging must not stop tables. Said on stderr (the service manager's journal) at the first
+ * lost line and once a minute while it lasts; the lines written again once the disk has room.
+ */
+export function droppingLines(
+  where: string,
+  say: (line: string) => unknown = (line) => process.stderr.write(line),
+) {
+  let dropped = 0;
+  let saidAt = -Infinity;
+  return (error: NodeJS.ErrnoException) => {
+    dropped += 1;
+    const now = performance.now();
+    if (now - saidAt < DROPPED_NOTICE_MS) return;
+    saidAt = now;
+    try {
+      say(
+        `Log lines to ${where} cannot be written (${error.code ?? error.message}): ${dropped} lost so far; the service runs on\n`,
+      );
+    } catch {
+      // stderr is gone as well: nothing left to tell.
+    }
+  };
+}
+
 type PinoHttpOptions = Extract<Params['pinoHttp'], unknown[]>[0];
+
+/** pino-http's stand-in error for a 5xx answer that had no error of its own. */
+function isStatusOnly(error: Error): boolean {
+  return /^failed with status code \d+$/.test(error.message);
+}
 
 /**
  * Successful requests at debug (a demo player's bet is not news), and so are the 409s: a bet after
  * betting closed or a decision outside its window is the table's rules answering the caller, who
  * gets the code (counted by status in studio_http_request_duration_seconds). Other refusals (bad
- * input, credentials, unknown tables) at info, failures at error.
+ * input, credentials, unknown tables) at info, a 503 (the database is away: a state the service
+ * reports and leaves by itself, said once by the outage's own lines) at warn, failures at error.
  */
-export function requestLogLevel(status: number, error?: Error): 'debug' | 'info' | 'error' {
+export function requestLogLevel(
+  status: number,
+  error?: Error,
+): 'debug' | 'info' | 'warn' | 'error' {
+  if (status === 503 && (!error || isStatusOnly(error))) return 'warn';
   if (error || status >= 500) return 'error';
   if (status === 409 || status < 400) return 'debug';
   return 'info';
@@ -129,7 +171,11 @@ function pinoOptions(logging: LoggingConfig): PinoHttpOptions {
     customLogLevel: (_req, res, error) => requestLogLevel(res.statusCode, error),
     customSuccessMessage: (req, res) => `${req.method} ${urlOf(req)} ${res.statusCode}`,
     customErrorMessage: (req, res, error) =>
-      `${req.method} ${urlOf(req)} ${res.statusCode}: ${error.message}`,
+      `${req.method} ${urlOf(req)} ${res.statusCode}` +
+      (isStatusOnly(error) ? '' : `: ${error.message}`),
+    // pino-http makes up an error for any 5xx answer; its stack is pino-http's own, not news.
+    customErrorObject: (_req, _res, error, fields: Record<string, unknown>) =>
+      isStatusOnly(error) ? { ...fields, err: undefined } : fields,
     // A request is logged as id, method and URL: headers carry credentials (bearer tokens,
     // X-Platform-Key) and nothing in them is worth a log line. Read from the request itself (not
     // wrapped: pino-http's standard serializer first copies headers, address and query, for every
