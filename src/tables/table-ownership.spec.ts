@@ -61,6 +61,42 @@ describe('TableOwnership', () => {
   });
 });
 
+describe('TableOwnership when a database outage ends', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('says how many tables it kept and how many others took meanwhile', async () => {
+    const warnings: string[] = [];
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation((m: unknown) => {
+      warnings.push(String(m));
+    });
+    let down = false;
+    const leases = {
+      tryAcquire: async (tableId: string) => ({
+        tableId,
+        owner: 'me',
+        epoch: 1,
+        expiresAt: new Date(0),
+      }),
+      renewAll: async (held: readonly TableLease[]) => {
+        if (down) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+        return held.filter((l) => l.tableId !== 't2'); // t2 was taken by another instance
+      },
+      current: async () => null,
+    } as unknown as TableLeaseRepository;
+    const listener = { acquired: () => undefined, lost: () => undefined };
+    const ownership = new TableOwnership(leases, 'me', ['t1', 't2', 't3'], listener, 30);
+    await ownership.tick();
+    expect(ownership.ownedTables.sort()).toEqual(['t1', 't2', 't3']);
+    down = true;
+    await ownership.tick();
+    down = false;
+    await ownership.tick();
+    expect(warnings.find((w) => w.startsWith('Database outage'))).toMatch(
+      /is over: kept 2 of 3 tables under the same lease epochs; 1 taken by other instances meanwhile$/,
+    );
+  });
+});
+
 describe('TableOwnership after its own liveness session was lost', () => {
   it('takes no other instance’s table until its session is open again and the others had time to renew', async () => {
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);

@@ -326,7 +326,7 @@ export class TableOwnership {
       try {
         const started = performance.now();
         const renewed = new Map((await this.leases.renewAll(mine)).map((l) => [l.tableId, l]));
-        this.reportRenewal(performance.now() - started, mine.length);
+        this.reportRenewal(performance.now() - started, renewed.size, mine.length);
         for (const lease of mine) {
           const now = renewed.get(lease.tableId);
           if (this.held.get(lease.tableId) !== lease) continue; // released or replaced meanwhile
@@ -357,18 +357,18 @@ export class TableOwnership {
    * A renewal slower than its interval is how leases start to lapse under a live owner; one late
    * by half the TTL says the leases came close to lapsing; the first after failures ends an outage.
    */
-  private reportRenewal(tookMs: number, count: number): void {
+  private reportRenewal(tookMs: number, kept: number, held: number): void {
     const now = performance.now();
     const sinceLast = now - this.renewedAt;
     this.renewedAt = now;
     if (this.failingSince !== undefined) {
       const outage = now - this.failingSince;
       this.failingSince = undefined;
+      const lapsed = this.balancing && outage > this.balancing.ttlMs;
       this.logger.warn(
-        `Database outage of ${seconds(outage)} s is over: kept ${count} tables under the same lease epochs` +
-          (this.balancing && outage > this.balancing.ttlMs
-            ? ' (their leases had lapsed and nobody took them)'
-            : ''),
+        `Database outage of ${seconds(outage)} s is over: kept ${kept} of ${held} tables under the same lease epochs` +
+          (lapsed && kept > 0 ? ' (their leases had lapsed and nobody took them)' : '') +
+          (kept < held ? `; ${held - kept} taken by other instances meanwhile` : ''),
       );
       return;
     }
