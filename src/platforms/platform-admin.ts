@@ -2,6 +2,7 @@ import type { Clock, IdGenerator } from '../clock/clock';
 import { PLATFORM_ID_PATTERN } from '../common/player-key';
 import { apiKeyHash, newApiKey } from './api-key';
 import type { PlatformsRepository } from './platforms.repository';
+import { isIsoCurrency } from '../common/currency-codes';
 
 export const PLATFORM_USAGE = [
   'usage: npm run platform -- <command>',
@@ -48,6 +49,10 @@ export async function runPlatformAdmin(
         throw new PlatformAdminError(
           'currencies: a comma-separated list of ISO 4217 codes, e.g. EUR,USD',
         );
+      }
+      const unknown = currencies.filter((c) => !isIsoCurrency(c));
+      if (unknown.length > 0) {
+        throw new PlatformAdminError(`currencies: not ISO 4217 codes: ${unknown.join(', ')}`);
       }
       const name = nameParts.join(' ') || platformId(id);
       if (!(await repository.add({ id: platformId(id), name, currencies }, clock.now()))) {

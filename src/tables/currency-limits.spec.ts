@@ -44,6 +44,8 @@ describe('table currencies and their limits', () => {
   it.each([
     [{ currency: 'thb' }, '"currency" must be a three-letter ISO 4217 code (got "thb")'],
     [{}, '"currency" must be a three-letter ISO 4217 code (got undefined)'],
+    [{ currency: 'ZZZ' }, '"currency" ZZZ is not an ISO 4217 currency code'],
+    [{ currencies: { EUR: {}, EUX: {} } }, '"currencies.EUX" EUX is not an ISO 4217 currency code'],
     [{ currencies: [] }, '"currencies" must be an object of currency → limits'],
     [{ currencies: {} }, '"currencies" must be an object of currency → limits'],
     [{ currencies: { Euro: {} } }, '"currencies.Euro" must be a three-letter ISO 4217 code'],

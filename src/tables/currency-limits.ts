@@ -2,6 +2,7 @@ import type { GameKind } from '@studio/contracts';
 import { ConfigError } from '../common/config-error';
 import { defaultLimits } from '../games/game-registry';
 import type { BetLimit } from '../table-core/table-machine';
+import { isIsoCurrency } from '../common/currency-codes';
 
 type Raw = Record<string, unknown>;
 
@@ -67,6 +68,9 @@ function checkCode(value: unknown, where: string, path: string): string {
     throw new ConfigError(
       `${where}: "${path}" must be a three-letter ISO 4217 code (got ${JSON.stringify(value)})`,
     );
+  }
+  if (!isIsoCurrency(value)) {
+    throw new ConfigError(`${where}: "${path}" ${value} is not an ISO 4217 currency code`);
   }
   return value;
 }

@@ -108,6 +108,9 @@ describe('platforms registry and API keys', () => {
     );
     await expect(admin('add', 'casino-a', 'THB')).rejects.toThrow(PlatformAdminError);
     await expect(admin('add', 'Casino_A', 'THB')).rejects.toThrow(/platform id must match/);
+    await expect(admin('add', 'casino-z', 'EUR,ZZZ')).rejects.toThrow(
+      'currencies: not ISO 4217 codes: ZZZ',
+    );
     const first = keyOf(await admin('key:create', 'casino-a', 'first'));
     const second = keyOf(await admin('key:create', 'casino-a', 'second'));
     expect(first).toMatch(/^psk_[A-Za-z0-9_-]{43}$/);
