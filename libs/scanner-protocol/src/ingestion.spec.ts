@@ -293,6 +293,22 @@ describe('ingestion (games.md 0, "Card readings and rescans")', () => {
       expect(state.slot?.id).toBe('b');
     });
 
+    it("drops the last frame sent again as a new connection's first (reconnect, restart)", () => {
+      const { state, steps } = run(initialIngestionState(8), [
+        { type: 'expect-card', slot: 'a', at: T0 },
+        { type: 'reading', reading: framed(cardAt('9D', T0, 30_316), 'next') },
+        { type: 'expect-card', slot: 'b', at: T0 + 1 },
+        // The line dropped; the reader sends its last frame again on the new connection.
+        { type: 'reading', reading: framed(cardAt('9D', T0 + 5_000, 30_316), 'first') },
+        // A new connection's first frame that is a new card is applied.
+        { type: 'reading', reading: framed(cardAt('4C', T0 + 6_000, 30_317), 'first') },
+      ]);
+      expect(steps[3].disposition).toBe('duplicate');
+      expect(steps[4].disposition).toBe('applied');
+      expect(state.counts[cardIndex(parseCardCode('9D')!)]).toBe(1);
+      expect(state.counts[cardIndex(parseCardCode('4C')!)]).toBe(1);
+    });
+
     it('holds a card whose number went backwards, then applies the next good one', () => {
       const { state, steps } = run(initialIngestionState(8), [
         { type: 'expect-card', slot: 'a', at: T0 },

@@ -244,7 +244,7 @@ function screenFrame(
     });
     return 'held';
   }
-  if (isRepeatedFrame(state, reading)) {
+  if (isRepeatedFrame(state, reading, content)) {
     effects.push({
       type: 'duplicate-ignored',
       basis: 'sequence',
@@ -382,9 +382,17 @@ function contentOf(reading: ScannerReading): string {
   }
 }
 
-/** The same number again (the decoder says so; states fed without a decoder compare numbers). */
-function isRepeatedFrame(state: IngestionState, reading: ScannerReading): boolean {
+/**
+ * The same number again: the decoder says so within a connection; a connection's first frame is
+ * compared with the last frame stored (a reader sends its last frame again after a reconnect or
+ * a restart: the same number and content is that frame, not a second card); states fed without a
+ * decoder compare numbers.
+ */
+function isRepeatedFrame(state: IngestionState, reading: ScannerReading, content: string): boolean {
   if (reading.sequence === undefined) return false;
+  if (reading.sequenceCheck === 'first') {
+    return state.lastSequence === reading.sequence && state.lastContent === content;
+  }
   if (reading.sequenceCheck !== undefined) return reading.sequenceCheck === 'repeat';
   return state.lastSequence === reading.sequence;
 }
@@ -397,7 +405,7 @@ function sequenceConflict(
   if (reading.sequence === undefined) return undefined;
   if (reading.sequenceCheck === 'backwards') return 'backwards';
   const known = state.lastContent !== undefined && state.lastContent !== null;
-  if (isRepeatedFrame(state, reading) && known && state.lastContent !== content) {
+  if (isRepeatedFrame(state, reading, content) && known && state.lastContent !== content) {
     return 'repeated-with-other-content';
   }
   return undefined;
