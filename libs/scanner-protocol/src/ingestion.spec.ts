@@ -244,6 +244,28 @@ describe('ingestion (games.md 0, "Card readings and rescans")', () => {
     });
   });
 
+  it("records the line's noise without asking for a rescan, however much of it comes", () => {
+    const noise = (at: number, reason: 'noise' | 'blank-line'): ScannerReading => ({
+      kind: 'invalid',
+      reason,
+      detail: 'bytes outside a frame',
+      raw: new Uint8Array([13, 10]),
+      receivedAt: at,
+    });
+    const { state, steps } = run(initialIngestionState(8), [
+      { type: 'expect-card', slot: 'a', at: T0 },
+      ...[1, 2, 3, 4, 5, 6].map((i) => ({
+        type: 'reading' as const,
+        reading: noise(T0 + i * 400, i % 2 ? 'noise' : 'blank-line'),
+      })),
+      { type: 'reading', reading: cardAt('6D', T0 + 30_000) },
+    ]);
+    expect(steps.slice(1, 7).map((s) => s.disposition)).toEqual(Array(6).fill('recorded'));
+    expect(steps.flatMap((s) => s.effects).map((e) => e.type)).not.toContain('rescan-required');
+    expect(steps[7].disposition).toBe('applied');
+    expect(state.slot).toBeNull();
+  });
+
   it('keeps its state plain JSON', () => {
     const { state } = run(initialIngestionState(8), [
       { type: 'expect-card', slot: 'a', at: T0 },

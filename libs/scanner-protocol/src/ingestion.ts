@@ -198,7 +198,7 @@ function read(
     lastSequence: reading.sequence ?? state.lastSequence,
     ...(reading.sequence !== undefined ? { lastContent: content } : {}),
     lastRead:
-      reading.kind === 'heartbeat' || reading.kind === 'status'
+      reading.kind === 'heartbeat' || reading.kind === 'status' || isLineNoise(reading)
         ? state.lastRead
         : { code: reading.kind === 'card' ? reading.code : null, at: reading.receivedAt },
   };
@@ -215,8 +215,20 @@ function read(
       return acceptCard(next, reading, effects);
     case 'unrecognised':
     case 'invalid':
+      if (isLineNoise(reading)) return { state: next, effects, disposition: 'recorded' };
       return failedRead(next, reading, rules, effects);
   }
+}
+
+/**
+ * Bytes outside any frame, unprintable bytes or an empty line: the line's noise (a reader that ends
+ * its frames with CR LF, interference), not a card the reader failed to read. Recorded, never a
+ * rescan: counted as failed reads they paused a table with "card not recognised".
+ */
+function isLineNoise(reading: ScannerReading): boolean {
+  return (
+    reading.kind === 'invalid' && (reading.reason === 'noise' || reading.reason === 'blank-line')
+  );
 }
 
 /**
