@@ -1,6 +1,7 @@
 import type { ScannerConnectionStatus } from '@studio/contracts';
 import {
   FrameDecoder,
+  isLineNoise,
   ScannerReading,
   wireFormat,
   WireFormatOptions,
@@ -194,11 +195,20 @@ export class SerialScannerAdapter {
     });
   }
 
+  /**
+   * The reader is alive when it says something (a heartbeat, a card, a status, even a frame that
+   * failed its checksum): a line that carries only noise is as good as a silent one, and goes
+   * stale.
+   */
   private received(chunk: Buffer): void {
     const now = this.options.now().getTime();
-    this.lastDataAt = now;
-    if (this.current === 'stale') this.setStatus('connected', 'reader talking again');
-    for (const reading of this.decoder.push(chunk, now)) this.emit(reading);
+    for (const reading of this.decoder.push(chunk, now)) {
+      if (!isLineNoise(reading)) {
+        this.lastDataAt = now;
+        if (this.current === 'stale') this.setStatus('connected', 'reader talking again');
+      }
+      this.emit(reading);
+    }
   }
 
   /** The port closed, failed or never opened: report once, then reconnect with capped backoff. */
@@ -242,7 +252,10 @@ export class SerialScannerAdapter {
     if (this.current !== 'connected') return;
     const silentFor = this.options.now().getTime() - this.lastDataAt;
     if (silentFor > timeoutMs)
-      this.setStatus('stale', `no data for ${silentFor} ms (timeout ${timeoutMs} ms)`);
+      this.setStatus(
+        'stale',
+        `nothing but noise or silence for ${silentFor} ms (timeout ${timeoutMs} ms)`,
+      );
   }
 
   private emit(reading: ScannerReading): void {

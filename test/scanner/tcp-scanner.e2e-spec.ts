@@ -167,7 +167,7 @@ describe('TCP scanners (serial device server in raw TCP mode)', () => {
     ]);
     expect(events[0]).toMatchObject({ port: path, virtual: false });
     expect(events[0].reason).toMatch(/closed|reset/);
-    expect(events[2].reason).toMatch(/no data for \d+ ms \(timeout 400 ms\)/);
+    expect(events[2].reason).toMatch(/nothing but noise or silence for \d+ ms \(timeout 400 ms\)/);
   });
 
   it('keeps retrying a device server that refuses, then reads a tiny raw-TCP server once it listens', async () => {

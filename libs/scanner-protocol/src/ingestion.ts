@@ -225,7 +225,7 @@ function read(
  * its frames with CR LF, interference), not a card the reader failed to read. Recorded, never a
  * rescan: counted as failed reads they paused a table with "card not recognised".
  */
-function isLineNoise(reading: ScannerReading): boolean {
+export function isLineNoise(reading: ScannerReading): boolean {
   return (
     reading.kind === 'invalid' && (reading.reason === 'noise' || reading.reason === 'blank-line')
   );
