@@ -127,6 +127,8 @@ function alertMessage(payload: Record<string, unknown>): string | undefined {
   switch (payload.kind) {
     case 'composition':
       return `card composition: ${String(payload.message ?? 'more copies of a card than the shoe holds')}`;
+    case 'scanner-gap':
+      return String(payload.message ?? 'scanner frames never arrived');
     case 'scanner-sequence':
       return (
         `scanner frame ${String(payload.sequence)} ` +

@@ -105,7 +105,7 @@ function ingestionEffect(
         tx,
         'escalation',
         'scanner',
-        `Card not recognised after ${effect.failedAttempts} attempts (${effect.trigger})`,
+        `Card not recognised after ${plural(effect.failedAttempts, 'attempt')} (${effect.trigger})`,
       );
       return undefined;
     case 'duplicate-ignored':
@@ -135,6 +135,15 @@ function ingestionEffect(
         type: 'ScannerSequenceGap',
         visibility: 'restricted',
         payload: { missedFrames: effect.missedFrames, sequence: effect.sequence },
+      });
+      // A frame the reader numbered never arrived: it may have been a card, and every later card
+      // would then sit one place off. The table plays on (a heartbeat is as likely); the
+      // supervisor checks the cards against the layout.
+      tx.publicEvent('SupervisorAlert', {
+        kind: 'scanner-gap',
+        sequence: effect.sequence,
+        missedFrames: effect.missedFrames,
+        message: `${plural(effect.missedFrames, 'scanner frame')} before frame ${effect.sequence} never arrived: check the cards on the table against the layout`,
       });
       return undefined;
     case 'sequence-conflict':
@@ -179,7 +188,7 @@ function compositionExceeded(
 ): Handled {
   tx.publicEvent('SupervisorAlert', {
     kind: 'composition',
-    message: `A ${effect.seen + 1}th copy of a card in a ${effect.allowed}-deck shoe`,
+    message: `A ${ordinal(effect.seen + 1)} copy of a card in a ${effect.allowed}-deck shoe`,
   });
   tx.emit({
     type: 'CompositionError',
@@ -196,4 +205,15 @@ function compositionExceeded(
 /** The reading's raw bytes as lowercase hex (no Buffer: the core runs without Node's APIs). */
 function hex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
 }

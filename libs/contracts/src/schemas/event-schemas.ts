@@ -706,10 +706,14 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
   entry(
     'SupervisorAlert',
     ALL,
-    'Something needs a supervisor (rescan limit, composition error, a scanner sequence number repeated with other content or going backwards).',
+    'Something needs a supervisor (rescan limit, composition error, a scanner sequence number repeated with other content or going backwards, scanner frames that never arrived).',
     payload(
       {
-        kind: { type: 'string', enum: ['rescan-limit', 'composition', 'scanner-sequence'] },
+        kind: {
+          type: 'string',
+          enum: ['rescan-limit', 'composition', 'scanner-sequence', 'scanner-gap'],
+        },
+        missedFrames: COUNT,
         slot: STR,
         failedAttempts: COUNT,
         elapsedMs: COUNT,

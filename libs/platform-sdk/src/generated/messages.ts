@@ -2916,7 +2916,7 @@ export interface ShoeStarted {
 }
 
 /**
- * Something needs a supervisor (rescan limit, composition error, a scanner sequence number repeated with other content or going backwards).
+ * Something needs a supervisor (rescan limit, composition error, a scanner sequence number repeated with other content or going backwards, scanner frames that never arrived).
  */
 export interface SupervisorAlert {
   /**
@@ -2936,7 +2936,8 @@ export interface SupervisorAlert {
   seq: number;
   occurredAt: string;
   payload: {
-    kind: 'rescan-limit' | 'composition' | 'scanner-sequence';
+    kind: 'rescan-limit' | 'composition' | 'scanner-sequence' | 'scanner-gap';
+    missedFrames?: number;
     /**
      * free text: at most 2000 characters, no NUL, no lone surrogate
      */
