@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import {
   CommandResultMessage,
   DEAD_LETTER_HEADERS,
+  DEAD_LETTER_MAX_VALUE_BYTES,
   DeadLetterReasonCode,
   topicName,
 } from '@studio/contracts';
@@ -115,11 +116,14 @@ export class CommandAnswersPublisher {
     reason: string,
     at: Date,
   ): Promise<void> {
+    // The original bytes, untouched, so whoever investigates sees exactly what was sent; only a
+    // value too large to publish again with the headers (the broker refused it, the consumer
+    // stopped on it and every platform's commands with it) is cut, its size said.
+    const cut = raw.value !== null && raw.value.length > DEAD_LETTER_MAX_VALUE_BYTES;
     await this.producer.send(this.deadLetterTopic, [
       {
         key: raw.key,
-        // The original bytes, untouched: whoever investigates sees exactly what was sent.
-        value: raw.value,
+        value: cut ? raw.value!.subarray(0, DEAD_LETTER_MAX_VALUE_BYTES) : raw.value,
         headers: {
           [DEAD_LETTER_HEADERS.reasonCode]: code,
           [DEAD_LETTER_HEADERS.reason]: reason,
@@ -127,6 +131,7 @@ export class CommandAnswersPublisher {
           [DEAD_LETTER_HEADERS.sourcePartition]: String(raw.partition),
           [DEAD_LETTER_HEADERS.sourceOffset]: raw.offset,
           [DEAD_LETTER_HEADERS.deadLetteredAt]: at.toISOString(),
+          ...(cut ? { [DEAD_LETTER_HEADERS.originalBytes]: String(raw.value!.length) } : {}),
         },
       },
     ]);

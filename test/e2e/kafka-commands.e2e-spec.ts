@@ -1,4 +1,8 @@
-import { DEAD_LETTER_HEADERS, PlaceBetCommandMessage } from '@studio/contracts';
+import {
+  DEAD_LETTER_HEADERS,
+  DEAD_LETTER_MAX_VALUE_BYTES,
+  PlaceBetCommandMessage,
+} from '@studio/contracts';
 import { PlatformKafkaClient } from '../../apps/platform-simulator/platform-client';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
@@ -128,17 +132,30 @@ describe('Kafka command intake', () => {
     });
   });
 
+  it('dead-letters a message too large to publish again whole, cut, and keeps consuming', async () => {
+    // Near the broker's 1 MiB default: the original plus the headers would not fit again, and a
+    // dead letter that cannot be published stopped the consumer for every platform.
+    const huge = Buffer.from(JSON.stringify({ pad: 'x'.repeat(1_000_000) }));
+    await platform.sendRaw(TABLE, huge);
+    const letter = await deadLetter(3);
+    expect(letter.value).toEqual(huge.subarray(0, DEAD_LETTER_MAX_VALUE_BYTES));
+    expect(letter.headers[DEAD_LETTER_HEADERS.originalBytes]).toBe(String(huge.length));
+    expect(letter.headers[DEAD_LETTER_HEADERS.reasonCode]).toBe('unknown-command-type');
+    await platform.send(bet('ok-after-huge'));
+    expect(await platform.waitForResult('ok-after-huge')).toMatchObject({ status: 'accepted' });
+  });
+
   it('dead-letters a wrong schema and an unknown command type, naming the offending field', async () => {
     const wrong = JSON.stringify({ ...bet('wrong-schema'), amount: '1000' });
     await platform.sendRaw(TABLE, wrong);
-    const schema = await deadLetter(3);
+    const schema = await deadLetter(4);
     expect(schema.value?.toString('utf8')).toBe(wrong);
     expect(schema.headers[DEAD_LETTER_HEADERS.reasonCode]).toBe('schema-violation');
     expect(schema.headers[DEAD_LETTER_HEADERS.reason]).toBe(
       'PlaceBet: /amount must be integer, got string',
     );
     await platform.sendRaw(TABLE, JSON.stringify({ ...bet('cashout'), type: 'Cashout' }));
-    expect((await deadLetter(4)).headers[DEAD_LETTER_HEADERS.reasonCode]).toBe(
+    expect((await deadLetter(5)).headers[DEAD_LETTER_HEADERS.reasonCode]).toBe(
       'unknown-command-type',
     );
     // Nothing of these reached the table.
@@ -237,10 +254,10 @@ describe('Kafka command intake', () => {
           .find((l) => l.startsWith(`${line} `))
           ?.split(' ')[1],
       );
-    // Four dead letters above (two bad JSON, a wrong schema, an unknown type).
-    expect(value('studio_kafka_commands_total{outcome="dead-lettered"}')).toBe(4);
-    // ok-after-poison, bet-1, the repeat of bet-1 (answered from the store), bet-9.
-    expect(value('studio_kafka_commands_total{outcome="accepted"}')).toBe(4);
+    // Five dead letters above (two bad JSON, a huge one, a wrong schema, an unknown type).
+    expect(value('studio_kafka_commands_total{outcome="dead-lettered"}')).toBe(5);
+    // ok-after-poison, ok-after-huge, bet-1, the repeat of bet-1 (answered from the store), bet-9.
+    expect(value('studio_kafka_commands_total{outcome="accepted"}')).toBe(5);
     expect(value('studio_kafka_duplicate_commands_total')).toBe(1);
     // bet-1 and bet-9 reused, no-such-table, too-late, other-round.
     expect(value('studio_kafka_commands_total{outcome="rejected"}')).toBe(5);

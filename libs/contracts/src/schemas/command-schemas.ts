@@ -252,7 +252,16 @@ export const DEAD_LETTER_HEADERS = {
   sourcePartition: 'dlq-source-partition',
   sourceOffset: 'dlq-source-offset',
   deadLetteredAt: 'dlq-dead-lettered-at',
+  /** Set only when the value was cut to DEAD_LETTER_MAX_VALUE_BYTES: the original's size. */
+  originalBytes: 'dlq-original-bytes',
 } as const;
+
+/**
+ * The largest value a dead letter carries: the first this many bytes of a larger original (the
+ * original plus the headers would not fit a broker's default 1 MiB message, and a dead letter that
+ * cannot be published would stop the consumer).
+ */
+export const DEAD_LETTER_MAX_VALUE_BYTES = 512 * 1024;
 
 export const DEAD_LETTER_REASON_CODES = [
   /** The value is not UTF-8 JSON. */

@@ -6,6 +6,7 @@ import {
   COMMAND_TYPES,
   CommandType,
   DEAD_LETTER_HEADERS,
+  DEAD_LETTER_MAX_VALUE_BYTES,
   DEAD_LETTER_REASON_CODES,
 } from './command-schemas';
 import { EVENT_ENVELOPE_SCHEMA, EVENT_SCHEMAS, eventSchema } from './event-schemas';
@@ -252,7 +253,9 @@ export function renderContractDocument(): string {
     '## Dead letters',
     '',
     `A message that cannot be answered goes to \`${TOPIC_NAMES.commandDeadLetters}\`: the value is the`,
-    'original bytes, untouched, with the original key; these headers say why and where it came from:',
+    `original bytes, untouched (only a value over ${DEAD_LETTER_MAX_VALUE_BYTES} bytes is cut to its first`,
+    `${DEAD_LETTER_MAX_VALUE_BYTES}, with \`${DEAD_LETTER_HEADERS.originalBytes}\` giving its size), with the original key;`,
+    'these headers say why and where it came from:',
     Object.values(DEAD_LETTER_HEADERS)
       .map((h) => `\`${h}\``)
       .join(', ') + '.',
