@@ -96,8 +96,8 @@ describe('routing the outbox rows by platform', () => {
       { accepted: 1, bets: [bets[1]] },
     ]);
     expect(payloads(out.get('studio.table-events.v2'))).toEqual([{ accepted: 3 }]);
-    // Neither is the default platform's: v1 gets nothing of them.
-    expect(out.get('studio.table-events.v1')).toBeUndefined();
+    // Neither is the default platform's: v1 gets the shared version (its seq has no gap).
+    expect(payloads(out.get('studio.table-events.v1'))).toEqual([{ accepted: 3 }]);
   });
 
   it('keeps the bytes of a split event whose items are all one platform', () => {
@@ -107,9 +107,10 @@ describe('routing the outbox rows by platform', () => {
       settlements: [{ betId: 'b', playerId: 'p', stake: 100, returned: 200, net: 100 }],
     });
     const out = routeRows([r], routing);
-    expect(out.get('studio.table-events.v1')![0]).toBe(
+    expect(out.get('studio.table-events.v1')![0]).toEqual(
       out.get('studio.platform.default.events.v2')![0],
     );
+    expect(out.get('studio.table-events.v1')![0].value).toBe(toOutgoingMessage(r).value);
     expect(payloads(out.get('studio.table-events.v2'))).toEqual([{ batch: 1, batches: 1 }]);
   });
 
@@ -146,6 +147,38 @@ describe('routing the outbox rows by platform', () => {
     const out = routeRows([r], routing);
     expect([...out.keys()]).toEqual(['studio.table-events.v2', 'studio.table-events.v1']);
     expect(out.get('studio.table-events.v2')![0].value).toBe(toOutgoingMessage(r).value);
+  });
+
+  it("gives v1 every event but another platform's player's own, so its seq has no gaps", () => {
+    const rows = [
+      row('RoundStarted', { roundNumber: 1 }),
+      row('SeatTaken', { seat: 2, playerId: 'alice', platformId: 'casino-a' }),
+      row('BetAccepted', { playerId: 'alice', platformId: 'casino-a', amount: 100 }),
+      row('BetAccepted', { playerId: 'bob', amount: 200 }),
+      row('BetsAccepted', { accepted: 1, bets: [{ playerId: 'x', platformId: 'casino-a' }] }),
+      row('RoundSettled', { roundId: 'r-1', records: [] }),
+      // The practice bots are no platform's: v1 as under 1.x, no `bot` platform topic.
+      row('BetsSettled', {
+        batch: 1,
+        batches: 1,
+        settlements: [{ playerId: '1', platformId: 'bot' }],
+      }),
+      row('DecisionRequested', { seat: 1, playerId: '1', platformId: 'bot' }),
+    ];
+    const out = routeRows(rows, routing);
+    const seqs = (topic: string) =>
+      (out.get(topic) ?? []).map((m) => (JSON.parse(m.value) as { seq: number }).seq);
+    const first = Number(rows[0].seq);
+    expect(seqs('studio.table-events.v1')).toEqual([0, 1, 3, 4, 5, 6, 7].map((i) => first + i));
+    expect([...out.keys()].filter((t) => t.includes('.bot.'))).toEqual([]);
+    const v1 = out.get('studio.table-events.v1')!.map((m) => JSON.parse(m.value).payload);
+    expect(v1[1]).toEqual({ seat: 2 }); // another platform's seat: the shared version
+    expect(v1[5]).toEqual({
+      batch: 1,
+      batches: 1,
+      settlements: [{ playerId: '1', platformId: 'bot' }],
+    });
+    expect(JSON.stringify(payloads(out.get('studio.table-events.v2')))).not.toMatch(/playerId/);
   });
 
   it("shows a seat taken on the shared topic without its player, whole on the player's platform", () => {

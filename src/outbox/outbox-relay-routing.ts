@@ -43,56 +43,97 @@ export function routeRows(
   return byTopic;
 }
 
-function routeTableEvent(
-  row: OutboxRow,
-  routing: EventRouting,
-  push: (topic: string, message: OutgoingMessage) => void,
-): void {
+/**
+ * The practice tables' bots (`bot:<seat>` keys) are no platform's players: their events and items
+ * go to no `bot` platform's topic (nobody reads one) but to v1 with the `default` platform's, as
+ * under 1.x; the shared topic names no player, a bot included.
+ */
+const NO_PLATFORM = new Set(['bot']);
+
+type Push = (topic: string, message: OutgoingMessage) => void;
+
+/**
+ * One event to its topics. v1 gets exactly one message per event it may carry, so that its `seq`
+ * has no gap where the event was the shared topic's alone: the `default` platform's own version
+ * when there is one, else the shared version (a redacted or split event without other platforms'
+ * players); only another platform's player's private event is not on v1.
+ */
+function routeTableEvent(row: OutboxRow, routing: EventRouting, push: Push): void {
   const visibility = visibilityOf(row.type);
-  const shared = () => {
-    const message = toOutgoingMessage(row);
-    push(routing.sharedTopic, message);
+  const toV1 = (message: OutgoingMessage) => {
     if (routing.v1Topic) push(routing.v1Topic, message);
   };
-  if (visibility.kind === 'public') return shared();
-  const payload = JSON.parse(row.payload) as Payload;
-  const own = (platformId: string, message: OutgoingMessage) => {
-    push(routing.privateTopic(platformId), message);
-    if (routing.v1Topic && platformId === routing.defaultPlatformId) push(routing.v1Topic, message);
+  const everyone = () => {
+    const message = toOutgoingMessage(row);
+    push(routing.sharedTopic, message);
+    toV1(message);
   };
+  if (visibility.kind === 'public') return everyone();
+  const payload = JSON.parse(row.payload) as Payload;
   const platformOf = (item: Payload) =>
     platformIdOf(item) ?? platformIdOf(payload) ?? routing.defaultPlatformId;
-  if (visibility.kind === 'private') {
-    own(platformOf(payload), toOutgoingMessage(row));
-    return;
-  }
-  if (visibility.kind === 'redacted') {
-    own(platformOf(payload), toOutgoingMessage(row));
-    push(routing.sharedTopic, withPayload(row, without(payload, visibility.drop)));
-    return;
+  if (visibility.kind === 'private' || visibility.kind === 'redacted') {
+    const platformId = platformOf(payload);
+    const whole = toOutgoingMessage(row);
+    if (!NO_PLATFORM.has(platformId)) push(routing.privateTopic(platformId), whole);
+    const mine = platformId === routing.defaultPlatformId || NO_PLATFORM.has(platformId);
+    if (visibility.kind === 'private') return mine ? toV1(whole) : undefined;
+    const redacted = withPayload(row, without(payload, visibility.drop));
+    push(routing.sharedTopic, redacted);
+    return toV1(mine ? whole : redacted);
   }
   const list = payload[visibility.list];
   // A game's event of this type that has no list names no player: public, as it always was.
-  if (list === undefined) return shared();
-  const items = Array.isArray(list) ? (list as Payload[]) : [];
+  if (list === undefined) return everyone();
+  routeSplit(row, payload, Array.isArray(list) ? (list as Payload[]) : [], visibility, {
+    routing,
+    push,
+    toV1,
+    platformOf,
+  });
+}
+
+interface SplitRouting {
+  routing: EventRouting;
+  push: Push;
+  toV1(message: OutgoingMessage): void;
+  platformOf(item: Payload): string;
+}
+
+/** Each platform its players' items; the shared topic the aggregate; v1 the `default`'s. */
+function routeSplit(
+  row: OutboxRow,
+  payload: Payload,
+  items: readonly Payload[],
+  visibility: { list: string; count?: string },
+  { routing, push, toV1, platformOf }: SplitRouting,
+): void {
+  const part = (mine: readonly Payload[]) => {
+    const copy: Payload = { ...payload, [visibility.list]: mine };
+    if (visibility.count) copy[visibility.count] = mine.length;
+    return withPayload(row, copy);
+  };
   const byPlatform = new Map<string, Payload[]>();
   for (const item of items) {
     const platformId = platformOf(item);
-    let list = byPlatform.get(platformId);
-    if (!list) byPlatform.set(platformId, (list = []));
-    list.push(item);
+    if (NO_PLATFORM.has(platformId)) continue;
+    let mine = byPlatform.get(platformId);
+    if (!mine) byPlatform.set(platformId, (mine = []));
+    mine.push(item);
   }
   for (const [platformId, mine] of byPlatform) {
     // One platform's items only: the event as written, byte for byte.
-    if (byPlatform.size === 1) {
-      own(platformId, toOutgoingMessage(row));
-      continue;
-    }
-    const part: Payload = { ...payload, [visibility.list]: mine };
-    if (visibility.count) part[visibility.count] = mine.length;
-    own(platformId, withPayload(row, part));
+    const whole = mine.length === items.length;
+    push(routing.privateTopic(platformId), whole ? toOutgoingMessage(row) : part(mine));
   }
-  push(routing.sharedTopic, withPayload(row, without(payload, [visibility.list, 'platformId'])));
+  const shared = withPayload(row, without(payload, [visibility.list, 'platformId']));
+  push(routing.sharedTopic, shared);
+  const forDefault = items.filter((item) => {
+    const platformId = platformOf(item);
+    return platformId === routing.defaultPlatformId || NO_PLATFORM.has(platformId);
+  });
+  if (forDefault.length === 0) return toV1(shared);
+  toV1(forDefault.length === items.length ? toOutgoingMessage(row) : part(forDefault));
 }
 
 function platformIdOf(value: Payload): string | undefined {
