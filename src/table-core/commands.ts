@@ -116,7 +116,9 @@ export function cancelBet(tx: Transition, cancel: CancelBetInput): void {
     bet,
   });
   if (tx.applyRound(step)) {
-    tx.reply = { betId: cancel.reference, roundId: round.id, cancelled: true };
+    // The bet as its BetCancelled names it (the betId of its answer), however it was named here:
+    // a wallet credits once per betId, and a cancellation by command id has no betId of its own.
+    tx.reply = { betId: bet.answeredBetId ?? bet.betId, roundId: round.id, cancelled: true };
   }
 }
 

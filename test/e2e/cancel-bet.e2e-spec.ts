@@ -249,7 +249,8 @@ describe('CancelBet over HTTP and Kafka', () => {
       betType: 'main',
       amount: 2_000,
     });
-    expect(await answerTo(A, 'k-bet-bob')).toMatchObject({ status: 'accepted' });
+    const placed = await answerTo(A, 'k-bet-bob');
+    expect(placed).toMatchObject({ status: 'accepted' });
     await send(B, {
       commandId: 'k-b-cancel',
       type: 'CancelBet',
@@ -272,7 +273,8 @@ describe('CancelBet over HTTP and Kafka', () => {
       playerId: 'bob',
       status: 'accepted',
       duplicate: false,
-      reply: { roundId, cancelled: true },
+      // The bet's betId (as its answer and its BetCancelled name it), not the command id.
+      reply: { roundId, cancelled: true, betId: (placed.reply as { betId: string }).betId },
     });
     await send(A, {
       commandId: 'k-cancel-bob',
