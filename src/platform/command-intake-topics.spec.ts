@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { CommandTopicWatcher } from './command-intake-topics';
 
 describe('command topic watcher', () => {
@@ -50,5 +51,35 @@ describe('command topic watcher', () => {
     fail = false;
     expect(await late.check()).toEqual(['studio.platform.c.commands.v2']);
     expect(watcher).toBeDefined();
+  });
+
+  it('says once that looking failed while the brokers stay away, however many ticks wait', async () => {
+    jest.useFakeTimers();
+    const warnings: string[] = [];
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation((m: unknown) => {
+      warnings.push(String(m));
+    });
+    jest.spyOn(Logger.prototype, 'debug').mockImplementation(() => undefined);
+    try {
+      let answer: (() => void) | undefined;
+      const watcher = new CommandTopicWatcher(
+        { topics: [], pattern, refreshMs: 100 },
+        // A broker away: the look hangs until its timeout, then fails.
+        () => new Promise((_ok, fail) => (answer = () => fail(new Error('broker away')))),
+        async () => undefined,
+      );
+      watcher.start();
+      await jest.advanceTimersByTimeAsync(1_050); // ten ticks while the first look hangs
+      answer!();
+      await jest.advanceTimersByTimeAsync(350); // three more looks, each failing at once
+      answer!();
+      await jest.advanceTimersByTimeAsync(0);
+      watcher.stop();
+      expect(warnings).toEqual(["Looking for new platforms' command topics failed: broker away"]);
+    } finally {
+      warn.mockRestore();
+      jest.restoreAllMocks();
+      jest.useRealTimers();
+    }
   });
 });

@@ -23,6 +23,7 @@ export class CommandTopicWatcher {
   private readonly subscribed = new Set<string>();
   private timer?: NodeJS.Timeout;
   private checking?: Promise<string[]>;
+  private failing = false;
 
   constructor(
     private readonly subscription: CommandSubscription,
@@ -41,8 +42,17 @@ export class CommandTopicWatcher {
   start(): void {
     this.stop();
     this.timer = setInterval(() => {
-      void this.check().catch((error: unknown) =>
-        this.logger.warn(`Looking for new platforms' command topics failed: ${oneLine(error)}`),
+      // The last look is still out (the brokers are away): no second one joins it, so its failure
+      // is said once, not once per tick that waited on it; and once per outage, not per look.
+      if (this.checking) return;
+      void this.check().then(
+        () => (this.failing = false),
+        (error: unknown) => {
+          const line = `Looking for new platforms' command topics failed: ${oneLine(error)}`;
+          if (this.failing) return this.logger.debug(line);
+          this.failing = true;
+          this.logger.warn(line);
+        },
       );
     }, this.subscription.refreshMs);
     this.timer.unref();
