@@ -269,7 +269,7 @@ export class TableLeaseRepository {
    */
   async announce(instanceId: string, token: string, ttlMs: number): Promise<Presence> {
     // session_liveness: the others may judge this instance by its lock (held while it is open).
-    const rows = await this.upkeep<{ live: number; mine: boolean; least: number | null }>(
+    const rows = await this.upkeep<{ live: number; mine: boolean }>(
       `WITH me AS (
          INSERT INTO studio_instances AS i (instance_id, token, expires_at, session_liveness)
          VALUES ($1, $3, clock_timestamp() + make_interval(secs => $2::double precision / 1000), $4)
@@ -280,15 +280,11 @@ export class TableLeaseRepository {
              -- We hold this id's lock, so a predecessor that announced a session has none: dead.
              OR (EXCLUDED.session_liveness AND i.session_liveness)
          RETURNING instance_id)
-       SELECT 1 + count(*)::int AS live, EXISTS (SELECT 1 FROM me) AS mine,
-              min((SELECT count(*) FROM table_leases l
-                    WHERE l.owner = s.instance_id AND NOT l.released
-                      AND l.expires_at >= clock_timestamp()))::int AS least
-         FROM studio_instances s
+       SELECT 1 + count(*)::int AS live, EXISTS (SELECT 1 FROM me) AS mine FROM studio_instances
         WHERE instance_id <> $1 AND expires_at >= clock_timestamp()`,
       [instanceId, ttlMs, token, this.session?.open ?? false],
     );
-    return { live: rows[0].live, mine: rows[0].mine, least: rows[0].least };
+    return { live: rows[0].live, mine: rows[0].mine };
   }
 
   /** A graceful stop: the others count one instance fewer at once. */
@@ -312,8 +308,6 @@ export class TableLeaseRepository {
 export interface Presence {
   live: number;
   mine: boolean;
-  /** The fewest tables another live instance drives (null: no other is live). */
-  least: number | null;
 }
 
 export class LeaseLostError extends Error {

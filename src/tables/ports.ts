@@ -94,7 +94,7 @@ export interface LeaseStore {
     instanceId: string,
     token: string,
     ttlMs: number,
-  ): Promise<{ live: number; mine: boolean; least?: number | null }>;
+  ): Promise<{ live: number; mine: boolean }>;
   withdraw(instanceId: string, token: string): Promise<void>;
   /**
    * Liveness by database session (absent or 'off': the TTL alone). 'taken': another live

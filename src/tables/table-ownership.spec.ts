@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TableLease, TableLeaseRepository } from '../database/table-lease.repository';
-import { evenShare, TableOwnership } from './table-ownership';
+import { TableOwnership } from './table-ownership';
 
 /**
  * Leases held in memory; renewing takes as long as the test says, on a clock of the test's own
@@ -212,16 +212,5 @@ describe('TableOwnership on the embedded database', () => {
     );
     await ownership.tick();
     expect(ownership.ownedTables).toEqual(['t1', 't2']);
-  });
-});
-
-describe('evenShare', () => {
-  it('is the ceiling, or the floor while another live instance is below the floor', () => {
-    expect(evenShare(4, 3, 2)).toBe(2);
-    expect(evenShare(4, 3, 0)).toBe(1);
-    expect(evenShare(4, 3, null)).toBe(2);
-    expect(evenShare(12, 3, 0)).toBe(4);
-    expect(evenShare(2, 3, 0)).toBe(1); // floor 0: nobody is below it
-    expect(evenShare(5, 1, null)).toBe(5);
   });
 });

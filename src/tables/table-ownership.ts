@@ -458,12 +458,12 @@ export class TableOwnership {
   private async fairShare(): Promise<number> {
     if (!this.balancing) return Infinity;
     try {
-      const { live, mine, least } = await this.leases.announce(
+      const { live, mine } = await this.leases.announce(
         this.instanceId,
         this.token,
         this.balancing.ttlMs,
       );
-      this.share = evenShare(this.tableIds.length, live, least ?? null);
+      this.share = Math.ceil(this.tableIds.length / Math.max(1, live));
       if (!mine && !this.impostorReported) {
         // Our presence lapsed (an outage) and another process took our id: the lease epochs keep
         // the two from writing over each other, but the operator must fix the ids.
@@ -494,15 +494,4 @@ export class TableOwnership {
       `Handed ${chosen.length} tables over between rounds to even out the instances (share ${this.share}): ${tableList(chosen)}`,
     );
   }
-}
-
-/**
- * At most ceil(tables / live) each, and only the floor while another live instance drives fewer
- * than the floor: 4 tables on 3 instances settled at 2/2/0 with an idle instance; an instance at 2
- * now hands one over between rounds (and takes none back) until the idle one has its own.
- */
-export function evenShare(tables: number, live: number, least: number | null): number {
-  const instances = Math.max(1, live);
-  const floor = Math.floor(tables / instances);
-  return least !== null && least < floor ? floor : Math.ceil(tables / instances);
 }
