@@ -72,32 +72,27 @@ export class PlatformRateStorage implements ThrottlerStorage {
       log = new HitLog();
       this.logs.set(id, log);
     }
-    if (log.blockedUntil > now) return Promise.resolve(blocked(log, now, ttl));
-    if (log.blockedUntil > 0) {
-      // The block is over: the count starts again, as the library's own storage does.
-      log.blockedUntil = 0;
-      log.clear();
+    if (log.blockedUntil <= now) {
+      if (log.blockedUntil > 0) {
+        // The block is over: the count starts again, as the library's own storage does.
+        log.blockedUntil = 0;
+        log.clear();
+      }
+      log.dropOlderThan(now - ttl);
+      log.push(now);
+      if (log.size > limit) log.blockedUntil = now + Math.max(blockDuration, 1);
     }
-    log.dropOlderThan(now - ttl);
-    log.push(now);
-    if (log.size > limit) {
-      log.blockedUntil = now + Math.max(blockDuration, 1);
-      return Promise.resolve(blocked(log, now, ttl));
-    }
-    return Promise.resolve({
-      totalHits: log.size,
-      timeToExpire: seconds(log.oldest() + ttl - now),
-      isBlocked: false,
-      timeToBlockExpire: 0,
-    });
+    return Promise.resolve(answer(log, now, ttl));
   }
 }
 
-function blocked(log: HitLog, now: number, ttl: number): ThrottlerStorageRecord {
+/** What the throttler guard reads of a platform's log at `now`. */
+function answer(log: HitLog, now: number, ttl: number): ThrottlerStorageRecord {
+  const isBlocked = log.blockedUntil > now;
   return {
     totalHits: log.size,
     timeToExpire: seconds(log.oldest() + ttl - now),
-    isBlocked: true,
-    timeToBlockExpire: Math.max(1, seconds(log.blockedUntil - now)),
+    isBlocked,
+    timeToBlockExpire: isBlocked ? Math.max(1, seconds(log.blockedUntil - now)) : 0,
   };
 }
