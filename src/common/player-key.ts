@@ -14,6 +14,12 @@ export interface PlayerRef {
 
 export const DEFAULT_PLATFORM = 'default';
 
+/**
+ * The practice tables' bots are keyed `bot:<seat>`: a key's "platform" that names no platform
+ * (reserved: no platform may take the id; their events go to no platform's topic).
+ */
+export const BOTS = 'bot';
+
 export function playerKey(platformId: string, playerId: string): string {
   if (platformId === DEFAULT_PLATFORM && !playerId.includes(':')) return playerId;
   return `${platformId}:${playerId}`;

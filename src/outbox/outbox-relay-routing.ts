@@ -1,6 +1,7 @@
 import { visibilityOf } from '@studio/contracts';
 import type { OutgoingMessage } from './event-publisher';
 import { OutboxRow, toOutgoingMessage } from './outbox-envelope';
+import { BOTS } from '../common/player-key';
 
 /** Where the table events of the outbox go (contract 2.0), prefixes applied. */
 export interface EventRouting {
@@ -44,11 +45,13 @@ export function routeRows(
 }
 
 /**
- * The practice tables' bots (`bot:<seat>` keys) are no platform's players: their events and items
- * go to no `bot` platform's topic (nobody reads one) but to v1 with the `default` platform's, as
- * under 1.x; the shared topic names no player, a bot included.
+ * Whether an event or item of `platformId` is v1's own (not only its shared version): the
+ * `default` platform's, and the practice bots' (`bot:<seat>` keys, no platform's players: on no
+ * platform's topic, on v1 as under 1.x; the shared topic names no player, a bot included).
  */
-const NO_PLATFORM = new Set(['bot']);
+function ownOnV1(routing: EventRouting, platformId: string): boolean {
+  return platformId === routing.defaultPlatformId || platformId === BOTS;
+}
 
 type Push = (topic: string, message: OutgoingMessage) => void;
 
@@ -75,8 +78,8 @@ function routeTableEvent(row: OutboxRow, routing: EventRouting, push: Push): voi
   if (visibility.kind === 'private' || visibility.kind === 'redacted') {
     const platformId = platformOf(payload);
     const whole = toOutgoingMessage(row);
-    if (!NO_PLATFORM.has(platformId)) push(routing.privateTopic(platformId), whole);
-    const mine = platformId === routing.defaultPlatformId || NO_PLATFORM.has(platformId);
+    if (platformId !== BOTS) push(routing.privateTopic(platformId), whole);
+    const mine = ownOnV1(routing, platformId);
     if (visibility.kind === 'private') return mine ? toV1(whole) : undefined;
     const redacted = withPayload(row, without(payload, visibility.drop));
     push(routing.sharedTopic, redacted);
@@ -114,9 +117,11 @@ function routeSplit(
     return withPayload(row, copy);
   };
   const byPlatform = new Map<string, Payload[]>();
+  const forV1: Payload[] = [];
   for (const item of items) {
     const platformId = platformOf(item);
-    if (NO_PLATFORM.has(platformId)) continue;
+    if (ownOnV1(routing, platformId)) forV1.push(item);
+    if (platformId === BOTS) continue;
     let mine = byPlatform.get(platformId);
     if (!mine) byPlatform.set(platformId, (mine = []));
     mine.push(item);
@@ -128,12 +133,8 @@ function routeSplit(
   }
   const shared = withPayload(row, without(payload, [visibility.list, 'platformId']));
   push(routing.sharedTopic, shared);
-  const forDefault = items.filter((item) => {
-    const platformId = platformOf(item);
-    return platformId === routing.defaultPlatformId || NO_PLATFORM.has(platformId);
-  });
-  if (forDefault.length === 0) return toV1(shared);
-  toV1(forDefault.length === items.length ? toOutgoingMessage(row) : part(forDefault));
+  if (forV1.length === 0) return toV1(shared);
+  toV1(forV1.length === items.length ? toOutgoingMessage(row) : part(forV1));
 }
 
 function platformIdOf(value: Payload): string | undefined {

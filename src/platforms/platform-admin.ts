@@ -1,5 +1,5 @@
 import type { Clock, IdGenerator } from '../clock/clock';
-import { PLATFORM_ID_PATTERN } from '../common/player-key';
+import { BOTS, PLATFORM_ID_PATTERN } from '../common/player-key';
 import { apiKeyHash, newApiKey } from './api-key';
 import type { PlatformsRepository } from './platforms.repository';
 import { isIsoCurrency } from '../common/currency-codes';
@@ -20,7 +20,7 @@ export class PlatformAdminError extends Error {}
 const CURRENCY = /^[A-Z]{3}$/;
 
 /** Ids that name no platform: `bot:` keys are the practice tables' bots (player keys, src/common). */
-const RESERVED_IDS = new Set(['bot']);
+const RESERVED_IDS = new Set([BOTS]);
 
 function platformId(id: string | undefined): string {
   if (!id || !PLATFORM_ID_PATTERN.test(id) || RESERVED_IDS.has(id)) {
