@@ -106,11 +106,14 @@ export function redactUrl(value: string): string {
   } catch {
     return value
       .replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@')
-      .replace(/([?&][^=&]*(?:pass|secret|token)[^=&]*=)[^&]*/gi, '$1***');
+      .replace(SECRET_PARAMETER_VALUE, '$1***');
   }
 }
 
-const SECRET_PARAMETER = /pass|secret|token/i;
+const SECRET_WORDS = 'pass|secret|token';
+const SECRET_PARAMETER = new RegExp(SECRET_WORDS, 'i');
+/** The same names in a URL that does not parse: `?…password…=value` up to the next `&`. */
+const SECRET_PARAMETER_VALUE = new RegExp(`([?&][^=&]*(?:${SECRET_WORDS})[^=&]*=)[^&]*`, 'gi');
 
 /** The text of a file a variable names; a file that cannot be read is a configuration error. */
 export function readConfiguredFile(variable: string, path: string): string {
