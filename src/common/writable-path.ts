@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, Stats, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError } from './config-error';
 
@@ -11,13 +11,15 @@ export function ensureWritableFolder(variable: string, folder: string): void {
   const path = resolve(folder);
   const missing: string[] = [];
   let existing = path;
-  while (!exists(existing)) {
+  let found = statOf(existing);
+  while (!found) {
     missing.unshift(existing);
     const parent = dirname(existing);
     if (parent === existing) break;
     existing = parent;
+    found = statOf(existing);
   }
-  if (!statSync(existing).isDirectory()) {
+  if (!found?.isDirectory()) {
     throw new ConfigError(`${variable}: ${existing} is not a folder (in ${path})`);
   }
   for (const level of missing) {
@@ -37,11 +39,12 @@ export function ensureWritableFolder(variable: string, folder: string): void {
 /** Makes sure a file a variable names can be created or appended to (its folder made if needed). */
 export function ensureWritableFile(variable: string, file: string): void {
   const path = resolve(file);
-  if (exists(path) && statSync(path).isDirectory()) {
+  const found = statOf(path);
+  if (found?.isDirectory()) {
     throw new ConfigError(`${variable}: ${path} is a folder, not a file`);
   }
   ensureWritableFolder(variable, dirname(path));
-  if (exists(path)) {
+  if (found) {
     try {
       accessSync(path, constants.W_OK);
     } catch (error) {
@@ -50,12 +53,12 @@ export function ensureWritableFile(variable: string, file: string): void {
   }
 }
 
-function exists(path: string): boolean {
+/** The path's stats, or undefined where nothing can be found there (missing, or under a file). */
+function statOf(path: string): Stats | undefined {
   try {
-    statSync(path);
-    return true;
+    return statSync(path);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
