@@ -1,5 +1,5 @@
 import canonicalize from 'canonicalize';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import { canonicalJson } from '../common/canonical-json';
 
 /** The hash before a table's first event (docs/chain.md). */
@@ -38,9 +38,23 @@ export interface ChainedEvent extends ChainedEventFields {
   hash: string;
 }
 
-/** A fresh salt for a version-2 event. */
+const SALT_BYTES = 16;
+/**
+ * Random bytes drawn 256 salts at a time: one `randomBytes(16)` call costs tens of µs here (more
+ * than the event's hash), a slice of a pool ~2 µs; each byte is still used for one salt only.
+ */
+const saltPool = Buffer.alloc(SALT_BYTES * 256);
+let saltAt = saltPool.length;
+
+/** A fresh salt for a version-2 event: 32 hex digits, never handed out twice. */
 export function newSalt(): string {
-  return randomBytes(16).toString('hex');
+  if (saltAt === saltPool.length) {
+    randomFillSync(saltPool);
+    saltAt = 0;
+  }
+  const salt = saltPool.toString('hex', saltAt, saltAt + SALT_BYTES);
+  saltAt += SALT_BYTES;
+  return salt;
 }
 
 /** The exact text hashed after `prevHash + "\n"`: the event's canonical JSON in its version. */
