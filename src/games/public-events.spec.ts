@@ -39,6 +39,9 @@ class Table {
   state: TableState;
   now = Date.UTC(2026, 10, 30, 12, 0, 0);
   readonly events: TableWrites['events'] = [];
+  readonly settlements: TableWrites['settlements'] = [];
+  /** The betIds the bets' answers named. */
+  readonly answeredBetIds: string[] = [];
   private ids = 0;
   private seq = 0;
   /** The physical shoe's cards in scanning order (a seeded shuffle). */
@@ -61,6 +64,10 @@ class Table {
     };
     const outcome = this.machine.step(this.state, input, ctx);
     this.events.push(...outcome.writes.events);
+    this.settlements.push(...outcome.writes.settlements);
+    if (input.type === 'bet' && typeof outcome.reply?.betId === 'string') {
+      this.answeredBetIds.push(outcome.reply.betId);
+    }
     this.state = JSON.parse(JSON.stringify(outcome.state)) as TableState;
   }
 
@@ -177,6 +184,21 @@ describe.each([...GAME_KINDS])('%s: the public event stream', (game) => {
     expect(shared.length).toBeGreaterThan(10);
     const naming = shared.filter((m) => /"(playerId|platformId)"|"p1"/.test(m.value));
     expect(naming.map((m) => m.value.slice(0, 300))).toEqual([]);
+  });
+
+  it('settles each bet under the betId its answer named (a wallet credits by it)', () => {
+    const table = new Table(game);
+    table.play(3);
+    expect(table.answeredBetIds.length).toBeGreaterThanOrEqual(2);
+    const settled = new Set(table.settlements.map((s) => s.betId));
+    expect(table.answeredBetIds.filter((id) => !settled.has(id))).toEqual([]);
+    // What the platform reads: its BetsSettled entries carry the same ids.
+    const announced = new Set(
+      table.events
+        .filter((e) => e.type === 'BetsSettled')
+        .flatMap((e) => (e.payload.settlements as Array<{ betId: string }>).map((b) => b.betId)),
+    );
+    expect(table.answeredBetIds.filter((id) => !announced.has(id))).toEqual([]);
   });
 
   it('publishes only event types the contract has a schema for, for this game', () => {

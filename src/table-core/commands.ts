@@ -1,5 +1,11 @@
 import { isSideBetOffered } from '@studio/games/shoe';
-import type { AdapterBatchStep, BetCommand, DecisionCommand } from '../games/game-adapter';
+import type {
+  AdapterBatchStep,
+  AdapterResult,
+  BetCommand,
+  BetRecord,
+  DecisionCommand,
+} from '../games/game-adapter';
 import type { CancelBetInput, ItemResult, MachineRejection } from './table-input';
 import { currenciesOf, limitsIn, playerCurrency, RoundState } from './table-state';
 import { Transition } from './transition';
@@ -26,15 +32,35 @@ export function placeBet(tx: Transition, bet: BetCommand): void {
   const round = tx.round!;
   const before = round.currencies;
   recordCurrencies(tx, [bet]);
-  if (tx.applyRound(tx.adapter.placeBet(round.engine, bet, round.roundNumber))) {
-    tx.reply = { betId: bet.betId, roundId: round.id };
+  const step: AdapterResult<unknown> = tx.adapter.placeBet(round.engine, bet, round.roundNumber);
+  if (tx.applyRound(step)) {
+    const rows = 'rejected' in step ? undefined : step.bets;
+    tx.reply = { betId: storedBetIds(rows).of(bet), roundId: round.id };
   } else {
     setCurrencies(tx, before);
   }
 }
 
+/**
+ * The betId a bet's answer names: the id its first row is stored under (the main part's), which
+ * its settlement, refund, cancellation and the round lookup carry too, so a wallet matches the
+ * credit to its debit. The games that name rows by round, player and type (Infinite Blackjack,
+ * Blackjack Lux) differ there from the command's own betId; the others store that one.
+ */
+function storedBetIds(rows: readonly BetRecord[] | undefined) {
+  const first = new Map<string, string>();
+  for (const row of rows ?? []) {
+    const key = `${row.playerId}\u0000${row.commandId ?? ''}`;
+    if (!first.has(key)) first.set(key, row.betId);
+  }
+  return {
+    of: (bet: BetCommand) => first.get(`${bet.playerId}\u0000${bet.commandId ?? ''}`) ?? bet.betId,
+  };
+}
+
 /** Many bets in one adapter step (adapter.placeBets), answered as if placed one at a time. */
 export function placeBets(tx: Transition, bets: readonly BetCommand[]): ItemResult[] {
+  let stored = storedBetIds(undefined);
   return inOneStep(
     tx,
     bets,
@@ -44,6 +70,7 @@ export function placeBets(tx: Transition, bets: readonly BetCommand[]): ItemResu
       const before = round.currencies;
       recordCurrencies(tx, accepted);
       const batch = tx.adapter.placeBets!(engine, accepted, round.roundNumber);
+      stored = storedBetIds(batch.step.bets);
       setCurrencies(tx, before);
       recordCurrencies(
         tx,
@@ -51,7 +78,7 @@ export function placeBets(tx: Transition, bets: readonly BetCommand[]): ItemResu
       );
       return batch;
     },
-    (bet, roundId) => ({ betId: bet.betId, roundId }),
+    (bet, roundId) => ({ betId: stored.of(bet), roundId }),
   );
 }
 

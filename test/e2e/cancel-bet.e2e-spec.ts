@@ -68,6 +68,7 @@ describe('CancelBet over HTTP and Kafka', () => {
   let supervisorToken: string;
   let roundId: string;
   let aliceBetId: string;
+  let carolBetId = '';
 
   const q = <T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> =>
     studio.database.dataSource.query(sql, params);
@@ -180,7 +181,7 @@ describe('CancelBet over HTTP and Kafka', () => {
 
     // casino-b names casino-a's bet (and its player): exactly an unknown bet, nothing changes.
     const stranger = await post(
-      `bets/${aliceBetId}/cancel`,
+      `bets/${encodeURIComponent(aliceBetId)}/cancel`,
       { commandId: 'b-cancel-1', playerId: 'alice' },
       B,
     );
@@ -202,7 +203,7 @@ describe('CancelBet over HTTP and Kafka', () => {
     ).toEqual([{ status: 'accepted' }, { status: 'accepted' }]);
 
     const cancel = await post(
-      `bets/${aliceBetId}/cancel`,
+      `bets/${encodeURIComponent(aliceBetId)}/cancel`,
       { commandId: 'a-cancel-1', playerId: 'alice' },
       A,
     );
@@ -211,7 +212,7 @@ describe('CancelBet over HTTP and Kafka', () => {
       body: { accepted: true, reply: { betId: aliceBetId, roundId, cancelled: true } },
     });
     const repeat = await post(
-      `bets/${aliceBetId}/cancel`,
+      `bets/${encodeURIComponent(aliceBetId)}/cancel`,
       { commandId: 'a-cancel-1', playerId: 'alice' },
       A,
     );
@@ -225,7 +226,7 @@ describe('CancelBet over HTTP and Kafka', () => {
     expect(reused).toMatchObject({ status: 409, body: { error: 'command-id-reused' } });
     // A new cancellation of the same bet: already cancelled.
     const again = await post(
-      `bets/${aliceBetId}/cancel`,
+      `bets/${encodeURIComponent(aliceBetId)}/cancel`,
       { commandId: 'a-cancel-2', playerId: 'alice' },
       A,
     );
@@ -299,7 +300,7 @@ describe('CancelBet over HTTP and Kafka', () => {
       A,
     );
     expect(carol.status).toBe(200);
-    const carolBetId = (carol.body.reply as { betId: string }).betId;
+    carolBetId = (carol.body.reply as { betId: string }).betId;
     const closed = await postJson(
       studio.url,
       `/tables/${TABLE.id}/close-betting`,
@@ -310,7 +311,7 @@ describe('CancelBet over HTTP and Kafka', () => {
     );
     expect(closed.status).toBe(200);
     const late = await post(
-      `bets/${carolBetId}/cancel`,
+      `bets/${encodeURIComponent(carolBetId)}/cancel`,
       { commandId: 'a-cancel-carol', playerId: 'carol' },
       A,
     );
@@ -327,7 +328,7 @@ describe('CancelBet over HTTP and Kafka', () => {
     });
     // A repeat after the close still gets the first answer.
     const repeat = await post(
-      `bets/${aliceBetId}/cancel`,
+      `bets/${encodeURIComponent(aliceBetId)}/cancel`,
       { commandId: 'a-cancel-1', playerId: 'alice' },
       A,
     );
@@ -377,6 +378,11 @@ describe('CancelBet over HTTP and Kafka', () => {
         (m) => (m.value.payload as { settlements: Array<Record<string, unknown>> }).settlements,
       );
     expect(settled.map((s) => s.playerId)).toEqual(['carol']);
+    // Under the betId her bet's answer named: the wallet credits the bet it debited.
+    expect(settled.map((s) => s.betId)).toEqual([carolBetId]);
+    const lookup = await get(`/platform/rounds/${roundId}`, { 'x-platform-key': keys[A] });
+    const looked = lookup.body.bets as Array<{ playerId: string; betId: string }>;
+    expect(looked.filter((b) => b.playerId === 'carol').map((b) => b.betId)).toEqual([carolBetId]);
 
     const auditor = await signIn(studio.url, 'auditor', 'auditor-demo');
     const timeline = await get(`/audit/rounds/${roundId}/timeline`, {

@@ -114,12 +114,12 @@ function playedRound(): Table {
   // The service deals its own burn: no scanner, no card waits.
   expect(t.machine.expected(t.state)).toBeNull();
   t.fire('next-round');
-  expect(
-    t.step({
-      type: 'bet',
-      bet: { betId: 'x', playerId: 'hana', betType: 'main', spot: '4', amount: 300 },
-    }).reply,
-  ).toEqual(expect.objectContaining({ betId: 'x' }));
+  const { reply } = t.step({
+    type: 'bet',
+    bet: { betId: 'x', playerId: 'hana', betType: 'main', spot: '4', amount: 300 },
+  });
+  // The answer names the bet as its row (and so its settlement) is stored.
+  expect(reply?.betId).toBe(t.all('bets').find((b) => b.playerId === 'hana')?.betId);
   t.fire('betting');
   // Bots played; hana's turn with a decision window.
   expect(seatToAct(t.engine.engine!)).toBe(4);
@@ -169,6 +169,9 @@ describe('European practice table through the table machine', () => {
     ]);
     const betIds = t.all('bets').map((b) => b.betId);
     expect(new Set(betIds).size).toBe(3);
+    // hana's settlement carries the betId her bet's answer named.
+    const answered = t.outcomes.map((o) => o.reply?.betId).filter((id) => id !== undefined);
+    expect(answered).toEqual([t.all('settlements').find((s) => s.playerId === 'hana')?.betId]);
     expect(t.all('settlements').every((s) => betIds.includes(s.betId!))).toBe(true);
     // The hidden card is never public before the reveal.
     const events = t.outcomes.flatMap((o) => o.writes.events);
