@@ -139,3 +139,37 @@ describe("command intake: a platform's currencies", () => {
     expect(items).toEqual(['currency-not-used-by-platform', 'THB', 'EUR']);
   });
 });
+
+describe('command intake: a suspended or unknown platform', () => {
+  const platforms = [
+    { id: 'casino-a', name: 'A', currencies: ['EUR'], status: 'active' as const },
+    { id: 'casino-s', name: 'S', currencies: ['EUR'], status: 'suspended' as const },
+  ];
+  const registry = new PlatformCurrencies({
+    listActive: async () => platforms.filter((p) => p.status === 'active'),
+    get: async (id: string) => platforms.find((p) => p.id === id),
+  });
+
+  it('answers platform-suspended (nothing applied) on a suspended platform’s topic, as HTTP does', async () => {
+    const { intake, stored } = forwardingIntake('', registry);
+    const outcomes = await intake.processBatch([
+      raw('studio.platform.casino-s.commands.v2', bet({ commandId: 's1' })),
+      raw('studio.platform.ghost.commands.v2', bet({ commandId: 'g1' })),
+      raw('studio.platform.casino-a.commands.v2', bet({ commandId: 'a1' })),
+    ]);
+    expect(stored.map((c) => c.commandId)).toEqual(['a1']);
+    expect(outcomes[0]).toEqual(
+      expect.objectContaining({
+        kind: 'answered',
+        result: expect.objectContaining({ status: 'rejected', code: 'platform-suspended' }),
+      }),
+    );
+    expect(outcomes[1]).toEqual(
+      expect.objectContaining({
+        kind: 'answered',
+        result: expect.objectContaining({ status: 'rejected', code: 'unknown-platform' }),
+      }),
+    );
+    expect(outcomes[2].kind).toBe('forwarded');
+  });
+});

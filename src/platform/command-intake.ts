@@ -20,6 +20,7 @@ import {
   IntakeCounters,
   isNotDrivenHere,
   platformCommandOf,
+  platformOfMessage,
 } from './command-applier';
 import type { CommandInbox } from './inbox/command-inbox';
 import type { PlatformCurrencies } from './platform-currencies';
@@ -88,9 +89,11 @@ export class CommandIntake {
   }
 
   /** The platforms' currencies as the registry has them now; the last ones when it fails. */
-  private async refreshCurrencies(): Promise<void> {
+  private async refreshCurrencies(raws: readonly RawCommandMessage[] = []): Promise<void> {
     try {
-      await this.currencies?.refresh();
+      await this.currencies?.refresh(
+        raws.map((raw) => this.topics.platformOfCommandTopic(raw.topic) ?? DEFAULT_PLATFORM_ID),
+      );
     } catch {
       // An outage of the registry does not stop the intake: the last snapshot stays.
     }
@@ -103,7 +106,7 @@ export class CommandIntake {
    * Commands of tables another instance drives go to their inbox (one statement for the batch).
    */
   async processBatch(raws: readonly RawCommandMessage[]): Promise<IntakeOutcome[]> {
-    await this.refreshCurrencies();
+    await this.refreshCurrencies(raws);
     const outcomes: IntakeOutcome[] = new Array(raws.length);
     const commands: CommandMessage[] = new Array(raws.length);
     const results: CommandResult[] = new Array(raws.length);
@@ -117,6 +120,13 @@ export class CommandIntake {
         return;
       }
       commands[i] = parsed.command;
+      // A suspended (or unregistered) platform is refused here, before anything is applied or
+      // forwarded, as the HTTP key guard refuses it.
+      const refusal = this.currencies?.refusal(platformOfMessage(parsed.command));
+      if (refusal) {
+        results[i] = refusal;
+        return;
+      }
       if (this.inbox.route(parsed.command.tableId) === 'inbox') {
         forwarded.push(i);
         return;
