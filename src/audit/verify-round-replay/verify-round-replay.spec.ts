@@ -38,3 +38,79 @@ describe('replay range cap', () => {
     expect(uncapped.sql.some((s) => /count\(\*\)/.test(s))).toBe(false);
   });
 });
+
+describe('a voided round', () => {
+  const roundId = '77be9008-536e-47d8-ae72-c55468d0bb70';
+  /** A voided Pok Deng round with one bet, refunded as `returned` says. */
+  function voided(returned: number): HistoryQuery {
+    return (async (text: string) => {
+      if (/FROM rounds r JOIN studio_tables/.test(text)) {
+        return [
+          {
+            id: roundId,
+            table_id: 'pd-1',
+            game: 'pok-deng',
+            status: 'voided',
+            shoe_number: 1,
+            round_number: 3,
+            configuration: {},
+            currency: 'THB',
+            started_key: '2026-12-04 19:22:27.834+00',
+          },
+        ];
+      }
+      if (/FROM bets WHERE round_id/.test(text)) {
+        return [
+          {
+            id: 'b1',
+            player_id: 'alice',
+            command_id: 'c1',
+            bet_type: 'player',
+            spot: '1',
+            amount: '1000',
+            deducted: '2000',
+            currency: 'THB',
+            status: 'refunded',
+            placed_at: new Date('2026-12-04T19:22:28Z'),
+          },
+        ];
+      }
+      if (/FROM settlements WHERE round_id/.test(text)) {
+        return [
+          {
+            round_id: roundId,
+            bet_id: 'b1',
+            player_id: 'alice',
+            bet_type: 'player',
+            spot: '1',
+            stake: '2000',
+            returned: String(returned),
+            net: String(returned - 2000),
+            outcome: returned === 2000 ? 'void-refund' : 'player-wins',
+            rounded_down: '0',
+            settled_at: new Date('2026-12-04T19:22:29Z'),
+            currency: 'THB',
+          },
+        ];
+      }
+      return [];
+    }) as HistoryQuery;
+  }
+
+  it('is verified: every bet refunded its stake, nobody won or lost (games.md §0)', async () => {
+    await expect(new VerifyRoundReplay(voided(2000)).round(roundId)).resolves.toMatchObject({
+      verdict: 'match',
+      settlements: 1,
+    });
+  });
+
+  it('names a "refund" that paid out more than the stake instead of skipping the round', async () => {
+    await expect(new VerifyRoundReplay(voided(200_000)).round(roundId)).resolves.toMatchObject({
+      verdict: 'mismatch',
+      mismatches: [
+        { field: 'settlement[0].returned', stored: 200_000, replayed: 2000 },
+        { field: 'settlement[0].net', stored: 198_000, replayed: 0 },
+      ],
+    });
+  });
+});

@@ -6,6 +6,7 @@ import type { Keyset, ReplayRound } from '../../history/reader/rounds.reader';
 import { tableRunSettings } from '../../tables/table-settings';
 import { AuditRequestError } from '../audit-query';
 import { compareReplay, ReplayMismatch, replayStoredRound, StoredRound } from '../../games/replay';
+import { voidRefundMismatches } from './void-refunds';
 
 export type RoundVerdict =
   | { roundId: string; tableId: string; game: string; verdict: 'match'; settlements: number }
@@ -95,6 +96,7 @@ export class VerifyRoundReplay {
 
   private async verify(row: ReplayRound): Promise<RoundVerdict> {
     const base = { roundId: row.id, tableId: row.tableId, game: row.game };
+    if (row.status === 'voided') return this.verifyVoided(row, base);
     if (row.status !== 'completed') {
       return { ...base, verdict: 'skipped', reason: `round is ${row.status}` };
     }
@@ -124,6 +126,24 @@ export class VerifyRoundReplay {
     const mismatches = [...readingMismatches, ...compareReplay(stored, result.replayed)];
     return mismatches.length === 0
       ? { ...base, verdict: 'match', settlements: stored.settlements.length }
+      : { ...base, verdict: 'mismatch', mismatches };
+  }
+
+  /**
+   * A voided round has no engine result to recompute, but its stored result is still checked:
+   * every bet refunded exactly its stake (games.md §0), so an edited refund is a mismatch.
+   */
+  private async verifyVoided(
+    row: ReplayRound,
+    base: { roundId: string; tableId: string; game: string },
+  ): Promise<RoundVerdict> {
+    const [bets, settlements] = await Promise.all([
+      this.history.bets.ofRound(row.id),
+      this.history.bets.settlementsOfRound(row.id),
+    ]);
+    const mismatches = voidRefundMismatches(bets, settlements);
+    return mismatches.length === 0
+      ? { ...base, verdict: 'match', settlements: settlements.length }
       : { ...base, verdict: 'mismatch', mismatches };
   }
 
