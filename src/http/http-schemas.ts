@@ -95,10 +95,21 @@ export const REASON_BODY = httpSchema('ReasonBody', 'A supervisor action with it
   reason: REASON,
 });
 
+/**
+ * The round the supervisor was looking at when deciding: a console sends it, so an action meant
+ * for a round that has since ended is refused (`round-changed`) instead of hitting the next one.
+ */
+const ROUND_ID = def('id', 'the round this action is meant for; refused if another is in play');
+
+export const VOID_BODY = httpSchema('VoidBody', 'Void the round, with a reason.', {
+  reason: REASON,
+  roundId: ROUND_ID,
+});
+
 export const CORRECT_CARD_BODY = httpSchema(
   'CorrectCardBody',
   'Replace a mis-scanned card before the round settles.',
-  { slot: def('slot'), card: def('cardCode'), reason: REASON },
+  { slot: def('slot'), card: def('cardCode'), reason: REASON, roundId: ROUND_ID },
   ['slot', 'card'],
 );
 

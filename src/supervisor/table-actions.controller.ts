@@ -27,20 +27,31 @@ import {
   ApiSummary,
   ApiTableCommandErrors,
 } from '../http/api-docs';
-import { ACCEPTED_BODY, CORRECT_CARD_BODY, ID_PARAM, REASON_BODY } from '../http/http-schemas';
+import {
+  ACCEPTED_BODY,
+  CORRECT_CARD_BODY,
+  ID_PARAM,
+  REASON_BODY,
+  VOID_BODY,
+} from '../http/http-schemas';
 import { SchemaPipe } from '../http/schema-pipe';
 import { toHttp } from './http-result';
 
 interface ReasonBody {
   reason?: string;
 }
+interface VoidBody extends ReasonBody {
+  roundId?: string;
+}
 interface CorrectCardBody extends ReasonBody {
   slot: string;
   card: string;
+  roundId?: string;
 }
 
 const idPipe = new SchemaPipe(ID_PARAM);
 const reasonPipe = new SchemaPipe(REASON_BODY);
+const voidPipe = new SchemaPipe(VOID_BODY);
 /** A card that is not a card code keeps the code the table answers to one. */
 const correctionPipe = new SchemaPipe(CORRECT_CARD_BODY, { codes: { '/card': 'invalid-card' } });
 
@@ -122,17 +133,18 @@ export class TableActionsController {
   @Post('void')
   @HttpCode(200)
   @ApiStaff('table actions', 'supervisor')
-  @ApiJsonBody(REASON_BODY)
+  @ApiJsonBody(VOID_BODY)
   @Roles('supervisor')
   void(
     @Param('tableId', idPipe) tableId: string,
-    @Body(reasonPipe) body: ReasonBody,
+    @Body(voidPipe) body: VoidBody,
     @CurrentUser() user: AuthenticatedUser,
   ) {
     const command = VoidRoundCommand.create({
       tableId,
       by: user.username,
       reason: body.reason ?? '',
+      roundId: body.roundId,
     });
     return run(command, (c) => this.voidRound.execute(c));
   }
@@ -169,6 +181,7 @@ export class TableActionsController {
       slot: body.slot,
       card: body.card,
       reason: body.reason ?? '',
+      roundId: body.roundId,
     });
     return run(command, (c) => this.correctCard.execute(c));
   }

@@ -33,12 +33,22 @@ export type SupervisionInput =
   | { type: 'cut-card'; by: string }
   | { type: 'pause'; by: string; reason: string }
   | { type: 'resume'; by: string }
-  /** Voids the round at once (second-supervisor approval switched off). */
-  | { type: 'void'; by: string; reason: string }
+  /**
+   * Voids the round at once (second-supervisor approval switched off). `roundId`, when given, is
+   * the round the supervisor meant: the void is refused (`round-changed`) if another is in play.
+   */
+  | { type: 'void'; by: string; reason: string; roundId?: string }
   /** Asks for a void that a different supervisor must approve; `requestId` names its record. */
-  | { type: 'request-void'; requestId: string; by: string; reason: string }
+  | { type: 'request-void'; requestId: string; by: string; reason: string; roundId?: string }
   | { type: 'approve-void'; requestId: string; by: string }
-  | { type: 'correct-card'; by: string; slot: string; card: string; reason: string }
+  | {
+      type: 'correct-card';
+      by: string;
+      slot: string;
+      card: string;
+      reason: string;
+      roundId?: string;
+    }
   | { type: 'end-shoe'; by: string; reason: string };
 
 /** Time passing: the first start, deadlines, and the rescan clock. */

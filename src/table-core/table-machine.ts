@@ -162,14 +162,33 @@ function supervise(tx: Transition, input: SupervisionInput): void {
     case 'resume':
       return resume(tx, input.by);
     case 'void':
+      if (roundChanged(tx, input.roundId)) return;
       return voidRound(tx, input.by, input.reason);
     case 'request-void':
+      if (roundChanged(tx, input.roundId)) return;
       return requestVoid(tx, input.requestId, input.by, input.reason);
     case 'approve-void':
       return approveVoid(tx, input.requestId, input.by);
     case 'correct-card':
+      if (roundChanged(tx, input.roundId)) return;
       return correctCard(tx, input.by, input.slot, input.card, input.reason);
     case 'end-shoe':
       return endShoe(tx, input.by, input.reason);
   }
+}
+
+/**
+ * A supervisor's void or correction names the round it was decided on: when that round has
+ * ended and another is in play (a dialog left open across rounds), the action is refused rather
+ * than applied to a round nobody looked at.
+ */
+function roundChanged(tx: Transition, meant: string | undefined): boolean {
+  if (meant === undefined || tx.round?.id === meant) return false;
+  tx.reject(
+    'round-changed',
+    tx.round
+      ? 'That round has ended; another round is in play now: look at it before acting'
+      : 'That round has ended; no round is in play now',
+  );
+  return true;
 }

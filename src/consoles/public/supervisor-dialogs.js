@@ -16,6 +16,8 @@ export function supervisorDialogs(run) {
   }
 
   async function voidRound(t, path) {
+    const roundId = t.round.id;
+    const roundNumber = t.round.number;
     const values = await ask({
       title: `Void round ${t.round.number} at ${t.name}`,
       text: 'The round is cancelled: every bet of the round is refunded, nobody wins or loses.',
@@ -31,7 +33,8 @@ export function supervisorDialogs(run) {
       ],
     });
     if (!values) return;
-    const result = await run(`${path}/void`, { reason: values.reason });
+    // The round this dialog was opened for: the service refuses if another one is in play now.
+    const result = await run(`${path}/void`, { reason: values.reason, roundId });
     if (!result) return;
     if (result.reply?.pendingApproval) {
       flash(
@@ -39,10 +42,7 @@ export function supervisorDialogs(run) {
         'warn',
       );
     } else {
-      flash(
-        `Round ${t.round?.number ?? ''} voided: every bet refunded (see the action log).`,
-        'ok',
-      );
+      flash(`Round ${roundNumber} voided: every bet refunded (see the action log).`, 'ok');
     }
   }
 
@@ -63,6 +63,7 @@ export function supervisorDialogs(run) {
   }
 
   async function correct(t, path, slots) {
+    const roundId = t.round?.id;
     const values = await ask({
       title: `Correct a card at ${t.name}`,
       text: 'Replaces a face-down card before it is revealed; the old and the new card are both kept.',
@@ -90,7 +91,7 @@ export function supervisorDialogs(run) {
     if (values)
       await run(
         `${path}/correct-card`,
-        { slot: values.slot, card: values.card.toUpperCase(), reason: values.reason },
+        { slot: values.slot, card: values.card.toUpperCase(), reason: values.reason, roundId },
         `${slotText(values.slot)} corrected`,
       );
   }

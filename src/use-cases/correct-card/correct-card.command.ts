@@ -9,14 +9,23 @@ export class CorrectCardCommand implements TableActor {
     readonly slot: string,
     readonly card: string,
     readonly reason: string,
+    /** The round the supervisor meant; another round in play refuses the correction. */
+    readonly roundId?: string,
   ) {}
 
   static create(
-    input: TableActor & { slot: string; card: string; reason: unknown },
+    input: TableActor & { slot: string; card: string; reason: unknown; roundId?: string },
   ): CorrectCardCommand | CommandRejection {
     // Kept as written (the table records it with the correction); only a blank one is refused.
     const reason = typeof input.reason === 'string' ? input.reason : '';
     if (!trimmedText(reason)) return rejected('reason-required', 'A correction needs a reason');
-    return new CorrectCardCommand(input.tableId, input.by, input.slot, input.card, reason);
+    return new CorrectCardCommand(
+      input.tableId,
+      input.by,
+      input.slot,
+      input.card,
+      reason,
+      input.roundId,
+    );
   }
 }

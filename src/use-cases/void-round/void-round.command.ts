@@ -7,11 +7,15 @@ export class VoidRoundCommand implements TableActor {
     readonly tableId: string,
     readonly by: string,
     readonly reason: string,
+    /** The round the supervisor meant; another round in play refuses the void. */
+    readonly roundId?: string,
   ) {}
 
-  static create(input: TableActor & { reason: unknown }): VoidRoundCommand | CommandRejection {
+  static create(
+    input: TableActor & { reason: unknown; roundId?: string },
+  ): VoidRoundCommand | CommandRejection {
     const reason = trimmedText(input.reason);
     if (!reason) return rejected('reason-required', 'A void needs a reason');
-    return new VoidRoundCommand(input.tableId, input.by, reason);
+    return new VoidRoundCommand(input.tableId, input.by, reason, input.roundId);
   }
 }

@@ -18,7 +18,8 @@ export class VoidRound extends TableCommand {
 
   async execute(command: VoidRoundCommand): Promise<CommandResult> {
     const { tableId, by, reason } = command;
-    if (!this.requiresApproval) return this.submit(tableId, { type: 'void', by, reason });
+    const meant = command.roundId ? { roundId: command.roundId } : {};
+    if (!this.requiresApproval) return this.submit(tableId, { type: 'void', by, reason, ...meant });
     const lookup = this.tables.get(tableId);
     if (!lookup.ok && lookup.code === 'unknown-table') {
       return { accepted: false, code: lookup.code, message: lookup.message };
@@ -26,6 +27,6 @@ export class VoidRound extends TableCommand {
     // The request's record id is allocated first so the table can name it in its answer (the
     // table may be driven by another instance: the id comes from the shared database).
     const requestId = await this.requests.newRequestId();
-    return this.submit(tableId, { type: 'request-void', requestId, by, reason });
+    return this.submit(tableId, { type: 'request-void', requestId, by, reason, ...meant });
   }
 }
