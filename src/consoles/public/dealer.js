@@ -236,8 +236,9 @@ function renderRescan(view) {
 
 /** The big line: the card the table expects, or why none is expected. */
 function expectedText(view) {
-  if (view.expectedCard) return view.expectedCard.label;
+  // A card scanned while paused is recorded but not applied: never ask for one then.
   if (view.paused) return 'Wait: the table is paused';
+  if (view.expectedCard) return view.expectedCard.label;
   // Pok Deng deals while betting is open: once every card is out, closing reveals.
   if (view.game === 'pok-deng' && view.round?.bettingOpen && view.cards.length > 0)
     return 'Every card is dealt: close betting to reveal the hands';
