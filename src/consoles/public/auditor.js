@@ -6,9 +6,12 @@ import { plural, reasonText, tableTitle } from './names.js';
 import { DEFAULT_PLATFORM, playerKey } from './players.js';
 import { renderRound } from './round-view.js';
 
-/** A time as the screen's local time, with the UTC time on hover. */
+/**
+ * A time in UTC, labelled, as the From / To (UTC) filters and the exports read it (a time copied
+ * from the list into a filter finds its round); the screen's local time on hover.
+ */
 function time(iso) {
-  return el('time', { dateTime: iso ?? '', title: formatUtc(iso) }, formatLocal(iso));
+  return el('time', { dateTime: iso ?? '', title: `${formatLocal(iso)} local` }, formatUtc(iso));
 }
 
 const STATUSES = ['', 'completed', 'voided', 'paused', 'in-progress'];
