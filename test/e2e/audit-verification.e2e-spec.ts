@@ -135,8 +135,14 @@ describe('auditor history: exports, replay and the event chain', () => {
     });
 
     it('fails precisely on a round whose stored settlement was altered, over the API and the CLI', async () => {
-      const [victim] = await q<{ id: string; idx: number; returned: string; net: string }>(
-        `SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS idx, returned, net
+      const [victim] = await q<{
+        id: string;
+        idx: number;
+        bet_id: string;
+        returned: string;
+        net: string;
+      }>(
+        `SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS idx, bet_id, returned, net
            FROM settlements WHERE round_id = $1 ORDER BY id OFFSET 1 LIMIT 1`,
         [audit.pokRound.id],
       );
@@ -158,6 +164,17 @@ describe('auditor history: exports, replay and the event chain', () => {
             },
             {
               field: 'settlement[1].net',
+              stored: Number(victim.net) + 1000,
+              replayed: Number(victim.net),
+            },
+            // The row no longer says what the chained BetsSettled announced.
+            {
+              field: `settlement ${victim.bet_id}.returned (chain)`,
+              stored: Number(victim.returned) + 1000,
+              replayed: Number(victim.returned),
+            },
+            {
+              field: `settlement ${victim.bet_id}.net (chain)`,
               stored: Number(victim.net) + 1000,
               replayed: Number(victim.net),
             },
@@ -219,6 +236,58 @@ describe('auditor history: exports, replay and the event chain', () => {
       const out: string[] = [];
       expect(await runAuditCli('verify-chain', [], q, (l) => out.push(l))).toBe(0);
       expect(out).toHaveLength(4);
+    });
+
+    it('names rows edited alike (a stake with its settlement, a card with its bytes) against the chain', async () => {
+      const round = audit.pokRound.id;
+      const [bet] = await q<{ bet_id: string; stake: string; returned: string; net: string }>(
+        `SELECT bet_id, stake, returned, net FROM settlements
+          WHERE round_id = $1 AND outcome <> 'cancelled' ORDER BY id LIMIT 1`,
+        [round],
+      );
+      const [card] = await q<{ id: string; slot: string; raw: Buffer }>(
+        `SELECT s.id, c.slot, s.raw FROM round_cards c JOIN scanner_readings s ON s.id = c.reading_id
+          WHERE c.round_id = $1 AND s.kind = 'card' ORDER BY c.id LIMIT 1`,
+        [round],
+      );
+      // Replayed from the rows alone these agree with one another: only the chain tells.
+      await q(`UPDATE bets SET amount = amount * 10, deducted = deducted * 10 WHERE id = $1`, [
+        bet.bet_id,
+      ]);
+      await q(
+        `UPDATE settlements SET stake = stake * 10, returned = returned * 10, net = net * 10
+          WHERE round_id = $1 AND bet_id = $2`,
+        [round, bet.bet_id],
+      );
+      await q(`UPDATE scanner_readings SET raw = $2 WHERE id = $1`, [
+        card.id,
+        Buffer.concat([card.raw, Buffer.from(' ')]),
+      ]);
+      try {
+        const { body } = await get<RoundVerdict>(`/audit/rounds/${round}/replay`);
+        expect(body.verdict).toBe('mismatch');
+        const fields = (body as { mismatches: Array<{ field: string }> }).mismatches.map(
+          (m) => m.field,
+        );
+        expect(fields).toEqual(
+          expect.arrayContaining([
+            `settlement ${bet.bet_id}.stake (chain)`,
+            `card ${card.slot} raw bytes (chain)`,
+          ]),
+        );
+      } finally {
+        await q(`UPDATE bets SET amount = amount / 10, deducted = deducted / 10 WHERE id = $1`, [
+          bet.bet_id,
+        ]);
+        await q(
+          `UPDATE settlements SET stake = $3, returned = $4, net = $5
+            WHERE round_id = $1 AND bet_id = $2`,
+          [round, bet.bet_id, bet.stake, bet.returned, bet.net],
+        );
+        await q(`UPDATE scanner_readings SET raw = $2 WHERE id = $1`, [card.id, card.raw]);
+      }
+      const { body } = await get<RoundVerdict>(`/audit/rounds/${round}/replay`);
+      expect(body.verdict).toBe('match');
     });
 
     it('names an edited row', async () => {

@@ -55,6 +55,7 @@ describe('a voided round', () => {
             round_number: 3,
             configuration: {},
             currency: 'THB',
+            void_reason: 'dealer dropped the shoe',
             started_key: '2026-12-04 19:22:27.834+00',
           },
         ];
@@ -93,6 +94,41 @@ describe('a voided round', () => {
           },
         ];
       }
+      if (/FROM round_events WHERE round_id/.test(text)) {
+        const event = (n: number, type: string, payload: unknown) => ({
+          id: String(n),
+          table_id: 'pd-1',
+          event_no: String(n),
+          round_id: roundId,
+          type,
+          visibility: 'public',
+          payload,
+          actor: null,
+          occurred_at: new Date('2026-12-04T19:22:29Z'),
+          prev_hash: '0'.repeat(64),
+          hash: '1'.repeat(64),
+          chain_version: 2,
+          chain_salt: null,
+        });
+        // As the table announced them when it voided the round (the chain's own record).
+        return [
+          event(7, 'RoundVoided', { reason: 'dealer dropped the shoe' }),
+          event(8, 'BetsRefunded', {
+            batch: 1,
+            batches: 1,
+            settlements: [
+              {
+                betId: 'b1',
+                stake: 2000,
+                returned: 2000,
+                net: 0,
+                outcome: 'void-refund',
+                currency: 'THB',
+              },
+            ],
+          }),
+        ];
+      }
       return [];
     }) as HistoryQuery;
   }
@@ -110,6 +146,10 @@ describe('a voided round', () => {
       mismatches: [
         { field: 'settlement[0].returned', stored: 200_000, replayed: 2000 },
         { field: 'settlement[0].net', stored: 198_000, replayed: 0 },
+        // And the row no longer says what the chained BetsRefunded announced.
+        { field: 'settlement b1.returned (chain)', stored: 200_000, replayed: 2000 },
+        { field: 'settlement b1.net (chain)', stored: 198_000, replayed: 0 },
+        { field: 'settlement b1.outcome (chain)', stored: 'player-wins', replayed: 'void-refund' },
       ],
     });
   });

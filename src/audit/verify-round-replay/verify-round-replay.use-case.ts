@@ -2,10 +2,13 @@ import type { CardCode } from '@studio/cards';
 import { isGameKind } from '@studio/contracts';
 import { createGameAdapter } from '../../games/game-registry';
 import { historyReader, HistoryReader, HistorySource } from '../../history/reader/history-reader';
+import type { SettlementRecord } from '../../history/reader/bets.reader';
+import type { CardReading } from '../../history/reader/round-cards.reader';
 import type { Keyset, ReplayRound } from '../../history/reader/rounds.reader';
 import { tableRunSettings } from '../../tables/table-settings';
 import { AuditRequestError } from '../audit-query';
 import { compareReplay, ReplayMismatch, replayStoredRound, StoredRound } from '../../games/replay';
+import { chainMismatches } from './chain-agreement';
 import { voidRefundMismatches } from './void-refunds';
 
 export type RoundVerdict =
@@ -111,8 +114,11 @@ export class VerifyRoundReplay {
         currency: row.currency,
       }),
     );
-    const stored = await this.load(row);
-    const readingMismatches = await this.readingMismatches(row.id);
+    const [{ stored, settlements }, readings, events] = await Promise.all([
+      this.load(row),
+      this.history.cards.withReadings(row.id),
+      this.history.events.ofRound(row.id),
+    ]);
     const result = replayStoredRound(adapter, stored);
     if (!result.ok) {
       return {
@@ -123,7 +129,11 @@ export class VerifyRoundReplay {
         message: result.rejection.message,
       };
     }
-    const mismatches = [...readingMismatches, ...compareReplay(stored, result.replayed)];
+    const mismatches = [
+      ...decodedMismatches(readings),
+      ...compareReplay(stored, result.replayed),
+      ...chainMismatches(events, { settlements, readings }),
+    ];
     return mismatches.length === 0
       ? { ...base, verdict: 'match', settlements: stored.settlements.length }
       : { ...base, verdict: 'mismatch', mismatches };
@@ -131,23 +141,31 @@ export class VerifyRoundReplay {
 
   /**
    * A voided round has no engine result to recompute, but its stored result is still checked:
-   * every bet refunded exactly its stake (games.md §0), so an edited refund is a mismatch.
+   * every bet refunded exactly its stake (games.md §0), so an edited refund is a mismatch, and its
+   * rows agree with its chained events (the refunds, the cards' bytes, the void's reason).
    */
   private async verifyVoided(
     row: ReplayRound,
     base: { roundId: string; tableId: string; game: string },
   ): Promise<RoundVerdict> {
-    const [bets, settlements] = await Promise.all([
+    const [bets, settlements, readings, events] = await Promise.all([
       this.history.bets.ofRound(row.id),
       this.history.bets.settlementsOfRound(row.id),
+      this.history.cards.withReadings(row.id),
+      this.history.events.ofRound(row.id),
     ]);
-    const mismatches = voidRefundMismatches(bets, settlements);
+    const mismatches = [
+      ...voidRefundMismatches(bets, settlements),
+      ...chainMismatches(events, { settlements, readings, voidReason: row.voidReason }),
+    ];
     return mismatches.length === 0
       ? { ...base, verdict: 'match', settlements: settlements.length }
       : { ...base, verdict: 'mismatch', mismatches };
   }
 
-  private async load(row: ReplayRound): Promise<StoredRound> {
+  private async load(
+    row: ReplayRound,
+  ): Promise<{ stored: StoredRound; settlements: SettlementRecord[] }> {
     const h = this.history;
     const [bets, cards, decisions, settlements, hands] = await Promise.all([
       h.bets.ofRound(row.id),
@@ -156,7 +174,7 @@ export class VerifyRoundReplay {
       h.bets.settlementsOfRound(row.id),
       h.cards.handsOfRound(row.id),
     ]);
-    return {
+    const stored: StoredRound = {
       roundId: row.id,
       game: row.game,
       shoeNumber: row.shoeNumber,
@@ -196,13 +214,13 @@ export class VerifyRoundReplay {
         result: h.result,
       })),
     };
+    return { stored, settlements };
   }
+}
 
-  /** A dealt card must be the card its raw reading decoded to (corrections aside). */
-  private async readingMismatches(roundId: string): Promise<ReplayMismatch[]> {
-    const rows = await this.history.cards.withReadings(roundId);
-    return rows
-      .filter((r) => r.decoded !== null && r.decoded !== r.card)
-      .map((r) => ({ field: `card ${r.slot} reading`, stored: r.card, replayed: r.decoded }));
-  }
+/** A dealt card must be the card its raw reading decoded to (corrections aside). */
+function decodedMismatches(rows: readonly CardReading[]): ReplayMismatch[] {
+  return rows
+    .filter((r) => r.decoded !== null && r.decoded !== r.card)
+    .map((r) => ({ field: `card ${r.slot} reading`, stored: r.card, replayed: r.decoded }));
 }

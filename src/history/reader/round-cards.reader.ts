@@ -31,11 +31,14 @@ export interface HandRecord {
   result: string | null;
 }
 
-/** A dealt card next to what its raw reading decoded to. */
+/** A dealt card next to its raw reading: what it decoded to, its bytes, when it came. */
 export interface CardReading {
   slot: string;
   card: string;
   decoded: string | null;
+  rawHex: string;
+  receivedAt: string;
+  sequence: number | null;
 }
 
 interface DealtRow {
@@ -115,7 +118,9 @@ export class RoundCardsReader {
   /** The round's scanned (uncorrected) cards next to the code their raw reading decoded to. */
   async withReadings(roundId: string): Promise<CardReading[]> {
     return this.q<CardReading>(
-      `SELECT c.slot, c.card, s.decoded->>'code' AS decoded
+      `SELECT c.slot, c.card, s.decoded->>'code' AS decoded, encode(s.raw, 'hex') AS "rawHex",
+              to_char(s.received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "receivedAt",
+              s.device_seq AS sequence
          FROM round_cards c JOIN scanner_readings s ON s.id = c.reading_id
         WHERE c.round_id = $1 AND c.reading_id IS NOT NULL AND c.correction_reason IS NULL
           AND s.kind = 'card'

@@ -51,6 +51,8 @@ export interface ReplayRound {
   roundNumber: number;
   configuration: Record<string, unknown>;
   currency: string;
+  /** Why the round was voided, as the rounds row says (null unless voided). */
+  voidReason: string | null;
   key: Keyset;
 }
 
@@ -301,7 +303,7 @@ export class RoundsReader {
 }
 
 const REPLAY_COLUMNS = `r.id, r.table_id, r.game, r.status, r.shoe_number, r.round_number,
-  COALESCE(r.configuration, t.configuration) AS configuration, t.currency,
+  COALESCE(r.configuration, t.configuration) AS configuration, t.currency, r.void_reason,
   r.started_at::text AS started_key`;
 
 interface ReplayRow {
@@ -313,6 +315,7 @@ interface ReplayRow {
   round_number: number;
   configuration: Record<string, unknown>;
   currency: string;
+  void_reason: string | null;
   started_key: string;
 }
 
@@ -326,6 +329,7 @@ function replayRound(r: ReplayRow): ReplayRound {
     roundNumber: r.round_number,
     configuration: r.configuration,
     currency: r.currency,
+    voidReason: r.void_reason ?? null,
     key: { at: r.started_key, id: r.id },
   };
 }

@@ -1,0 +1,130 @@
+import type { SettlementRecord } from '../../history/reader/bets.reader';
+import type { CardReading } from '../../history/reader/round-cards.reader';
+import type { StoredChainEvent } from '../../history/reader/round-events.reader';
+import { chainMismatches } from './chain-agreement';
+
+let eventNo = 0;
+function event(type: string, payload: unknown): StoredChainEvent {
+  eventNo += 1;
+  return {
+    id: String(eventNo),
+    tableId: 'pd-1',
+    eventNo,
+    roundId: 'r1',
+    type,
+    visibility: 'restricted',
+    payload,
+    actor: null,
+    occurredAt: '2026-12-04T19:00:00.000Z',
+    chainVersion: 2,
+    salt: 'ab'.repeat(16),
+    prevHash: '0'.repeat(64),
+    hash: '1'.repeat(64),
+  };
+}
+
+const settlement = (over: Partial<SettlementRecord> = {}): SettlementRecord => ({
+  roundId: 'r1',
+  betId: 'b1',
+  playerId: 'bob',
+  betType: 'player',
+  spot: '1',
+  stake: 2500,
+  returned: 5000,
+  net: 2500,
+  outcome: 'player-wins',
+  roundedDown: '0',
+  settledAt: '2026-12-04T19:01:00.000Z',
+  currency: 'THB',
+  ...over,
+});
+
+const reading = (over: Partial<CardReading> = {}): CardReading => ({
+  slot: 'player/1/1',
+  card: 'QC',
+  decoded: 'QC',
+  rawHex: '02303030343502',
+  receivedAt: '2026-12-04T19:00:30.123Z',
+  sequence: 45,
+  ...over,
+});
+
+/** The chain as the table wrote it: what the rows said when they were written. */
+const CHAIN = [
+  event('ReadingProcessed', {
+    kind: 'card',
+    code: 'QC',
+    sequence: 45,
+    receivedAt: '2026-12-04T19:00:30.123Z',
+    rawHex: '02303030343502',
+  }),
+  event('BetsSettled', {
+    batch: 1,
+    batches: 1,
+    settlements: [
+      {
+        betId: 'b1',
+        playerId: 'bob',
+        stake: 2500,
+        returned: 5000,
+        net: 2500,
+        outcome: 'player-wins',
+        currency: 'THB',
+      },
+    ],
+  }),
+];
+
+describe('the rows against the chained events', () => {
+  it('agree as written', () => {
+    expect(chainMismatches(CHAIN, { settlements: [settlement()], readings: [reading()] })).toEqual(
+      [],
+    );
+  });
+
+  it('name a stake scaled down with its settlement (both rows edited alike)', () => {
+    const edited = settlement({ stake: 250, returned: 500, net: 250 });
+    expect(chainMismatches(CHAIN, { settlements: [edited], readings: [] })).toEqual([
+      { field: 'settlement b1.stake (chain)', stored: 250, replayed: 2500 },
+      { field: 'settlement b1.returned (chain)', stored: 500, replayed: 5000 },
+      { field: 'settlement b1.net (chain)', stored: 250, replayed: 2500 },
+    ]);
+  });
+
+  it("name a card's raw bytes rewritten, and a reading the chain never recorded", () => {
+    const rewritten = reading({ rawHex: '024b4302', decoded: 'KC', card: 'KC' });
+    const moved = reading({ receivedAt: '2026-12-04T19:00:31.000Z' });
+    expect(chainMismatches(CHAIN, { settlements: [settlement()], readings: [rewritten] })).toEqual([
+      {
+        field: 'card player/1/1 raw bytes (chain)',
+        stored: '024b4302',
+        replayed: '02303030343502',
+      },
+    ]);
+    expect(chainMismatches(CHAIN, { settlements: [settlement()], readings: [moved] })).toEqual([
+      { field: 'card player/1/1 reading in the chain', stored: moved.rawHex, replayed: 'none' },
+    ]);
+  });
+
+  it('name a settlement row added or removed', () => {
+    expect(chainMismatches(CHAIN, { settlements: [], readings: [] })).toEqual([
+      { field: 'settlement b1 in the chain', stored: 'none', replayed: 'announced' },
+    ]);
+    const extra = settlement({ betId: 'b9' });
+    expect(chainMismatches(CHAIN, { settlements: [settlement(), extra], readings: [] })).toEqual([
+      { field: 'settlement b9 in the chain', stored: 'a row', replayed: 'none' },
+    ]);
+  });
+
+  it("name a void's reason rewritten, and leave cancelled bets to their own event", () => {
+    const voided = [...CHAIN, event('RoundVoided', { reason: 'shoe dropped' })];
+    const cancelled = settlement({ betId: 'b2', outcome: 'cancelled' });
+    expect(
+      chainMismatches(voided, {
+        settlements: [settlement(), cancelled],
+        readings: [],
+        voidReason: 'camera fault',
+      }),
+    ).toEqual([{ field: 'void reason (chain)', stored: 'camera fault', replayed: 'shoe dropped' }]);
+  });
+});

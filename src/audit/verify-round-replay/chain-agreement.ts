@@ -1,0 +1,119 @@
+import type { ReplayMismatch } from '../../games/replay';
+import type { SettlementRecord } from '../../history/reader/bets.reader';
+import type { CardReading } from '../../history/reader/round-cards.reader';
+import type { StoredChainEvent } from '../../history/reader/round-events.reader';
+
+/** What a settlement row and its chained announcement (BetsSettled, BetsRefunded) both carry. */
+const SETTLED_FIELDS = ['stake', 'returned', 'net', 'outcome', 'currency'] as const;
+
+type Settled = Record<(typeof SETTLED_FIELDS)[number], unknown>;
+
+/**
+ * The round's rows against its hash-chained events, which hold the same facts when they are
+ * written (one transaction): each settlement as BetsSettled / BetsRefunded announced it, each
+ * dealt card's raw bytes as its ReadingProcessed recorded them, the void's reason as RoundVoided
+ * gave it. The chain makes an edited event evident; this makes an edited row evident. Without it a
+ * replay recomputes from the rows alone, and rows edited consistently with one another (a stake
+ * and its settlement, a card with its reading's bytes) replay to a match.
+ */
+export function chainMismatches(
+  events: readonly StoredChainEvent[],
+  rows: {
+    settlements: readonly SettlementRecord[];
+    readings: readonly CardReading[];
+    voidReason?: string | null;
+  },
+): ReplayMismatch[] {
+  return [
+    ...settlementMismatches(events, rows.settlements),
+    ...readingMismatches(events, rows.readings),
+    ...voidMismatches(events, rows.voidReason),
+  ];
+}
+
+function settlementMismatches(
+  events: readonly StoredChainEvent[],
+  rows: readonly SettlementRecord[],
+): ReplayMismatch[] {
+  const chained = new Map<string, Settled>();
+  for (const e of events) {
+    if (e.type !== 'BetsSettled' && e.type !== 'BetsRefunded') continue;
+    const list = (e.payload as { settlements?: Array<Settled & { betId?: string }> }).settlements;
+    for (const s of list ?? []) if (typeof s.betId === 'string') chained.set(s.betId, s);
+  }
+  // A cancelled bet is announced by BetCancelled, not settled: its rows are not compared here.
+  const settled = rows.filter((r) => r.outcome !== 'cancelled');
+  if (chained.size === 0 && settled.length === 0) return [];
+  const out: ReplayMismatch[] = [];
+  const seen = new Set<string>();
+  for (const row of settled) {
+    const id = row.betId ?? '(none)';
+    seen.add(id);
+    const announced = chained.get(id);
+    if (!announced) {
+      out.push({ field: `settlement ${id} in the chain`, stored: 'a row', replayed: 'none' });
+      continue;
+    }
+    for (const field of SETTLED_FIELDS) {
+      const stored = normal(row[field]);
+      const inChain = normal(announced[field]);
+      if (inChain !== undefined && stored !== inChain) {
+        out.push({ field: `settlement ${id}.${field} (chain)`, stored, replayed: inChain });
+      }
+    }
+  }
+  for (const id of chained.keys()) {
+    if (!seen.has(id)) {
+      out.push({ field: `settlement ${id} in the chain`, stored: 'none', replayed: 'announced' });
+    }
+  }
+  return out;
+}
+
+/** Money as a number, codes trimmed (a currency is stored as char(3)). */
+function normal(value: unknown): unknown {
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return Number(value);
+  return typeof value === 'string' ? value.trim() : value;
+}
+
+function readingMismatches(
+  events: readonly StoredChainEvent[],
+  readings: readonly CardReading[],
+): ReplayMismatch[] {
+  const chained = new Map<string, string>();
+  for (const e of events) {
+    if (e.type !== 'ReadingProcessed') continue;
+    const p = e.payload as { receivedAt?: string; sequence?: number | null; rawHex?: string };
+    if (typeof p.rawHex === 'string') chained.set(readingKey(p.receivedAt, p.sequence), p.rawHex);
+  }
+  const out: ReplayMismatch[] = [];
+  for (const r of readings) {
+    const inChain = chained.get(readingKey(r.receivedAt, r.sequence));
+    if (inChain === undefined) {
+      out.push({
+        field: `card ${r.slot} reading in the chain`,
+        stored: r.rawHex,
+        replayed: 'none',
+      });
+    } else if (inChain.toLowerCase() !== r.rawHex.toLowerCase()) {
+      out.push({ field: `card ${r.slot} raw bytes (chain)`, stored: r.rawHex, replayed: inChain });
+    }
+  }
+  return out;
+}
+
+function readingKey(receivedAt: unknown, sequence: unknown): string {
+  return `${String(receivedAt)}|${sequence === null || sequence === undefined ? '' : String(sequence)}`;
+}
+
+function voidMismatches(
+  events: readonly StoredChainEvent[],
+  voidReason: string | null | undefined,
+): ReplayMismatch[] {
+  const voided = events.find((e) => e.type === 'RoundVoided');
+  if (!voided || voidReason === undefined) return [];
+  const reason = (voided.payload as { reason?: unknown }).reason;
+  return reason === voidReason
+    ? []
+    : [{ field: 'void reason (chain)', stored: voidReason, replayed: reason }];
+}
