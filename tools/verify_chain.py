@@ -243,7 +243,7 @@ def main(argv):
         events = tables[table]
         try:
             hashes, withheld = walk(table, events)
-            line = "OK %s: %d event(s) chained (%d withheld, round in progress)" % (table, len(hashes), withheld)
+            line = "OK %s: %d event(s) chained (%d withheld: a round or shoe in play)" % (table, len(hashes), withheld)
             if anchors:
                 newest = check_anchors(table, hashes, heads.get(table, {}))
                 rest = len(hashes) - newest

@@ -111,12 +111,31 @@ describe('the independent Python chain verifier', () => {
     console.log(r.out.trimEnd());
   });
 
+  it('withholds the burnt card of the shoe in play (face down, never revealed) until the shoe ends', async () => {
+    let hidden = 0;
+    for (const table of TABLES) {
+      const rows = await audit.q<{ event_no: string }>(
+        `SELECT e.event_no FROM round_events e JOIN shoes s ON s.table_id = e.table_id
+          WHERE e.table_id = $1 AND s.status = 'open' AND e.round_id IS NULL
+            AND e.visibility = 'restricted' AND e.occurred_at >= s.started_at`,
+        [table],
+      );
+      const open = new Set(rows.map((r) => Number(r.event_no)));
+      hidden += open.size;
+      const shown = exports.get(table)!.filter((l) => !l.withheld && open.has(l.eventNo!));
+      expect(shown.map((l) => `${table} ${l.eventNo} ${l.type}`)).toEqual([]);
+    }
+    // The tables that burn a card at the shoe's start did (else this would prove nothing).
+    expect(hidden).toBeGreaterThan(0);
+  });
+
   it('verifies version-1 events (before the versioned chain) as docs/chain.md says', async () => {
     // The first events rewritten as the service wrote them before: version 1, no salt.
+    // The shown events, numbered again from 1 (the shoe's burnt card is withheld mid-chain).
     const lines = exports.get('pokdeng-audit')!.filter((l) => !l.withheld);
     let prev = GENESIS_HASH;
     const old = lines.map((l, i) => {
-      const e = { ...(l as ChainedEvent), prevHash: prev };
+      const e = { ...(l as ChainedEvent), eventNo: i + 1, prevHash: prev };
       if (i < 8) Object.assign(e, { chainVersion: 1, salt: null });
       e.hash = eventHash(prev, e);
       prev = e.hash;

@@ -118,7 +118,16 @@ export class RoundEventsReader {
     const rows = await this.q<EventRow & { ended: boolean }>(
       `SELECT e.id, e.table_id, e.event_no, e.round_id, e.type, e.visibility, e.payload, e.actor,
               e.occurred_at, e.prev_hash, e.hash, e.chain_version, e.chain_salt,
-              (r.status IS NULL OR r.status IN ('completed', 'voided')) AS ended
+              CASE WHEN e.round_id IS NOT NULL
+                   THEN r.status IS NULL OR r.status IN ('completed', 'voided')
+                   -- A restricted event of no round (the shoe's burnt card and its reading) is
+                   -- face down while its shoe is in play: never revealed, it is shown once the
+                   -- shoe is finished.
+                   ELSE e.visibility <> 'restricted' OR NOT EXISTS (
+                     SELECT 1 FROM shoes s
+                      WHERE s.table_id = e.table_id AND s.status = 'open'
+                        AND s.started_at <= e.occurred_at)
+              END AS ended
          FROM round_events e LEFT JOIN rounds r ON r.id = e.round_id
         WHERE e.table_id = $1 AND e.event_no > $2 ORDER BY e.event_no LIMIT ${Math.trunc(limit)}`,
       [tableId, afterNo],
