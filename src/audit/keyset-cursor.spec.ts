@@ -54,4 +54,11 @@ describe('keyset cursor', () => {
     expect(() => pageSize('501')).toThrow('limit must be a whole number from 1 to 500');
     expect(() => pageSize('0')).toThrow(AuditRequestError);
   });
+
+  it('takes a page size written in plain digits only', () => {
+    for (const odd of ['1e2', '0x10', ' 10', '10 ', '010', '+10', '10.0']) {
+      expect(() => pageSize(odd)).toThrow('limit must be a whole number from 1 to 500');
+    }
+    expect(pageSize('7')).toBe(7);
+  });
 });

@@ -118,7 +118,8 @@ export const MAX_PAGE_SIZE = 500;
 export function pageSize(value: unknown): number {
   const limit = textParam('limit', value);
   if (limit === undefined) return DEFAULT_PAGE_SIZE;
-  const n = Number(limit);
+  // Digits only: Number() would also take "1e2", "0x10", " 10" and "010" for a page size.
+  const n = /^[1-9][0-9]{0,5}$/.test(limit) ? Number(limit) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE_SIZE) {
     throw new AuditRequestError(
       'bad-request',
