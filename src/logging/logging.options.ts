@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import pino from 'pino';
 import { pinoHttp } from 'pino-http';
 import pretty from 'pino-pretty';
 import { ensureWritableFile } from '../common/writable-path';
 import type { LoggingConfig } from '../config/studio-config';
+import { lazyRequestLog, type RequestLogHooks } from './request-log';
 
 const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -28,14 +29,15 @@ export function loggingOptions(logging: LoggingConfig): Params {
 }
 
 /**
- * The HTTP request log (pino-http), the first middleware of every request: one line per answer
- * (level by `requestLogLevel`) with a request id, taken from the caller's X-Request-Id when it
- * looks sane, otherwise generated, and echoed back in the response header. Application lines
+ * The HTTP request log (pino-http's logger and lines, written by `lazyRequestLog`), the first
+ * middleware of every request: one line per answer (level by `requestLogLevel`) with a request
+ * id, taken from the caller's X-Request-Id when it looks sane, otherwise generated, and echoed back in the response header. Application lines
  * written while a request is served do not repeat its id (see `loggingOptions`); the lines that
  * matter there carry their own context (the security log: account and address).
  */
 export function requestLogging(logging: LoggingConfig) {
-  return pinoHttp(pinoOptions(logging), destination(logging));
+  const { logger } = pinoHttp(pinoOptions(logging), destination(logging));
+  return lazyRequestLog(logger, REQUEST_LOG);
 }
 
 /** One stream per configuration: the request log and Nest's logger write through the same one. */
@@ -142,6 +144,25 @@ export function requestLogLevel(
   return 'info';
 }
 
+/** The request log's id, level, messages and error object (see `requestLogging`). */
+const REQUEST_LOG: RequestLogHooks = {
+  genReqId(req, res) {
+    const given = req.headers[REQUEST_ID_HEADER];
+    const id =
+      typeof given === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(given) ? given : randomUUID();
+    res.setHeader(REQUEST_ID_HEADER, id);
+    return id;
+  },
+  level: (_req, res, error) => requestLogLevel(res.statusCode, error),
+  successMessage: (req, res) => `${req.method} ${urlOf(req)} ${res.statusCode}`,
+  errorMessage: (req, res, error) =>
+    `${req.method} ${urlOf(req)} ${res.statusCode}` +
+    (isStatusOnly(error) ? '' : `: ${error.message}`),
+  errorObject: (_req, _res, error, fields) =>
+    isStatusOnly(error) ? { ...fields, err: undefined } : fields,
+  ignored: (req) => (req.url ?? '').startsWith('/health'),
+};
+
 function pinoOptions(logging: LoggingConfig): PinoHttpOptions {
   return {
     level: logging.level,
@@ -160,22 +181,13 @@ function pinoOptions(logging: LoggingConfig): PinoHttpOptions {
         return method.apply(this, args);
       },
     },
-    genReqId: (req: IncomingMessage, res: ServerResponse) => {
-      const given = req.headers[REQUEST_ID_HEADER];
-      const id =
-        typeof given === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(given) ? given : randomUUID();
-      res.setHeader(REQUEST_ID_HEADER, id);
-      return id;
-    },
+    genReqId: REQUEST_LOG.genReqId,
     customAttributeKeys: { reqId: 'requestId' },
-    customLogLevel: (_req, res, error) => requestLogLevel(res.statusCode, error),
-    customSuccessMessage: (req, res) => `${req.method} ${urlOf(req)} ${res.statusCode}`,
-    customErrorMessage: (req, res, error) =>
-      `${req.method} ${urlOf(req)} ${res.statusCode}` +
-      (isStatusOnly(error) ? '' : `: ${error.message}`),
+    customLogLevel: REQUEST_LOG.level,
+    customSuccessMessage: REQUEST_LOG.successMessage,
+    customErrorMessage: REQUEST_LOG.errorMessage,
     // pino-http makes up an error for any 5xx answer; its stack is pino-http's own, not news.
-    customErrorObject: (_req, _res, error, fields: Record<string, unknown>) =>
-      isStatusOnly(error) ? { ...fields, err: undefined } : fields,
+    customErrorObject: REQUEST_LOG.errorObject,
     // A request is logged as id, method and URL: headers carry credentials (bearer tokens,
     // X-Platform-Key) and nothing in them is worth a log line. Read from the request itself (not
     // wrapped: pino-http's standard serializer first copies headers, address and query, for every
@@ -200,7 +212,7 @@ function pinoOptions(logging: LoggingConfig): PinoHttpOptions {
       ],
       censor: '[redacted]',
     },
-    autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
+    autoLogging: { ignore: REQUEST_LOG.ignored },
   };
 }
 
