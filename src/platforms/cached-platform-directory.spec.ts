@@ -50,4 +50,18 @@ describe('CachedPlatformDirectory', () => {
     expect(await directory.authenticate('psk_a')).toMatchObject({ code: 'platform-suspended' });
     expect(await directory.authenticate('env-key')).toMatchObject({ code: 'platform-suspended' });
   });
+
+  it("remembers a key's hash, never its standing: a revocation is seen by the next request", async () => {
+    const directory = new CachedPlatformDirectory(repository, clock, 0, ['env-key']);
+    expect(await directory.authenticate('psk_a')).toMatchObject({ ok: true });
+    expect(await directory.authenticate('psk_a')).toMatchObject({ ok: true });
+    owner = { ...owner!, revokedAt: new Date(1) };
+    expect(await directory.authenticate('psk_a')).toMatchObject({ code: 'api-key-revoked' });
+    expect(lookups).toBe(3);
+    // Many other keys (the remembered hashes are bounded): the answers stay the same.
+    for (let i = 0; i < 10_001; i += 1) await directory.authenticate(`psk_other-${i}`);
+    expect(await directory.authenticate('psk_a')).toMatchObject({ code: 'api-key-revoked' });
+    expect(await directory.authenticate('env-key')).toMatchObject({ code: 'platform-suspended' });
+    expect(await directory.authenticate('psk_b')).toMatchObject({ code: 'unknown-api-key' });
+  });
 });

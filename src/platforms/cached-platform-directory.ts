@@ -30,6 +30,12 @@ class TtlCache<V> {
   }
 }
 
+/** A key's hash (the registry's lookup), and whether it is one of `PLATFORM_API_KEYS`. */
+interface KeyDigest {
+  hex: string;
+  isDefaultKey: boolean;
+}
+
 /**
  * The platform directory over the registry, with a short cache per instance (`ttlMs`): a request
  * costs no query while its key was seen within that time, and a revoked key or a suspended
@@ -41,6 +47,13 @@ export class CachedPlatformDirectory extends PlatformDirectory {
   private readonly platforms: TtlCache<Platform | undefined>;
   private readonly active: TtlCache<Platform[]>;
   private readonly defaultKeys: Buffer[];
+  /**
+   * Each key's digest, by the key as sent: what never changes for a key (its hash, whether it is
+   * a configured one), so a platform's requests cost no SHA-256 each. What may change (revoked,
+   * suspended) is still asked of `keyOwners` and `platforms`, within `ttlMs` as before. Bounded
+   * as the TTL caches are (unknown keys are kept too).
+   */
+  private readonly digests = new Map<string, KeyDigest>();
 
   constructor(
     private readonly repository: PlatformsRepository,
@@ -64,21 +77,31 @@ export class CachedPlatformDirectory extends PlatformDirectory {
   }
 
   async authenticate(apiKey: string): Promise<Authentication> {
-    const hash = apiKeyHash(apiKey);
-    // Every configured key is compared (in constant time each), so timing tells no prefix.
-    const isDefaultKey = this.defaultKeys.reduce(
-      (hit, key) => timingSafeEqual(key, hash) || hit,
-      false,
-    );
+    const { hex, isDefaultKey } = this.digestOf(apiKey);
     if (isDefaultKey) return admitted(await this.get(DEFAULT_PLATFORM_ID));
-    const owner = await this.keyOwners.get(hash.toString('hex'), () =>
-      this.repository.keyOwner(hash),
+    const owner = await this.keyOwners.get(hex, () =>
+      this.repository.keyOwner(Buffer.from(hex, 'hex')),
     );
     if (!owner) return admitted(undefined);
     if (owner.revokedAt) {
       return { ok: false, code: 'api-key-revoked', message: `Key ${owner.keyId} was revoked` };
     }
     return admitted(owner.platform);
+  }
+
+  private digestOf(apiKey: string): KeyDigest {
+    let digest = this.digests.get(apiKey);
+    if (digest) return digest;
+    const hash = apiKeyHash(apiKey);
+    // Every configured key is compared (in constant time each), so timing tells no prefix.
+    const isDefaultKey = this.defaultKeys.reduce(
+      (hit, key) => timingSafeEqual(key, hash) || hit,
+      false,
+    );
+    digest = { hex: hash.toString('hex'), isDefaultKey };
+    if (this.digests.size >= MAX_ENTRIES) this.digests.clear();
+    this.digests.set(apiKey, digest);
+    return digest;
   }
 }
 
