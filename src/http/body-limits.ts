@@ -1,5 +1,6 @@
 import { type INestApplication, UnsupportedMediaTypeException } from '@nestjs/common';
 import { json, type NextFunction, type Request, urlencoded } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { HttpLimits } from './http-settings';
 
 /** Routes whose bodies are commands: platform bets and decisions, dealers' and supervisors' table actions. */
@@ -15,8 +16,21 @@ export const SIGN_IN_ROUTE = '/auth/login';
 export function useBodyLimits(app: INestApplication, limits: HttpLimits['bodyLimits']): void {
   const parsers = (limit: number) => [json({ limit }), urlencoded({ extended: true, limit })];
   app.use(SIGN_IN_ROUTE, ...parsers(limits.signIn));
-  app.use(COMMAND_ROUTES, commandsAreJson, json({ limit: limits.commands }));
+  app.use(COMMAND_ROUTES, commandsAreJson, json({ limit: limits.commands, type: isJson }));
   app.use(...parsers(limits.other));
+}
+
+const IS_JSON = Symbol('isJson');
+type TypedRequest = Request & { [IS_JSON]?: string | false | null };
+
+/**
+ * The JSON parser's test of a command's type (body-parser's default, `type: 'application/json'`),
+ * taken from `commandsAreJson`, which asked it already: the type is parsed once per command.
+ */
+export function isJson(message: IncomingMessage): boolean {
+  const request = message as TypedRequest;
+  const known = request[IS_JSON];
+  return Boolean(known === undefined ? request.is('application/json') : known);
 }
 
 /**
@@ -28,11 +42,14 @@ export function useBodyLimits(app: INestApplication, limits: HttpLimits['bodyLim
 export function commandsAreJson(request: Request, _response: unknown, next: NextFunction): void {
   // An empty body (a POST with Content-Length: 0, as fetch sends one without a body) is no body.
   const empty = request.headers['content-length'] === '0';
-  if (empty || request.is('application/json') !== false) return next();
-  const type = (request.headers['content-type'] ?? 'none').slice(0, 100);
+  if (empty) return next();
+  const type = request.is('application/json');
+  (request as TypedRequest)[IS_JSON] = type;
+  if (type !== false) return next();
+  const given = (request.headers['content-type'] ?? 'none').slice(0, 100);
   next(
     new UnsupportedMediaTypeException(
-      `A command's body is JSON: send it with Content-Type: application/json (this one's type: ${type})`,
+      `A command's body is JSON: send it with Content-Type: application/json (this one's type: ${given})`,
     ),
   );
 }
