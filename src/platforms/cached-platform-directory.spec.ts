@@ -43,6 +43,22 @@ describe('CachedPlatformDirectory', () => {
     expect(lookups).toBe(2);
   });
 
+  it('reads the registry again at once once told it changed, and keeps no answer loaded before', async () => {
+    const directory = new CachedPlatformDirectory(repository, clock, 60_000, []);
+    expect(await directory.authenticate('psk_a')).toMatchObject({ ok: true });
+    owner = { ...owner!, revokedAt: new Date(1) };
+    directory.forget();
+    expect(await directory.authenticate('psk_a')).toMatchObject({ code: 'api-key-revoked' });
+    // A lookup under way when the change is announced may have read the old row: not kept.
+    owner = { ...owner!, revokedAt: null };
+    directory.forget();
+    const inFlight = directory.authenticate('psk_a');
+    directory.forget();
+    owner = { ...owner!, revokedAt: new Date(2) };
+    expect(await inFlight).toMatchObject({ ok: true });
+    expect(await directory.authenticate('psk_a')).toMatchObject({ code: 'api-key-revoked' });
+  });
+
   it('names each refusal: unknown key, suspended platform (also the default keys)', async () => {
     const directory = new CachedPlatformDirectory(repository, clock, 0, ['env-key']);
     expect(await directory.authenticate('psk_b')).toMatchObject({ code: 'unknown-api-key' });

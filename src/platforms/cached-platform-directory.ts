@@ -14,6 +14,8 @@ const MAX_ENTRIES = 10_000;
 
 class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; until: number }>();
+  /** Bumped by clear(): a load begun before it is not kept (it may predate the change). */
+  private generation = 0;
   constructor(
     private readonly ttlMs: number,
     private readonly clock: Clock,
@@ -23,10 +25,17 @@ class TtlCache<V> {
     const now = this.clock.now().getTime();
     const hit = this.entries.get(key);
     if (hit && hit.until > now) return hit.value;
+    const generation = this.generation;
     const value = await load();
+    if (generation !== this.generation) return value;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     if (this.ttlMs > 0) this.entries.set(key, { value, until: now + this.ttlMs });
     return value;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.generation += 1;
   }
 }
 
@@ -38,9 +47,10 @@ interface KeyDigest {
 
 /**
  * The platform directory over the registry, with a short cache per instance (`ttlMs`): a request
- * costs no query while its key was seen within that time, and a revoked key or a suspended
- * platform is refused by every instance at most `ttlMs` later, with no restart or message between
- * instances. The `PLATFORM_API_KEYS` keys are the `default` platform's, compared in memory.
+ * costs no query while its key was seen within that time. A change of the registry is announced
+ * (NOTIFY) and forgets the cache at once (`forget`); an instance that missed the notice (its
+ * listening connection down, the embedded database) refuses a revoked key or a suspended platform
+ * at most `ttlMs` later. The `PLATFORM_API_KEYS` keys are the `default` platform's, compared in memory.
  */
 export class CachedPlatformDirectory extends PlatformDirectory {
   private readonly keyOwners: TtlCache<KeyOwner | undefined>;
@@ -70,6 +80,17 @@ export class CachedPlatformDirectory extends PlatformDirectory {
 
   get(id: string): Promise<Platform | undefined> {
     return this.platforms.get(id, () => this.repository.get(id));
+  }
+
+  /**
+   * The registry changed (a key added or revoked, a platform added, suspended or resumed: its
+   * NOTIFY, PLATFORMS_CHANGED_CHANNEL): what was cached is read again at the next request, so the
+   * change holds at once on every instance that hears it, and within `ttlMs` on one that does not.
+   */
+  forget(): void {
+    this.keyOwners.clear();
+    this.platforms.clear();
+    this.active.clear();
   }
 
   listActive(): Promise<Platform[]> {

@@ -7,11 +7,11 @@ import { isIsoCurrency } from '../common/currency-codes';
 export const PLATFORM_USAGE = [
   'usage: npm run platform -- <command>',
   '  add <id> <CUR[,CUR...]> <name...>   a new platform (id: a-z, 0-9, "-"; ISO 4217 currencies)',
-  '  suspend <id> | resume <id>          refuse or serve the platform again (every instance, in seconds)',
+  '  suspend <id> | resume <id>          refuse or serve the platform again (every instance, at once)',
   '  list                                the platforms',
   '  key:create <id> [label...]          a new API key, printed once (several may be active)',
   "  key:list <id>                       the platform's keys (ids, labels, revocations; never the keys)",
-  '  key:revoke <id> <key-id>            refused by every instance within seconds',
+  '  key:revoke <id> <key-id>            refused by every instance at once',
 ].join('\n');
 
 /** A refusal of the operator's command: printed without a stack, exit code 1. */

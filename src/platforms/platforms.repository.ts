@@ -24,6 +24,16 @@ export interface KeyOwner {
   platform: Platform;
 }
 
+/**
+ * The channel on which a change of the registry is announced (NOTIFY, sent at its commit):
+ * every instance's directory forgets what it cached, so a revoked key or a suspended platform is
+ * refused at once, not after the cache's time (CachedPlatformDirectory.forget).
+ */
+export const PLATFORMS_CHANGED_CHANNEL = 'studio_platforms_changed';
+
+/** Selected from the changed rows (`changed`, each with the platform's `id`): announces them. */
+const ANNOUNCED = `id, pg_notify('${PLATFORMS_CHANGED_CHANNEL}', id)`;
+
 const platformOf = (r: PlatformRow): Platform => ({
   id: r.id,
   name: r.name,
@@ -38,8 +48,10 @@ export class PlatformsRepository {
   /** Adds a platform; false when the id is taken. */
   async add(platform: Omit<Platform, 'status'>, now: Date): Promise<boolean> {
     const rows = (await this.dataSource.query(
-      `INSERT INTO platforms (id, name, currencies, status, created_at, updated_at)
-       VALUES ($1, $2, $3, 'active', $4, $4) ON CONFLICT (id) DO NOTHING RETURNING id`,
+      `WITH changed AS (
+         INSERT INTO platforms (id, name, currencies, status, created_at, updated_at)
+         VALUES ($1, $2, $3, 'active', $4, $4) ON CONFLICT (id) DO NOTHING RETURNING id)
+       SELECT ${ANNOUNCED} FROM changed`,
       [platform.id, platform.name, platform.currencies, now],
     )) as unknown[];
     return rows.length === 1;
@@ -64,10 +76,12 @@ export class PlatformsRepository {
   /** Suspends or resumes a platform; false when there is none of that id. */
   async setStatus(id: string, status: Platform['status'], now: Date): Promise<boolean> {
     const rows = (await this.dataSource.query(
-      `UPDATE platforms SET status = $2, updated_at = $3 WHERE id = $1 RETURNING id`,
+      `WITH changed AS (
+         UPDATE platforms SET status = $2, updated_at = $3 WHERE id = $1 RETURNING id)
+       SELECT ${ANNOUNCED} FROM changed`,
       [id, status, now],
-    )) as [unknown[], number];
-    return rows[1] === 1;
+    )) as unknown[];
+    return rows.length === 1;
   }
 
   async get(id: string): Promise<Platform | undefined> {
@@ -92,8 +106,10 @@ export class PlatformsRepository {
     now: Date,
   ): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO platform_api_keys (id, platform_id, key_hash, label, created_at)
-       VALUES ($1, $2, $3, $4, $5)`,
+      `WITH changed AS (
+         INSERT INTO platform_api_keys (id, platform_id, key_hash, label, created_at)
+         VALUES ($1, $2, $3, $4, $5) RETURNING platform_id AS id)
+       SELECT ${ANNOUNCED} FROM changed`,
       [key.id, key.platformId, key.hash, key.label, now],
     );
   }
@@ -101,11 +117,13 @@ export class PlatformsRepository {
   /** Revokes a platform's key (once: the first revocation time stays); false when none. */
   async revokeKey(platformId: string, keyId: string, now: Date): Promise<boolean> {
     const rows = (await this.dataSource.query(
-      `UPDATE platform_api_keys SET revoked_at = COALESCE(revoked_at, $3)
-        WHERE platform_id = $1 AND id = $2 RETURNING id`,
+      `WITH changed AS (
+         UPDATE platform_api_keys SET revoked_at = COALESCE(revoked_at, $3)
+          WHERE platform_id = $1 AND id = $2 RETURNING platform_id AS id)
+       SELECT ${ANNOUNCED} FROM changed`,
       [platformId, keyId, now],
-    )) as [unknown[], number];
-    return rows[1] === 1;
+    )) as unknown[];
+    return rows.length === 1;
   }
 
   async keys(platformId: string): Promise<ApiKeyRecord[]> {
