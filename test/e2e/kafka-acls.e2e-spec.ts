@@ -10,6 +10,7 @@ import { PlatformTopics } from '../../src/kafka/platform-topics';
 import { platformKafkaPlan } from '../../src/platforms-kafka/platform-kafka-plan';
 import { applyPlatformKafkaPlan } from '../../src/platforms-kafka/platform-kafka-setup';
 import { REPO_ROOT } from '../support/environment';
+import { PlatformsRepository } from '../../src/platforms/platforms.repository';
 import { startTestStudio, uniqueTopicPrefix, waitFor } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { settleWithin } from '../../src/common/settle-within';
@@ -225,6 +226,11 @@ describe('Kafka ACLs per platform (SASL/SCRAM, StandardAuthorizer)', () => {
         VIRTUAL_DEALER_PACE_MS: '0',
       },
     });
+    // Registered as `npm run platform -- add` would: an unregistered platform's commands are refused.
+    await new PlatformsRepository(studio.database.dataSource).add(
+      { id: 'a', name: 'Platform a', currencies: ['EUR'] },
+      new Date(),
+    );
     const a = kafkaAs('platform-a');
     const seen: Array<{ topic: string; value: Record<string, unknown> }> = [];
     const consumer = await consumerOf(a, 'a.e2e');
