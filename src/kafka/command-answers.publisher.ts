@@ -14,7 +14,8 @@ import { PlatformTopics } from './platform-topics';
 import { ResultsProducer, RoutedResults } from './results-producer';
 
 /**
- * Publishes answers to the results topic and unreadable commands to the dead-letter topic, with an
+ * Publishes answers to the results topics and unreadable commands to the dead-letter topics (each
+ * back to the platform whose topic it came from), with an
  * idempotent producer (acks from all in-sync replicas). A failed send throws, so the consumer does
  * not commit the command's offset and answers it again after the retry (the stored answer).
  * Answers go out from a worker thread where the service runs compiled (AnswersWorker), dead
@@ -41,7 +42,7 @@ export class CommandAnswersPublisher {
     this.resultsTopic = topicName('commandResults', config.topicPrefix);
     this.deadLetterTopic = topicName('commandDeadLetters', config.topicPrefix);
     this.topics = new PlatformTopics(config.topicPrefix);
-    this.knownTopics = new Set([this.resultsTopic]);
+    this.knownTopics = new Set([this.resultsTopic, this.deadLetterTopic]);
   }
 
   /** Creates the command, results and dead-letter topics when missing (before the consumer joins). */
@@ -75,7 +76,10 @@ export class CommandAnswersPublisher {
   ): Promise<void> {
     if (results.length === 0) return;
     const routed = this.route(results, commandTopics);
-    await this.ensureResultsTopics(routed.map((r) => r.topic));
+    await this.ensureOwnTopics(
+      routed.map((r) => r.topic),
+      this.config.commands.partitions,
+    );
     if (this.worker) await this.worker.publish(routed);
     else await this.producer.sendResults(routed);
   }
@@ -97,15 +101,16 @@ export class CommandAnswersPublisher {
   }
 
   /**
-   * A platform's results topic is made with its other topics by the set-up command
-   * (`npm run platform:kafka -- setup`); made here too if missing, once per topic per process.
+   * A platform's results and dead-letter topics are made with its other topics by the set-up
+   * command (`npm run platform:kafka -- setup`); made here too if missing, once per topic per
+   * process.
    */
-  private async ensureResultsTopics(topics: readonly string[]): Promise<void> {
+  private async ensureOwnTopics(topics: readonly string[], numPartitions: number): Promise<void> {
     const missing = topics.filter((t) => !this.knownTopics.has(t));
     if (missing.length === 0) return;
     await ensureKafkaTopics(
       this.producer.client,
-      missing.map((topic) => ({ topic, numPartitions: this.config.commands.partitions })),
+      missing.map((topic) => ({ topic, numPartitions })),
     );
     for (const topic of missing) this.knownTopics.add(topic);
   }
@@ -120,7 +125,9 @@ export class CommandAnswersPublisher {
     // value too large to publish again with the headers (the broker refused it, the consumer
     // stopped on it and every platform's commands with it) is cut, its size said.
     const cut = raw.value !== null && raw.value.length > DEAD_LETTER_MAX_VALUE_BYTES;
-    await this.producer.send(this.deadLetterTopic, [
+    const topic = this.topics.deadLettersTopicFor(raw.topic);
+    await this.ensureOwnTopics([topic], 1);
+    await this.producer.send(topic, [
       {
         key: raw.key,
         value: cut ? raw.value!.subarray(0, DEAD_LETTER_MAX_VALUE_BYTES) : raw.value,

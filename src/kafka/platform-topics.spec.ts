@@ -23,6 +23,15 @@ describe('platform topics', () => {
     );
   });
 
+  it("dead-letters a platform's unreadable command to that platform's own topic, v1's to v1's", () => {
+    expect(topics.deadLettersTopicFor('prod.studio.platform.casino-b.commands.v2')).toBe(
+      'prod.studio.platform.casino-b.dead-letters.v2',
+    );
+    expect(topics.deadLettersTopicFor('prod.studio.platform-commands.v1')).toBe(
+      'prod.studio.platform-commands.dead-letter.v1',
+    );
+  });
+
   it('names the shared and the private events topics', () => {
     expect(topics.sharedEvents).toBe('prod.studio.table-events.v2');
     expect(topics.eventsTopic('casino-a')).toBe('prod.studio.platform.casino-a.events.v2');

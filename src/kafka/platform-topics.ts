@@ -1,6 +1,7 @@
 import {
   DEFAULT_PLATFORM_ID,
   PLATFORM_ID_PATTERN,
+  PlatformTopicKind,
   platformTopicName,
   sharedTableEventsTopic,
   topicName,
@@ -15,6 +16,7 @@ export class PlatformTopics {
   readonly v1Commands: string;
   readonly v1Results: string;
   readonly v1Events: string;
+  readonly v1DeadLetters: string;
   readonly sharedEvents: string;
   /** Every platform's command topic (v2); the v1 commands topic is subscribed by name. */
   readonly commandsPattern: RegExp;
@@ -25,6 +27,7 @@ export class PlatformTopics {
     this.v1Commands = topicName('platformCommands', prefix);
     this.v1Results = topicName('commandResults', prefix);
     this.v1Events = topicName('tableEvents', prefix);
+    this.v1DeadLetters = topicName('commandDeadLetters', prefix);
     this.sharedEvents = sharedTableEventsTopic(prefix);
     this.commandsPattern = new RegExp(
       `^${escapeRegExp(prefix)}studio\\.platform\\.(${PLATFORM_ID_PATTERN})\\.commands\\.v2$`,
@@ -61,6 +64,18 @@ export class PlatformTopics {
     return results;
   }
 
+  /**
+   * Where a command that cannot be answered goes: a platform's commands topic to that platform's
+   * dead letters (its players' bets as sent reach no other platform), the v1 topic (the `default`
+   * platform's) to the v1 dead-letter topic.
+   */
+  deadLettersTopicFor(commandTopic: string): string {
+    const platform = this.platformOfCommandTopic(commandTopic);
+    return platform === null || commandTopic === this.v1Commands
+      ? this.v1DeadLetters
+      : this.platformTopic(platform, 'dead-letters');
+  }
+
   commandsTopic(platformId: string): string {
     return this.platformTopic(platformId, 'commands');
   }
@@ -69,7 +84,7 @@ export class PlatformTopics {
     return this.platformTopic(platformId, 'events');
   }
 
-  platformTopic(platformId: string, kind: 'commands' | 'results' | 'events'): string {
+  platformTopic(platformId: string, kind: PlatformTopicKind): string {
     return platformTopicName(platformId, kind, this.prefix);
   }
 }

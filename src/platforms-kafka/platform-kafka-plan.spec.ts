@@ -10,6 +10,7 @@ describe("a platform's Kafka set-up", () => {
       'prod.studio.platform.casino-a.commands.v2',
       'prod.studio.platform.casino-a.results.v2',
       'prod.studio.platform.casino-a.events.v2',
+      'prod.studio.platform.casino-a.dead-letters.v2',
       'prod.studio.table-events.v2',
     ]);
     expect(plan.acls).toEqual([
@@ -23,6 +24,11 @@ describe("a platform's Kafka set-up", () => {
       }),
       expect.objectContaining({
         name: 'prod.studio.platform.casino-a.events.v2',
+        operations: ['read', 'describe'],
+      }),
+      // Its own commands that could not be read, its players' bets as sent: its own topic.
+      expect.objectContaining({
+        name: 'prod.studio.platform.casino-a.dead-letters.v2',
         operations: ['read', 'describe'],
       }),
       expect.objectContaining({
@@ -66,7 +72,7 @@ describe("a platform's Kafka set-up", () => {
         '--allow-principal User:platform-casino-b --operation Read --group casino-b. ' +
         '--resource-pattern-type prefixed',
     );
-    expect(lines.filter((l) => l.startsWith('kafka-topics'))).toHaveLength(4);
-    expect(lines.filter((l) => l.startsWith('kafka-acls'))).toHaveLength(5);
+    expect(lines.filter((l) => l.startsWith('kafka-topics'))).toHaveLength(5);
+    expect(lines.filter((l) => l.startsWith('kafka-acls'))).toHaveLength(6);
   });
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_PLATFORM_ID, PLATFORM_ID_PATTERN, topicName } from '@studio/contracts';
+import { DEFAULT_PLATFORM_ID, PLATFORM_ID_PATTERN } from '@studio/contracts';
 import { PlatformTopics } from '../kafka/platform-topics';
 
 /** What a platform's principal may do on one resource (ACLs, allow only). */
@@ -32,8 +32,9 @@ const PLATFORM_ID = new RegExp(`^${PLATFORM_ID_PATTERN}$`);
 
 /**
  * Exactly what a platform needs and nothing of another platform's: write its commands topic; read
- * its results and private events topics and the shared events topic; consumer groups named
- * `<platformId>.…`. The `default` platform also keeps the v1 topics (deprecation period). The
+ * its results, private events and dead-letter topics and the shared events topic; consumer groups named
+ * `<platformId>.…`. The `default` platform also keeps the v1 topics (deprecation period), the v1
+ * dead-letter topic among them (only commands of the v1 topic go there). The
  * studio's own principal is a super user (it makes and reads every platform's topics).
  */
 export function platformKafkaPlan(platformId: string, settings: PlanSettings): PlatformKafkaPlan {
@@ -45,6 +46,7 @@ export function platformKafkaPlan(platformId: string, settings: PlanSettings): P
   const commands = topics.platformTopic(platformId, 'commands');
   const results = topics.platformTopic(platformId, 'results');
   const events = topics.platformTopic(platformId, 'events');
+  const deadLetters = topics.platformTopic(platformId, 'dead-letters');
   const read = ['read', 'describe'] as const;
   const acls: PlatformAcl[] = [
     {
@@ -55,6 +57,7 @@ export function platformKafkaPlan(platformId: string, settings: PlanSettings): P
     },
     { resourceType: 'topic', pattern: 'literal', name: results, operations: read },
     { resourceType: 'topic', pattern: 'literal', name: events, operations: read },
+    { resourceType: 'topic', pattern: 'literal', name: deadLetters, operations: read },
     { resourceType: 'topic', pattern: 'literal', name: topics.sharedEvents, operations: read },
     { resourceType: 'group', pattern: 'prefixed', name: `${platformId}.`, operations: ['read'] },
   ];
@@ -71,7 +74,7 @@ export function platformKafkaPlan(platformId: string, settings: PlanSettings): P
       {
         resourceType: 'topic',
         pattern: 'literal',
-        name: topicName('commandDeadLetters', prefix),
+        name: topics.v1DeadLetters,
         operations: read,
       },
     );
@@ -83,6 +86,7 @@ export function platformKafkaPlan(platformId: string, settings: PlanSettings): P
       { topic: commands, numPartitions: settings.commandPartitions },
       { topic: results, numPartitions: settings.commandPartitions },
       { topic: events, numPartitions: settings.eventPartitions },
+      { topic: deadLetters, numPartitions: 1 },
       { topic: topics.sharedEvents, numPartitions: settings.eventPartitions },
     ],
     acls,

@@ -3,6 +3,7 @@ import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
 import { ensureKafkaTopics } from '../../src/kafka/kafka-topics';
 import { PlatformTopics } from '../../src/kafka/platform-topics';
+import { PlatformsRepository } from '../../src/platforms/platforms.repository';
 import { platformKafkaPlan } from '../../src/platforms-kafka/platform-kafka-plan';
 import { TEST_KAFKA_BROKERS } from '../support/environment';
 import {
@@ -76,6 +77,11 @@ describe('per-platform Kafka topics (contract 2.0)', () => {
         VIRTUAL_DEALER_PACE_MS: '20',
       },
     });
+    // Registered as `npm run platform -- add` would: an unregistered platform's commands are refused.
+    const registry = new PlatformsRepository(studio.database.dataSource);
+    for (const id of ['a', 'b']) {
+      await registry.add({ id, name: `Platform ${id}`, currencies: ['EUR'] }, new Date());
+    }
     producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     consumer = kafka.consumer({ groupId: `${prefix}observer` });
     await Promise.all([producer.connect(), consumer.connect()]);
@@ -84,13 +90,22 @@ describe('per-platform Kafka topics (contract 2.0)', () => {
         topics.sharedEvents,
         topics.platformTopic('a', 'results'),
         topics.platformTopic('b', 'results'),
+        topics.platformTopic('a', 'dead-letters'),
+        topics.platformTopic('b', 'dead-letters'),
+        topics.v1DeadLetters,
       ],
       fromBeginning: true,
     });
     await consumer.run({
       eachMessage: async ({ topic, message }) => {
-        const raw = message.value!.toString('utf8');
-        seen.push({ topic, raw, value: JSON.parse(raw) as Record<string, unknown> });
+        const raw = message.value?.toString('utf8') ?? '';
+        let value: Record<string, unknown> = {};
+        try {
+          value = JSON.parse(raw) as Record<string, unknown>;
+        } catch {
+          // A dead letter's bytes are what was sent, JSON or not.
+        }
+        seen.push({ topic, raw, value });
       },
     });
   });
@@ -220,5 +235,20 @@ describe('per-platform Kafka topics (contract 2.0)', () => {
     } finally {
       await late.disconnect();
     }
+  });
+  it("parks a platform's unreadable command on its own dead-letter topic, which no other platform reads", async () => {
+    const broken = '{"commandId": "b-broken", "type": "PlaceBet", "playerId": "pb-carol",';
+    await producer.send({
+      topic: topics.commandsTopic('b'),
+      acks: -1,
+      messages: [{ key: TABLE.id, value: broken }],
+    });
+    await waitFor("the dead letter on b's own topic", async () =>
+      seen.find((m) => m.topic === topics.platformTopic('b', 'dead-letters') && m.raw === broken),
+    );
+    // Nothing of it on the v1 dead-letter topic (the default platform's) or on a's.
+    expect(seen.filter((m) => m.raw === broken).map((m) => m.topic)).toEqual([
+      topics.platformTopic('b', 'dead-letters'),
+    ]);
   });
 });

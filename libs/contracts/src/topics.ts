@@ -23,11 +23,12 @@ export function topicName(key: TopicKey, prefix = ''): string {
 /**
  * Contract 2.0: one studio serves many casino platforms. Each platform writes its commands to a
  * topic of its own and reads its answers and its private events (its own players' bets,
- * decisions, settlements, refunds, cancellations) from topics of its own; the shared topic carries
- * only what every platform may see. The broker's ACLs give a platform's principal exactly its
+ * decisions, settlements, refunds, cancellations) and its commands that could not be read (dead
+ * letters: its players' bets as sent) from topics of its own; the shared topic carries only what
+ * every platform may see. The broker's ACLs give a platform's principal exactly its
  * own topics, so the topic a command arrives on names its platform.
  */
-export const PLATFORM_TOPIC_KINDS = ['commands', 'results', 'events'] as const;
+export const PLATFORM_TOPIC_KINDS = ['commands', 'results', 'events', 'dead-letters'] as const;
 export type PlatformTopicKind = (typeof PLATFORM_TOPIC_KINDS)[number];
 
 /** The platform the v1 topics serve, and the one a command or event without a platform belongs to. */

@@ -42,6 +42,12 @@ export function platformChannels(messages: Messages, eventTypes: readonly string
       parameters: PLATFORM,
       messages: messages(privateTypes),
     },
+    platformDeadLettersV2: {
+      address: platformTopicName('{platformId}', 'dead-letters'),
+      description: "One platform's commands that could not be answered, as sent.",
+      parameters: PLATFORM,
+      messages: messages(['DeadLetter']),
+    },
   };
 }
 
@@ -71,6 +77,12 @@ export function platformOperations(opMessages: OpMessages, eventTypes: readonly 
       summary: "The studio publishes a platform's players' events to that platform only.",
       channel: ref('#/channels/platformEventsV2'),
       messages: opMessages('platformEventsV2', privateTypes),
+    },
+    publishPlatformDeadLetters: {
+      action: 'send',
+      summary: "The studio parks a platform's unreadable command on that platform's topic only.",
+      channel: ref('#/channels/platformDeadLettersV2'),
+      messages: opMessages('platformDeadLettersV2', ['DeadLetter']),
     },
   };
 }

@@ -1,4 +1,4 @@
-import { TOPIC_NAMES } from '../topics';
+import { platformTopicName, TOPIC_NAMES } from '../topics';
 import { platformsSection, platformTopicRows, V1_TOPICS_END } from './contract-platforms';
 import {
   COMMAND_RESULT_SCHEMA,
@@ -160,7 +160,7 @@ export function renderContractDocument(): string {
     `| \`${TOPIC_NAMES.tableEvents}\` | studio → platforms | table id | event envelope |`,
     `| \`${TOPIC_NAMES.platformCommands}\` | platforms → studio | table id | a command |`,
     `| \`${TOPIC_NAMES.commandResults}\` | studio → platforms | table id | command result |`,
-    `| \`${TOPIC_NAMES.commandDeadLetters}\` | studio → operators | original key | original bytes |`,
+    `| \`${TOPIC_NAMES.commandDeadLetters}\` | studio → the v1 topic's platform and operators | original key | original bytes |`,
     ...platformTopicRows(),
     '',
     'A deployment may prefix every name (`KAFKA_TOPIC_PREFIX`). The `.v1` suffix is the major version',
@@ -252,7 +252,8 @@ export function renderContractDocument(): string {
     '',
     '## Dead letters',
     '',
-    `A message that cannot be answered goes to \`${TOPIC_NAMES.commandDeadLetters}\`: the value is the`,
+    `A message that cannot be answered goes to the dead-letter topic of the way it came (a platform's`,
+    `\`${platformTopicName('<platformId>', 'dead-letters')}\`, the v1 topic's \`${TOPIC_NAMES.commandDeadLetters}\`): the value is the`,
     `original bytes, untouched (only a value over ${DEAD_LETTER_MAX_VALUE_BYTES} bytes is cut to its first`,
     `${DEAD_LETTER_MAX_VALUE_BYTES}, with \`${DEAD_LETTER_HEADERS.originalBytes}\` giving its size), with the original key;`,
     'these headers say why and where it came from:',

@@ -18,6 +18,7 @@ export function platformTopicRows(): string[] {
     `| \`${platformTopicName(P, 'commands')}\` | one platform → studio | table id | a command |`,
     `| \`${platformTopicName(P, 'results')}\` | studio → that platform | table id | command result |`,
     `| \`${platformTopicName(P, 'events')}\` | studio → that platform | table id | event envelope (its players' events) |`,
+    `| \`${platformTopicName(P, 'dead-letters')}\` | studio → that platform | original key | original bytes (its commands that could not be read) |`,
   ];
 }
 
@@ -52,7 +53,11 @@ export function platformsSection(): string[] {
     "  the platform whose topic it is on, so a platform cannot act for another platform's player.",
     '  The same `playerId` on two platforms is two players.',
     '- **Answers**: on `' + platformTopicName(P, 'results') + '` (a command from the v1 topic is',
-    `  answered on \`${TOPIC_NAMES.commandResults}\`).`,
+    `  answered on \`${TOPIC_NAMES.commandResults}\`). A message that cannot be answered goes to`,
+    '  `' +
+      platformTopicName(P, 'dead-letters') +
+      "`, the platform's own (one from the v1 topic to",
+    `  \`${TOPIC_NAMES.commandDeadLetters}\`): its players' bets as sent reach no other platform.`,
     `- **Shared events** (\`${SHARED_TABLE_EVENTS_V2}\`): what every platform may see: round`,
     '  lifecycle, cards once face up, results and aggregate counts. No message there names a player',
     '  or a platform: no `playerId`, no `platformId`, no stake of a named player.',
