@@ -3,12 +3,16 @@
 #
 #   scripts/kafka.sh start|stop|status|restart|resolve
 #
-# The broker jars are resolved from Maven Central by Maven, once, into .cache/kafka/libs.
+# The broker jars are resolved from Maven Central by Maven, once per version of
+# scripts/kafka/pom.xml, into the user's cache (~/.cache/live-dealer-studio/kafka-<pom checksum>/
+# libs), which every clone shares: Maven alone took 56-109 s of a clean clone's `npm test` on a
+# busy machine (7 CPU-seconds).
 # Environment (all optional):
 #   KAFKA_PORT       client port on 127.0.0.1 (default 19092); the controller uses KAFKA_PORT+1
 #   KAFKA_HOME_DIR   folder for config, data, log and pid (default .cache/kafka/broker-$KAFKA_PORT)
 #   KAFKA_HEAP       JVM heap (default 384m)
 #   KAFKA_START_TIMEOUT  seconds to wait for the broker to accept clients (default 90)
+#   KAFKA_LIBS_DIR   where the resolved jars are (default: the user's cache above)
 #
 # KAFKA_SASL=1: the client listener takes SASL/SCRAM (SCRAM-SHA-256 and -512) only, and the KRaft
 # StandardAuthorizer enforces ACLs (allow.everyone.if.no.acl.found=false: a principal may do only
@@ -25,7 +29,8 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="$ROOT/.cache/kafka"
-LIBS="$CACHE/libs"
+POM="$ROOT/scripts/kafka/pom.xml"
+LIBS="${KAFKA_LIBS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/live-dealer-studio/kafka-$(cksum <"$POM" | cut -d' ' -f1)/libs}"
 PORT="${KAFKA_PORT:-19092}"
 CONTROLLER_PORT=$((PORT + 1))
 HOME_DIR="${KAFKA_HOME_DIR:-$CACHE/broker-$PORT}"
@@ -44,11 +49,17 @@ resolve() {
   command -v java >/dev/null || { log "java is required (Java 17): apt-get install openjdk-17-jre-headless"; exit 1; }
   command -v mvn >/dev/null || { log "Maven is required: apt-get install maven"; exit 1; }
   log "resolving Apache Kafka jars from Maven Central (once) into $LIBS"
-  rm -rf "$LIBS"
-  mkdir -p "$LIBS"
-  mvn -q -B -f "$ROOT/scripts/kafka/pom.xml" dependency:copy-dependencies \
-    -DincludeScope=runtime -DoutputDirectory="$LIBS" >&2
-  touch "$LIBS/.complete"
+  # Resolved beside it and renamed into place, so the folder exists only complete: two clones
+  # resolving at once (two runs of `npm test`) never see a half-copied one; the later keeps the
+  # earlier's.
+  local partial
+  mkdir -p "$(dirname "$LIBS")"
+  partial=$(mktemp -d "$LIBS.partial.XXXXXX")
+  mvn -q -B -f "$POM" dependency:copy-dependencies \
+    -DincludeScope=runtime -DoutputDirectory="$partial" >&2 || { rm -rf "$partial"; exit 1; }
+  touch "$partial/.complete"
+  mv -T "$partial" "$LIBS" 2>/dev/null || rm -rf "$partial"
+  [ -f "$LIBS/.complete" ] || { log "could not resolve the jars into $LIBS"; exit 1; }
 }
 
 is_running() {
@@ -156,7 +167,10 @@ start() {
   local deadline=$((SECONDS + START_TIMEOUT))
   local ready_sasl=""
   if [ "$SASL" = 1 ]; then ready_sasl="broker:$BROKER_PASSWORD"; fi
-  until KAFKA_READY_SASL="$ready_sasl" node "$ROOT/scripts/kafka-ready.js" "127.0.0.1:$PORT" >/dev/null 2>&1; do
+  # The metadata probe (a node process loading kafkajs) only once the port takes connections: while
+  # the JVM starts, a probe every half second took CPU from it and from the tests beside it.
+  until port_open "$PORT" &&
+    KAFKA_READY_SASL="$ready_sasl" node "$ROOT/scripts/kafka-ready.js" "127.0.0.1:$PORT" >/dev/null 2>&1; do
     if ! is_running; then log "broker exited during start-up; last lines of $HOME_DIR/broker.out:"; tail -n 30 "$HOME_DIR/broker.out" >&2; exit 1; fi
     if [ $SECONDS -ge $deadline ]; then log "broker did not accept clients within ${START_TIMEOUT}s"; stop; exit 1; fi
     sleep 0.5
