@@ -5,10 +5,10 @@
 #
 # Most of a run is waiting, so the steps overlap: the broker (a JVM that mostly waits), the build,
 # the unit tests and the quality gates start together in the background, and the integration tests
-# start as soon as the build and the broker are ready. A background step writes its output to
-# test-artifacts/ci/<step>.log: the unit tests' report is shown after the integration tests', a
-# gate's output only when it fails. A failed step fails the run; the others still run, so one run
-# reports every failure.
+# start as soon as the build is ready (the files that use the broker wait for it). A background
+# step writes its output to test-artifacts/ci/<step>.log: the unit tests' report is shown after the
+# integration tests', a gate's output only when it fails. A failed step fails the run; the others
+# still run, so one run reports every failure.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -75,10 +75,14 @@ await() {
 }
 
 # The shared broker of the integration tests, with fresh storage (the global setup's own start is
-# skipped: TEST_KAFKA_BROKERS names this one). It starts while the gates and unit tests take the CPU.
+# skipped: TEST_KAFKA_BROKERS names this one). It starts while the gates and unit tests take the
+# CPU, and the integration files do not wait for it: its exit status goes to TEST_KAFKA_READY_FILE,
+# which the files that use it wait for (test/support/integration-environment.js); the others run.
+export TEST_KAFKA_READY_FILE="$PWD/$CI_LOGS/broker.status"
 fresh_broker=(env KAFKA_PORT="$TEST_KAFKA_PORT" KAFKA_HOME_DIR="$PWD/.tmp/kafka-test-$TEST_KAFKA_PORT"
   KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-240}"
-  bash -c 'bash scripts/kafka.sh stop && rm -rf "$KAFKA_HOME_DIR" && bash scripts/kafka.sh start')
+  bash -c 'bash scripts/kafka.sh stop && rm -rf "$KAFKA_HOME_DIR" && bash scripts/kafka.sh start
+    rc=$?; echo "$rc" >"$TEST_KAFKA_READY_FILE"; exit "$rc"')
 
 # The unit tests and the gates finish minutes before the integration tests, which are the run's
 # length and hold timing-sensitive work (leases, windows, restarts): they yield the CPU (nice).
@@ -91,12 +95,11 @@ background lint nice -n 10 npm run --silent lint
 background format nice -n 10 npm run --silent format:check
 background dependencies nice -n 10 npm run --silent depcheck
 
-step "build and broker"
+step "build"
 await build || true
-await broker || true
 
-if [[ " ${FAILED[*]} " == *" build "* || " ${FAILED[*]} " == *" broker "* ]]; then
-  echo "    integration tests not run: the build or the broker failed" >&2
+if [[ " ${FAILED[*]} " == *" build "* ]]; then
+  echo "    integration tests not run: the build failed" >&2
   FAILED+=(integration)
 else
   step "integration and end-to-end tests (real PostgreSQL, real Kafka, real pseudo-terminals)"
@@ -117,6 +120,9 @@ else
     FAILED+=(integration)
   fi
 fi
+
+step "broker"
+await broker || true
 
 step "unit tests"
 await unit show || true

@@ -1,6 +1,6 @@
 const { TestEnvironment } = require('jest-environment-node');
 const { Server, Socket } = require('node:net');
-const { appendFileSync } = require('node:fs');
+const { appendFileSync, readFileSync } = require('node:fs');
 const { relative, resolve } = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { createHook } = require('node:async_hooks');
@@ -25,6 +25,7 @@ class IntegrationEnvironment extends TestEnvironment {
 
   async setup() {
     await super.setup();
+    await waitForSharedBroker(this.testPath);
     this.handlesBefore = new Set(activeHandles());
     this.timersBefore = timerCount();
     this.requestsBefore = pendingRequests();
@@ -60,6 +61,39 @@ class IntegrationEnvironment extends TestEnvironment {
     }
     this.timerTrace?.stop();
     await super.teardown();
+  }
+}
+
+/**
+ * `npm test` starts the integration files while its shared Kafka broker still starts (a JVM that
+ * took 40–90 s beside the unit tests and the gates): a file that names the shared broker
+ * (TEST_KAFKA_BROKERS or TEST_KAFKA_PORT, test/support/environment.ts) waits here until the
+ * broker step has written its exit status to TEST_KAFKA_READY_FILE, and fails if the broker did
+ * not start. The files that do not use it (outages, crashes, consoles) run meanwhile. Without
+ * TEST_KAFKA_READY_FILE (jest run by hand, or its global setup starting the broker), no wait.
+ */
+async function waitForSharedBroker(testPath) {
+  const statusFile = process.env.TEST_KAFKA_READY_FILE;
+  if (!statusFile) return;
+  if (!/\bTEST_KAFKA_(BROKERS|PORT)\b/.test(readFileSync(resolve(ROOT, testPath), 'utf8'))) return;
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    let status;
+    try {
+      status = readFileSync(statusFile, 'utf8').trim();
+    } catch {
+      // not written yet: the broker is still starting
+    }
+    if (status === '0') return;
+    if (status) {
+      throw new Error(
+        `the shared Kafka broker did not start (exit ${status}): see test-artifacts/ci/broker.log`,
+      );
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`the shared Kafka broker was not ready within 600 s (${statusFile})`);
+    }
+    await sleep(250);
   }
 }
 
