@@ -152,6 +152,11 @@ export async function startStudio(
     const url = `http://${config.http.host}:${address.port}`;
     const logger = app.get(Logger);
     logger.log(`Studio service listening on ${url} (${database.description})`, 'Bootstrap');
+    // Where a person starting the demo goes next, without looking it up.
+    const signIn = config.auth.demoUsers
+      ? `: sign in as dealer, supervisor or auditor, password <name>-demo (DEMO_USERS)`
+      : '';
+    logger.log(`Consoles at ${url}/console/${signIn}`, 'Bootstrap');
     const running = app;
     return {
       app: running,
