@@ -107,6 +107,8 @@ function showTable(tableId) {
 
   let view = null;
   let clockOffset = 0;
+  /** The stream is down: what the screen shows may be stale, so it asks for no card. */
+  let offline = false;
   closeBetting.addEventListener('click', () =>
     act(`/tables/${encodeURIComponent(tableId)}/close-betting`, 'Betting closed'),
   );
@@ -131,7 +133,12 @@ function showTable(tableId) {
 
   // view=dealer: the table-side screen shows backs for face-down cards whoever is signed in.
   openStream(`/console/api/tables/${encodeURIComponent(tableId)}/stream?view=dealer`, {
-    onStatus: showConnection,
+    onStatus: (text, ok) => {
+      showConnection(text, ok);
+      const changed = offline === ok;
+      offline = !ok;
+      if (view && changed) render();
+    },
     onDenied: async (message, status) => {
       // The table was removed from the configuration while the page was open.
       if (status === 404) pickTable(await api('/tables'), tableId);
@@ -157,7 +164,11 @@ function showTable(tableId) {
       ? `PAUSED by ${view.paused.by}: ${reasonText(view.paused.reason)}`
       : '';
     const expected = document.getElementById('expected');
-    expected.textContent = expectedText(view);
+    // Cut off from the service, the screen may be stale: a card dealt now may not be the one due.
+    expected.textContent = offline
+      ? 'NOT CONNECTED: do not deal until this screen says live'
+      : expectedText(view);
+    expected.classList.toggle('offline', offline);
     if (view.expectedCard) expected.dataset.slot = view.expectedCard.slot;
     else delete expected.dataset.slot;
     setFact('phase', phaseText(view));
@@ -167,7 +178,7 @@ function showTable(tableId) {
         ? `Shoe ${view.shoe.number} · round ${view.round?.number ?? view.shoe.roundNumber}${view.shoe.lastRoundNumber ? ' (last of shoe)' : ''}`
         : '—',
     );
-    setScanner(view.scanner);
+    setScanner(view.scanner, offline);
     document.getElementById('cards-title').textContent = CARDS_TITLE[view.cardsOf] ?? 'Cards';
     document
       .getElementById('cards')
@@ -176,7 +187,7 @@ function showTable(tableId) {
           ? handsElement(view.hands)
           : [el('p', { className: 'hint' }, awaited(view))]),
       );
-    renderControls(view);
+    renderControls(view, offline);
     renderCountdown();
   }
 
@@ -185,23 +196,26 @@ function showTable(tableId) {
     const timer = view.timers?.[0];
     setFact(
       'countdown',
-      view.paused
-        ? 'stopped (paused)'
-        : timer
-          ? `${humanize(timer.name)}: ${secondsLeft(timer.dueAt, now)} s`
-          : '—',
+      offline
+        ? '— (not connected)'
+        : view.paused
+          ? 'stopped (paused)'
+          : timer
+            ? `${humanize(timer.name)}: ${secondsLeft(timer.dueAt, now)} s`
+            : '—',
     );
   }
 }
 
 /** The dealer's two buttons, and in words why one cannot be used now. */
-function renderControls(view) {
-  const closeBetting = !view.round?.bettingOpen || !!view.paused;
-  const cutCard = !view.shoe || view.shoe.lastRoundNumber !== null || !!view.paused;
+function renderControls(view, offline) {
+  const closeBetting = offline || !view.round?.bettingOpen || !!view.paused;
+  const cutCard = offline || !view.shoe || view.shoe.lastRoundNumber !== null || !!view.paused;
   document.getElementById('close-betting').disabled = closeBetting;
   document.getElementById('cut-card').disabled = cutCard;
   const why = [];
-  if (view.paused) why.push('Both wait while the table is paused.');
+  if (offline) why.push('Both wait until the screen is connected again.');
+  else if (view.paused) why.push('Both wait while the table is paused.');
   else {
     if (closeBetting) why.push('Close betting: betting is not open now.');
     if (cutCard && view.shoe?.lastRoundNumber != null)
@@ -262,8 +276,14 @@ function awaited(view) {
 }
 
 /** The reader, short enough for one line: local clock time, the full UTC time on hover. */
-function setScanner(scanner) {
+function setScanner(scanner, offline) {
   const dd = document.getElementById('fact-scanner');
+  if (offline) {
+    dd.textContent = 'unknown: this screen is not connected to the service';
+    dd.className = 'bad';
+    dd.title = '';
+    return;
+  }
   if (!scanner) {
     dd.textContent = 'Virtual shoe: no scanner needed';
     dd.className = 'neutral';
