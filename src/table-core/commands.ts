@@ -45,17 +45,21 @@ export function placeBet(tx: Transition, bet: BetCommand): void {
  * The betId a bet's answer names: the id its first row is stored under (the main part's), which
  * its settlement, refund, cancellation and the round lookup carry too, so a wallet matches the
  * credit to its debit. The games that name rows by round, player and type (Infinite Blackjack,
- * Blackjack Lux) differ there from the command's own betId; the others store that one.
+ * Blackjack Lux, the practice table) differ there from the command's own betId; Pok Deng stores
+ * that one.
  */
 function storedBetIds(rows: readonly BetRecord[] | undefined) {
   const first = new Map<string, string>();
   for (const row of rows ?? []) {
-    const key = `${row.playerId}\u0000${row.commandId ?? ''}`;
+    const key = placedBy(row);
     if (!first.has(key)) first.set(key, row.betId);
   }
-  return {
-    of: (bet: BetCommand) => first.get(`${bet.playerId}\u0000${bet.commandId ?? ''}`) ?? bet.betId,
-  };
+  return { of: (bet: BetCommand) => first.get(placedBy(bet)) ?? bet.betId };
+}
+
+/** Which command placed a row: its player and command id (a bet's rows share both). */
+function placedBy(bet: { playerId: string; commandId?: string }): string {
+  return `${bet.playerId}\u0000${bet.commandId ?? ''}`;
 }
 
 /** Many bets in one adapter step (adapter.placeBets), answered as if placed one at a time. */
