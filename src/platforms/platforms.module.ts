@@ -26,7 +26,7 @@ export class PlatformsModule implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly repository: PlatformsRepository,
-    private readonly directory: PlatformDirectory,
+    private readonly directory: CachedPlatformDirectory,
     @Inject(DEFAULT_CURRENCIES) private readonly currencies: string[],
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CHANGES) private readonly changes: PgChannelListener | null,
@@ -50,6 +50,7 @@ export class PlatformsModule implements OnModuleInit, OnModuleDestroy {
       providers: [
         { provide: PlatformsRepository, useValue: repository },
         { provide: PlatformDirectory, useValue: directory },
+        { provide: CachedPlatformDirectory, useValue: directory },
         { provide: DEFAULT_CURRENCIES, useValue: tableCurrencies(config) },
         { provide: CLOCK, useValue: clock },
         { provide: CHANGES, useValue: changesListener(config) },
@@ -76,7 +77,7 @@ export class PlatformsModule implements OnModuleInit, OnModuleDestroy {
    */
   private listenForChanges(): void {
     const directory = this.directory;
-    if (!this.changes || !(directory instanceof CachedPlatformDirectory)) return;
+    if (!this.changes) return;
     void this.changes.listen({
       notification: (_channel, platformId) => {
         this.logger.debug(`Platform ${platformId} changed: its keys and status are read again`);
