@@ -134,9 +134,7 @@ export class VerifyRoundReplay {
       ...compareReplay(stored, result.replayed),
       ...chainMismatches(events, { settlements, readings }),
     ];
-    return mismatches.length === 0
-      ? { ...base, verdict: 'match', settlements: stored.settlements.length }
-      : { ...base, verdict: 'mismatch', mismatches };
+    return verdictOf(base, stored.settlements.length, mismatches);
   }
 
   /**
@@ -158,9 +156,7 @@ export class VerifyRoundReplay {
       ...voidRefundMismatches(bets, settlements),
       ...chainMismatches(events, { settlements, readings, voidReason: row.voidReason }),
     ];
-    return mismatches.length === 0
-      ? { ...base, verdict: 'match', settlements: settlements.length }
-      : { ...base, verdict: 'mismatch', mismatches };
+    return verdictOf(base, settlements.length, mismatches);
   }
 
   private async load(
@@ -216,6 +212,17 @@ export class VerifyRoundReplay {
     };
     return { stored, settlements };
   }
+}
+
+/** A match (with how many settlements it checked) when nothing differs, else the mismatches. */
+function verdictOf(
+  base: { roundId: string; tableId: string; game: string },
+  settlements: number,
+  mismatches: ReplayMismatch[],
+): RoundVerdict {
+  return mismatches.length === 0
+    ? { ...base, verdict: 'match', settlements }
+    : { ...base, verdict: 'mismatch', mismatches };
 }
 
 /** A dealt card must be the card its raw reading decoded to (corrections aside). */
