@@ -135,9 +135,9 @@ function showTable(tableId) {
   openStream(`/console/api/tables/${encodeURIComponent(tableId)}/stream?view=dealer`, {
     onStatus: (text, ok) => {
       showConnection(text, ok);
-      const changed = offline === ok;
+      const was = offline;
       offline = !ok;
-      if (view && changed) render();
+      if (view && offline !== was) render();
     },
     onDenied: async (message, status) => {
       // The table was removed from the configuration while the page was open.
