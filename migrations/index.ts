@@ -37,6 +37,7 @@ import { CommandKeysPerPlatform1766000000000 } from './1766000000000-CommandKeys
 import { SettlementsByBet1766100000000 } from './1766100000000-SettlementsByBet';
 import { ScannerReadingHours1766110000000 } from './1766110000000-ScannerReadingHours';
 import { RoundHours1766120000000 } from './1766120000000-RoundHours';
+import { VoidedInfiniteBetsRefunded1766130000000 } from './1766130000000-VoidedInfiniteBetsRefunded';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -79,4 +80,5 @@ export const STUDIO_MIGRATIONS = [
   SettlementsByBet1766100000000,
   ScannerReadingHours1766110000000,
   RoundHours1766120000000,
+  VoidedInfiniteBetsRefunded1766130000000,
 ];

@@ -167,6 +167,19 @@ describe.each([...GAME_KINDS])('%s: the public event stream', (game) => {
     expect(voided.map((e) => e.type)).toContain('RoundEnded');
   });
 
+  it('refunds a voided round’s bets as `void-refund` (what the store, reports and docs read)', () => {
+    const table = new Table(game);
+    table.play(1);
+    table.openNextRound();
+    const before = table.settlements.length;
+    table.step({ type: 'void', by: 'sup-1', reason: 'test void' });
+    const refunds = table.settlements.slice(before);
+    expect(refunds.length).toBeGreaterThan(0);
+    for (const s of refunds) {
+      expect({ outcome: s.outcome, net: s.net }).toEqual({ outcome: 'void-refund', net: 0 });
+    }
+  });
+
   it('puts no player, platform or named stake on the shared Kafka topic', () => {
     const rows = published.map((e, i) => ({
       id: String(i + 1),

@@ -411,7 +411,9 @@ function* settlementsOf(state: InfiniteState): Generator<SettlementRecord> {
           spot: null,
         },
         bet,
-        outcomeText(bet.result),
+        // The store marks `void-refund` bets refunded and reports count them as refunds (as
+        // Lux, Pok Deng and the practice table say it); the engine says `void`.
+        bet.result === 'void' ? 'void-refund' : outcomeText(bet.result),
         // Over the bet's common denominator, as the engine accounts it (not reduced).
         bet.rounding.numerator === 0
           ? '0'

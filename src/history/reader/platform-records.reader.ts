@@ -12,7 +12,10 @@ export interface SettlementReportLine {
   stake: number;
   /** What settled bets returned to players (stake + winnings), refunds apart. */
   payout: number;
-  /** What voided rounds gave back (`void-refund`). */
+  /**
+   * What voided rounds gave back (`void-refund`; `void` in Infinite Blackjack rows stored before
+   * migration VoidedInfiniteBetsRefunded).
+   */
   refunds: number;
   /**
    * Bets taken back by their platform while betting was open (`cancelled`): counted here only,
@@ -63,8 +66,8 @@ export class PlatformRecordsReader {
               count(DISTINCT s.round_id) FILTER (WHERE s.outcome <> 'cancelled') AS rounds,
               count(*) FILTER (WHERE s.outcome <> 'cancelled') AS bets,
               COALESCE(sum(s.stake) FILTER (WHERE s.outcome <> 'cancelled'), 0) AS stake,
-              COALESCE(sum(s.returned) FILTER (WHERE s.outcome NOT IN ('void-refund', 'cancelled')), 0) AS payout,
-              COALESCE(sum(s.returned) FILTER (WHERE s.outcome = 'void-refund'), 0) AS refunds,
+              COALESCE(sum(s.returned) FILTER (WHERE s.outcome NOT IN ('void-refund', 'void', 'cancelled')), 0) AS payout,
+              COALESCE(sum(s.returned) FILTER (WHERE s.outcome IN ('void-refund', 'void')), 0) AS refunds,
               count(*) FILTER (WHERE s.outcome = 'cancelled') AS cancellations,
               sum(s.net) AS net
          FROM settlements s
