@@ -1,5 +1,12 @@
 import { createHmac } from 'node:crypto';
-import { MAX_REPLAY_DAYS, replayRange, textParam, timeParam, timeRange } from './audit-params';
+import {
+  MAX_REPLAY_DAYS,
+  onlyKnownParams,
+  replayRange,
+  textParam,
+  timeParam,
+  timeRange,
+} from './audit-params';
 import { AuditRequestError } from './audit-query';
 import { KeysetCursors, pageSize } from './keyset-cursor';
 import { parseRoundFilter } from './round-filter';
@@ -41,6 +48,25 @@ describe('auditor text parameters', () => {
         message: `${name} must not contain a NUL character`,
       });
     }
+  });
+});
+
+describe('auditor query parameters', () => {
+  it('refuses one the endpoint does not read (a misspelt filter), naming it and what is read', () => {
+    expect(
+      refusal(() => onlyKnownParams({ player: 'p1', tableId: 't' }, ['tableId', 'playerId'])),
+    ).toEqual({
+      code: 'unknown-parameter',
+      message: 'unknown query parameter "player": this endpoint reads tableId, playerId',
+    });
+  });
+
+  it('takes the ones it reads, and none at all', () => {
+    expect(
+      refusal(() => onlyKnownParams({ tableId: 't', playerId: '' }, ['tableId', 'playerId'])),
+    ).toBe('ok');
+    expect(refusal(() => onlyKnownParams({}, ['tableId']))).toBe('ok');
+    expect(refusal(() => onlyKnownParams(undefined, ['tableId']))).toBe('ok');
   });
 });
 

@@ -35,6 +35,21 @@ export function textParam(name: string, value: unknown): string | undefined {
   return value;
 }
 
+/**
+ * Refuses a query parameter the endpoint does not read: a misspelt filter (`player=` for
+ * `playerId=`) would otherwise be ignored and the answer would hold every round, which an auditor
+ * could take for the filtered one.
+ */
+export function onlyKnownParams(query: object | undefined, known: readonly string[]): void {
+  const unknown = Object.keys(query ?? {}).filter((name) => !known.includes(name));
+  if (unknown.length === 0) return;
+  const names = unknown.map((name) => `"${name.slice(0, 40)}"`).join(', ');
+  throw new AuditRequestError(
+    'unknown-parameter',
+    `unknown query parameter ${names}: this endpoint reads ${known.join(', ') || 'none'}`,
+  );
+}
+
 /** Every query parameter checked as text (so a repeated or NUL-bearing key never reaches SQL). */
 export function textParams<K extends string>(
   query: Partial<Record<K, unknown>> | undefined,

@@ -13,6 +13,8 @@ export type AuditErrorCode =
   | 'invalid-time'
   /** A cursor this API did not hand out (garbled, edited, or from another listing). */
   | 'invalid-cursor'
+  /** A query parameter the endpoint does not read (a misspelt filter must not be ignored). */
+  | 'unknown-parameter'
   /** A replay asked for more days or rounds than one call verifies. */
   | 'range-too-large';
 

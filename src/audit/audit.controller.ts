@@ -23,8 +23,8 @@ import {
 import * as Answers from '../http/audit-api-schemas';
 import { ERROR_BODY } from '../http/http-schemas';
 import { openApiSchema } from '../http/openapi-schema';
-import { MAX_REPLAY_DAYS, MAX_REPLAY_ROUNDS } from './audit-params';
-import { AuditRequestError } from './audit-query';
+import { MAX_REPLAY_DAYS, MAX_REPLAY_ROUNDS, onlyKnownParams } from './audit-params';
+import { AuditRequestError, validated } from './audit-query';
 import {
   ExportEventChain,
   ExportEventChainQuery,
@@ -164,7 +164,11 @@ export class AuditController {
   @ApiOk({ type: 'array', items: Answers.ChainVerdict }, 'One verdict per table')
   @Get('chain')
   @Roles('auditor')
-  verifyChain(@Query('tableId') tableId?: string) {
+  verifyChain(@Query() params: { tableId?: string }) {
+    const tableId = validated(() => {
+      onlyKnownParams(params, ['tableId']);
+      return params.tableId;
+    });
     return answer(tableId, async (id) =>
       this.chain.againstPublished(id === undefined || id === '' ? undefined : id),
     );
@@ -186,8 +190,11 @@ export class AuditController {
   })
   @Get('chain/export')
   @Roles('auditor')
-  async exportChain(@Query('tableId') tableId: string, @Res() response: Response): Promise<void> {
-    const query = await answer(ExportEventChainQuery.create(tableId), async (q) => q);
+  async exportChain(
+    @Query() params: { tableId?: string },
+    @Res() response: Response,
+  ): Promise<void> {
+    const query = await answer(ExportEventChainQuery.create(params), async (q) => q);
     response.status(200);
     response.setHeader('content-type', 'application/x-ndjson; charset=utf-8');
     response.setHeader('content-disposition', `attachment; filename="chain.ndjson"`);

@@ -21,6 +21,14 @@ export interface RoundSearchParams {
 }
 
 const FILTER_TEXT = ['tableId', 'game', 'status', 'shoeId', 'playerId'] as const;
+/** Every parameter a round search reads. */
+export const ROUND_SEARCH_PARAMS: readonly string[] = [
+  ...FILTER_TEXT,
+  'from',
+  'to',
+  'limit',
+  'cursor',
+];
 
 /** A round filter from a query string, every value checked before it reaches SQL. */
 export function parseRoundFilter(q: RoundSearchParams): RoundFilter {

@@ -19,7 +19,8 @@ const TEXT: SchemaObject = {
 
 export const AUDIT_400 =
   'Bad request ({ error, message }); error is invalid-text (NUL, lone surrogate, over 200 ' +
-  'characters, repeated key), invalid-time, invalid-cursor, range-too-large or bad-request';
+  'characters, repeated key), invalid-time, invalid-cursor, unknown-parameter (a query ' +
+  'parameter the endpoint does not read), range-too-large or bad-request';
 
 export const EXPORT_200 =
   'CSV (header roundId,tableId,game,shoeId,shoeNumber,roundNumber,status,startedAt,endedAt,' +

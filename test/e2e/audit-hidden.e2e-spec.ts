@@ -243,6 +243,17 @@ describe('auditor history: hidden information and bad input', () => {
     }
     const range = () => ({ from: since.toISOString(), to: audit.until.toISOString() });
 
+    it('refuses a query parameter the endpoint does not read, rather than answer unfiltered', async () => {
+      expect(await refused('/audit/rounds?player=alice', 'unknown-parameter')).toMatchObject({
+        message: expect.stringContaining('"player"'),
+      });
+      await refused(`/audit/export?${new URLSearchParams(range())}&table=x`, 'unknown-parameter');
+      await refused(`/audit/replay?${new URLSearchParams(range())}&table=x`, 'unknown-parameter');
+      await refused('/audit/players/alice/bets?tableId=x', 'unknown-parameter');
+      await refused('/audit/chain?table=pokdeng-audit', 'unknown-parameter');
+      await refused('/audit/chain/export?tableId=pokdeng-audit&all=1', 'unknown-parameter');
+    });
+
     it('answers 400 with a specific code to NUL, repeated keys and long text in any text parameter', async () => {
       for (const name of ['tableId', 'game', 'playerId', 'status', 'shoeId']) {
         expect(await refused(`/audit/rounds?${name}=a%00b`, 'invalid-text')).toMatchObject({

@@ -1,5 +1,5 @@
 import { historyReader, HistorySource } from '../../history/reader/history-reader';
-import { textParam } from '../audit-params';
+import { onlyKnownParams, textParam } from '../audit-params';
 import { AuditRequestError, validated } from '../audit-query';
 
 const PAGE = 2_000;
@@ -8,9 +8,10 @@ const PAGE = 2_000;
 export class ExportEventChainQuery {
   private constructor(readonly tableId: string) {}
 
-  static create(tableIdParam: unknown): ExportEventChainQuery | AuditRequestError {
+  static create(params: { tableId?: unknown }): ExportEventChainQuery | AuditRequestError {
     return validated(() => {
-      const tableId = textParam('tableId', tableIdParam);
+      onlyKnownParams(params, ['tableId']);
+      const tableId = textParam('tableId', params.tableId);
       if (tableId === undefined) throw new AuditRequestError('bad-request', 'tableId is required');
       return new ExportEventChainQuery(tableId);
     });

@@ -1,7 +1,13 @@
 import type { RoundFilter } from '../../history/reader/rounds.reader';
-import { textParam } from '../audit-params';
+import { onlyKnownParams, textParam } from '../audit-params';
 import { AuditRequestError, validated } from '../audit-query';
-import { parseRoundFilter, RoundSearchParams } from '../round-filter';
+import { parseRoundFilter, ROUND_SEARCH_PARAMS, RoundSearchParams } from '../round-filter';
+
+/** What an export reads: a search's filter (an export is not paged) and its format. */
+const EXPORT_PARAMS = [
+  ...ROUND_SEARCH_PARAMS.filter((name) => name !== 'limit' && name !== 'cursor'),
+  'format',
+];
 
 export type ExportFormat = 'csv' | 'ndjson';
 
@@ -19,6 +25,7 @@ export class ExportRoundsQuery {
     params: RoundSearchParams & { format?: string },
   ): ExportRoundsQuery | AuditRequestError {
     return validated(() => {
+      onlyKnownParams(params, EXPORT_PARAMS);
       const format = textParam('format', params.format) ?? 'ndjson';
       if (format !== 'csv' && format !== 'ndjson') {
         throw new AuditRequestError('bad-request', 'format must be csv or ndjson');

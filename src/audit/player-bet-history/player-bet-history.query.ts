@@ -1,5 +1,5 @@
 import type { Keyset } from '../../history/reader/rounds.reader';
-import { textParam, timeRange } from '../audit-params';
+import { onlyKnownParams, textParam, timeRange } from '../audit-params';
 import { AuditRequestError, validated } from '../audit-query';
 import { KeysetCursors, pageSize } from '../keyset-cursor';
 
@@ -26,6 +26,7 @@ export class PlayerBetHistoryQuery {
     cursors: KeysetCursors,
   ): PlayerBetHistoryQuery | AuditRequestError {
     return validated(() => {
+      onlyKnownParams(params, ['from', 'to', 'limit', 'cursor']);
       const player = textParam('playerId', playerId);
       if (player === undefined) throw new AuditRequestError('bad-request', 'playerId is required');
       return new PlayerBetHistoryQuery(

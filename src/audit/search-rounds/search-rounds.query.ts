@@ -1,7 +1,8 @@
 import type { Keyset, RoundFilter } from '../../history/reader/rounds.reader';
 import { AuditRequestError, validated } from '../audit-query';
 import { KeysetCursors, pageSize } from '../keyset-cursor';
-import { parseRoundFilter, RoundSearchParams } from '../round-filter';
+import { onlyKnownParams } from '../audit-params';
+import { parseRoundFilter, ROUND_SEARCH_PARAMS, RoundSearchParams } from '../round-filter';
 
 /** A round search: its filter, page size and the signed cursor it continues after. */
 export class SearchRoundsQuery {
@@ -15,13 +16,13 @@ export class SearchRoundsQuery {
     params: RoundSearchParams,
     cursors: KeysetCursors,
   ): SearchRoundsQuery | AuditRequestError {
-    return validated(
-      () =>
-        new SearchRoundsQuery(
-          parseRoundFilter(params),
-          pageSize(params.limit),
-          cursors.decode('rounds', params.cursor),
-        ),
-    );
+    return validated(() => {
+      onlyKnownParams(params, ROUND_SEARCH_PARAMS);
+      return new SearchRoundsQuery(
+        parseRoundFilter(params),
+        pageSize(params.limit),
+        cursors.decode('rounds', params.cursor),
+      );
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { MAX_REPLAY_ROUNDS, replayRange, textParam } from '../audit-params';
+import { MAX_REPLAY_ROUNDS, onlyKnownParams, replayRange, textParam } from '../audit-params';
 import { AuditRequestError, validated } from '../audit-query';
 
 /** Every round started in [from, to) (at most MAX_REPLAY_DAYS), of one table or of all. */
@@ -18,6 +18,7 @@ export class ReplayRangeQuery {
     tableId?: unknown;
   }): ReplayRangeQuery | AuditRequestError {
     return validated(() => {
+      onlyKnownParams(params, ['from', 'to', 'tableId']);
       const { from, to } = replayRange(params);
       return new ReplayRangeQuery(from, to, textParam('tableId', params.tableId));
     });
