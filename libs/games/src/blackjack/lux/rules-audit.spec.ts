@@ -1,0 +1,103 @@
+import { newLuxTable, stepLux } from '.';
+import { behind, cards, code, decide, open, results, run, seatBet, sit } from './lux.testing';
+
+/**
+ * Rules audit of games.md §1 and §3 (Blackjack Lux), played as whole rounds. Expected amounts are
+ * worked out from the sheet in the comments, never read from the engine.
+ */
+
+const oneSeat = () => run(newLuxTable(), [sit(1, 'P1'), open]).state;
+
+describe('rules audit: Blackjack Lux rounds (games.md §3)', () => {
+  it('splits up to 4 hands (Default for game 2), never a fifth; a bet behind follows each split', () => {
+    let s = run(oneSeat(), [
+      seatBet(1, 'P1', 100),
+      behind(1, 'B', 100),
+      { type: 'follow-choice', seat: 1, playerId: 'B', followSplit: true },
+      { type: 'close-betting' },
+      ...cards('8S 7D 8H TC'), // seat 8 8 against dealer 7 + T = 17
+    ]).state;
+    s = run(s, [decide(1, 'P1', 'split'), ...cards('8D')]).state; // hand 1: 8 8 again
+    s = run(s, [decide(1, 'P1', 'split'), ...cards('8C')]).state; // hand 1: 8 8 again (3 hands)
+    s = run(s, [decide(1, 'P1', 'split'), ...cards('8S')]).state; // 4 hands; hand 1: 8 8
+    expect(s.seats[0].hands).toHaveLength(4);
+    expect(code(s, decide(1, 'P1', 'split'))).toBe('illegal-action'); // a fifth hand: never
+    // Hand 1 (8 8) stands at 16; hands 2-4 receive T (18), T (18), 9 (17).
+    s = run(s, [decide(1, 'P1', 'stand'), ...cards('TD')]).state;
+    s = run(s, [decide(1, 'P1', 'stand'), ...cards('TH')]).state;
+    s = run(s, [decide(1, 'P1', 'stand'), ...cards('9H')]).state;
+    s = run(s, [decide(1, 'P1', 'stand')]).state;
+    expect(s.phase).toBe('settled');
+    // Against 17: 16 loses, 18 wins, 18 wins, 17 pushes. 400 staked: 0 + 200 + 200 + 100.
+    expect(results(s)['P1 1/seat/main']).toEqual([400, 500, ['lose', 'win', 'win', 'push']]);
+    expect(results(s)['B 1/behind/main']).toEqual([400, 500, ['lose', 'win', 'win', 'push']]);
+  });
+
+  it('aces split once only, one card each; A + ten after the split is 21 paid 1:1, not 3:2', () => {
+    let s = run(oneSeat(), [
+      seatBet(1, 'P1', 100),
+      { type: 'close-betting' },
+      ...cards('AS 9D AH 8C'), // dealer 17
+    ]).state;
+    s = run(s, [decide(1, 'P1', 'split'), ...cards('AD')]).state; // hand 1: A A, closed anyway
+    expect(s.phase).toBe('playing');
+    s = run(s, cards('KC')).state; // hand 2: A K = 21 (not BJ); both hands closed
+    expect(s.seats[0].hands.map((h) => h.cards)).toEqual([
+      ['AS', 'AD'],
+      ['AH', 'KC'],
+    ]);
+    expect(s.phase).toBe('settled');
+    // A A = soft 12 loses to 17; A K = 21 wins 1:1 (200, not 250).
+    expect(results(s)['P1 1/seat/main']).toEqual([200, 200, ['lose', 'win']]);
+  });
+
+  it('early end on all seats BJ: a bet behind such a seat is paid 3:2 too (odd 125 -> 312)', () => {
+    const s = run(oneSeat(), [
+      seatBet(1, 'P1', 100),
+      behind(1, 'B', 125),
+      { type: 'close-betting' },
+      ...cards('AS 9H KD 8C'),
+    ]).state;
+    expect(s.phase).toBe('settled');
+    expect(s.dealer.draws).toEqual([]);
+    expect(results(s)['P1 1/seat/main']).toEqual([100, 250, ['blackjack']]);
+    expect(results(s)['B 1/behind/main']).toEqual([125, 312, ['blackjack']]); // 187.5 down
+  });
+
+  it('dealer BJ under a ten (peek): the round ends at once, pair bets still settle', () => {
+    const s = run(oneSeat(), [
+      seatBet(1, 'P1', 100, 100),
+      { type: 'close-betting' },
+      ...cards('5H KS 5D AC'), // seat 5H 5D (coloured pair), dealer K + A
+    ]).state;
+    expect(s.phase).toBe('settled');
+    expect(results(s)['P1 1/seat/main']).toEqual([100, 0, ['lose']]);
+    expect(results(s)['P1 1/seat/pairs']).toEqual([100, 1100, 'coloured-pair']); // 10:1
+  });
+
+  it('no insurance is offered under a ten; insurance under an ace costs half (odd 125 -> 62)', () => {
+    let s = run(oneSeat(), [
+      seatBet(1, 'P1', 125),
+      { type: 'close-betting' },
+      ...cards('9S AH 9D 7C'),
+    ]).state;
+    expect(s.phase).toBe('insurance');
+    s = run(s, [
+      { type: 'insurance', seat: 1, playerId: 'P1', take: true },
+      { type: 'close-window' },
+    ]).state;
+    s = run(s, [decide(1, 'P1', 'stand')]).state; // 18 v soft 18: push
+    expect(results(s)['P1 1/seat/insurance']).toEqual([62, 0, 'lose']);
+    expect(results(s)['P1 1/seat/main']).toEqual([125, 125, ['push']]);
+    const t = run(oneSeat(), [
+      seatBet(1, 'P1', 100),
+      { type: 'close-betting' },
+      ...cards('9S KH 9D 7C'),
+    ]).state;
+    expect(t.phase).toBe('playing');
+    expect(stepLux(t, { type: 'insurance', seat: 1, playerId: 'P1', take: true })).toHaveProperty(
+      'rejected.code',
+      'no-decision-window',
+    );
+  });
+});
