@@ -129,6 +129,29 @@ describe('the independent Python chain verifier', () => {
     expect(hidden).toBeGreaterThan(0);
   });
 
+  it('shows a finished round whose status row was set back to in progress: the chain says it ended', async () => {
+    const [round] = await audit.q<{ id: string; status: string }>(
+      `SELECT id, status FROM rounds WHERE table_id = 'pokdeng-audit' AND status = 'completed'
+        ORDER BY round_number LIMIT 1`,
+    );
+    const ofRound = (lines: Line[]) => lines.filter((l) => l.roundId === round.id);
+    expect(ofRound(exports.get('pokdeng-audit')!).length).toBeGreaterThan(3);
+    await audit.q(`UPDATE rounds SET status = 'in-progress' WHERE id = $1`, [round.id]);
+    try {
+      const r = await audit.get(`/audit/chain/export?tableId=pokdeng-audit`);
+      const lines = r.text
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Line);
+      const withheld = lines.filter((l) => l.withheld).map((l) => l.eventNo);
+      const shown = exports.get('pokdeng-audit')!.filter((l) => l.roundId === round.id);
+      expect(withheld.filter((no) => shown.some((l) => l.eventNo === no))).toEqual([]);
+      expect(ofRound(lines).length).toBe(shown.length);
+    } finally {
+      await audit.q(`UPDATE rounds SET status = $2 WHERE id = $1`, [round.id, round.status]);
+    }
+  });
+
   it('verifies version-1 events (before the versioned chain) as docs/chain.md says', async () => {
     // The first events rewritten as the service wrote them before: version 1, no salt.
     // The shown events, numbered again from 1 (the shoe's burnt card is withheld mid-chain).

@@ -108,7 +108,10 @@ export class RoundEventsReader {
 
   /**
    * Up to `limit` events of a table after `afterNo` in chain order, each with whether its round
-   * has ended (true for events of no round): what the chain export may show of it.
+   * has ended (true for events of no round): what the chain export may show of it. A round has
+   * ended when the chain itself says so (its RoundCompleted or RoundEnded event, written in the
+   * commit that ended it), not when its `rounds.status` does: a status set back to in progress
+   * would otherwise withhold a finished round's events, edited or not, from every verifier.
    */
   async exportPage(
     tableId: string,
@@ -116,20 +119,27 @@ export class RoundEventsReader {
     limit: number,
   ): Promise<Array<StoredChainEvent & { roundEnded: boolean }>> {
     const rows = await this.q<EventRow & { ended: boolean }>(
-      `SELECT e.id, e.table_id, e.event_no, e.round_id, e.type, e.visibility, e.payload, e.actor,
-              e.occurred_at, e.prev_hash, e.hash, e.chain_version, e.chain_salt,
-              CASE WHEN e.round_id IS NOT NULL
-                   THEN r.status IS NULL OR r.status IN ('completed', 'voided')
+      `WITH page AS (
+         SELECT e.id, e.table_id, e.event_no, e.round_id, e.type, e.visibility, e.payload, e.actor,
+                e.occurred_at, e.prev_hash, e.hash, e.chain_version, e.chain_salt
+           FROM round_events e
+          WHERE e.table_id = $1 AND e.event_no > $2 ORDER BY e.event_no LIMIT ${Math.trunc(limit)}),
+       ended AS (
+         SELECT DISTINCT x.round_id FROM round_events x
+          WHERE x.round_id IN (SELECT round_id FROM page WHERE round_id IS NOT NULL)
+            AND x.type IN ('RoundCompleted', 'RoundEnded'))
+       SELECT p.*,
+              CASE WHEN p.round_id IS NOT NULL
+                   THEN p.round_id IN (SELECT round_id FROM ended)
                    -- A restricted event of no round (the shoe's burnt card and its reading) is
                    -- face down while its shoe is in play: never revealed, it is shown once the
                    -- shoe is finished.
-                   ELSE e.visibility <> 'restricted' OR NOT EXISTS (
+                   ELSE p.visibility <> 'restricted' OR NOT EXISTS (
                      SELECT 1 FROM shoes s
-                      WHERE s.table_id = e.table_id AND s.status = 'open'
-                        AND s.started_at <= e.occurred_at)
+                      WHERE s.table_id = p.table_id AND s.status = 'open'
+                        AND s.started_at <= p.occurred_at)
               END AS ended
-         FROM round_events e LEFT JOIN rounds r ON r.id = e.round_id
-        WHERE e.table_id = $1 AND e.event_no > $2 ORDER BY e.event_no LIMIT ${Math.trunc(limit)}`,
+         FROM page p ORDER BY p.event_no`,
       [tableId, afterNo],
     );
     return rows.map((r) => ({ ...chainEvent(r), roundEnded: r.ended }));
