@@ -111,7 +111,8 @@ export class RoundEventsReader {
    * has ended (true for events of no round): what the chain export may show of it. A round has
    * ended when the chain itself says so (its RoundCompleted or RoundEnded event, written in the
    * commit that ended it), not when its `rounds.status` does: a status set back to in progress
-   * would otherwise withhold a finished round's events, edited or not, from every verifier.
+   * would otherwise withhold a finished round's events, edited or not, from every verifier (and
+   * likewise a shoe's end, for the restricted events of no round).
    */
   async exportPage(
     tableId: string,
@@ -133,11 +134,11 @@ export class RoundEventsReader {
                    THEN p.round_id IN (SELECT round_id FROM ended)
                    -- A restricted event of no round (the shoe's burnt card and its reading) is
                    -- face down while its shoe is in play: never revealed, it is shown once the
-                   -- shoe is finished.
-                   ELSE p.visibility <> 'restricted' OR NOT EXISTS (
-                     SELECT 1 FROM shoes s
-                      WHERE s.table_id = p.table_id AND s.status = 'open'
-                        AND s.started_at <= p.occurred_at)
+                   -- chain holds the shoe's end (every shoe ends with ShoeFinished).
+                   ELSE p.visibility <> 'restricted' OR EXISTS (
+                     SELECT 1 FROM round_events f
+                      WHERE f.table_id = p.table_id AND f.event_no > p.event_no
+                        AND f.type = 'ShoeFinished')
               END AS ended
          FROM page p ORDER BY p.event_no`,
       [tableId, afterNo],
