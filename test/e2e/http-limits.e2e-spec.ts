@@ -47,7 +47,7 @@ const open = (localAddress) => new Promise((resolve, reject) => {
   });
   socket.on('data', (d) => (h.received += d.toString()));
   socket.on('close', () => (h.closedAt = Date.now()));
-  socket.on('error', (e) => (h.openedAt ? undefined : reject(e)));
+  socket.on('error', (e) => (h.openedAt ? (h.error = e.code) : reject(e)));
 });
 (async () => {
   for (const a of addresses) {
@@ -68,6 +68,7 @@ const open = (localAddress) => new Promise((resolve, reject) => {
     held: held.map((h) => ({
       lifetime: (h.closedAt ?? Infinity) - h.openedAt,
       first: h.received.split('\\r\\n')[0],
+      error: h.error,
     })),
   }));
 })().catch((e) => { process.stderr.write(String(e)); process.exit(1); });
@@ -77,7 +78,10 @@ function slowloris(
   port: number,
   addresses: string[],
   perAddress: number,
-): Promise<{ extra: string; held: Array<{ lifetime: number; first: string }> }> {
+): Promise<{
+  extra: string;
+  held: Array<{ lifetime: number; first: string; error?: string }>;
+}> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [
       '-e',
@@ -217,7 +221,12 @@ describe('HTTP server limits of the real service', () => {
     // what a loaded machine adds to any timer.
     expect(fastest).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 50);
     expect(slowest).toBeLessThanOrEqual(HEADERS_TIMEOUT_MS + CHECK_MS + 1_000);
-    for (const h of attack.held) expect(h.first).toBe('HTTP/1.1 408 Request Timeout');
+    // Each got its 408, except where a line trickled in as the server closed: the peer's reset
+    // then discards the unread 408 (Linux drops a socket's unread data on RST). Seen once in a
+    // loaded CI run, one connection of 300; anything else (another status, a quiet close) fails.
+    const unanswered = attack.held.filter((h) => h.first !== 'HTTP/1.1 408 Request Timeout');
+    expect(unanswered.filter((h) => h.first !== '' || h.error !== 'ECONNRESET')).toEqual([]);
+    expect(unanswered.length).toBeLessThanOrEqual(3);
     // Every probe answered 200, half of them within 50 ms. The tail only within what the machine
     // does anyway: of ~60 probes, the p95 is the fourth slowest, and one stall of a loaded machine
     // (a CI run's 650 ms, which also held every slowloris connection 500 ms past its timeout)
