@@ -1,4 +1,10 @@
-import { CommandMessage, CommandResultMessage, EventEnvelope, topicName } from '@studio/contracts';
+import {
+  CommandMessage,
+  CommandResultMessage,
+  DEAD_LETTER_HEADERS,
+  EventEnvelope,
+  topicName,
+} from '@studio/contracts';
 import { Consumer, Kafka, KafkaConfig, logLevel, Partitioners, Producer } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
 import { backoffMs } from '../../src/common/backoff';
@@ -52,7 +58,10 @@ export class PlatformKafkaClient {
   readonly results: CommandResultMessage[] = [];
   /** Every command sent (for the conformance records and the contract's examples). */
   readonly sent: CommandMessage[] = [];
+  /** Each dead letter once (by its source message); repeats counted apart. */
   readonly deadLetters: DeadLetter[] = [];
+  deadLetterRepeats = 0;
+  private readonly deadLetterSources = new Set<string>();
   readonly topics: { events: string; commands: string; results: string; deadLetters: string };
   private readonly kafka: Kafka;
   private producer?: Producer;
@@ -128,6 +137,14 @@ export class PlatformKafkaClient {
           for (const [name, value] of Object.entries(message.headers ?? {})) {
             headers[name] = Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
           }
+          // At least once, as every Kafka output: a dead letter published again after a
+          // rebalance names the same source message, and a platform keeps it once.
+          const source = `${headers[DEAD_LETTER_HEADERS.sourceTopic]}/${headers[DEAD_LETTER_HEADERS.sourcePartition]}/${headers[DEAD_LETTER_HEADERS.sourceOffset]}`;
+          if (this.deadLetterSources.has(source)) {
+            this.deadLetterRepeats += 1;
+            return;
+          }
+          this.deadLetterSources.add(source);
           this.deadLetters.push({ key, value: message.value, headers });
           return;
         }
