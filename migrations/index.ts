@@ -38,6 +38,7 @@ import { SettlementsByBet1766100000000 } from './1766100000000-SettlementsByBet'
 import { ScannerReadingHours1766110000000 } from './1766110000000-ScannerReadingHours';
 import { RoundHours1766120000000 } from './1766120000000-RoundHours';
 import { VoidedInfiniteBetsRefunded1766130000000 } from './1766130000000-VoidedInfiniteBetsRefunded';
+import { ShoeCardsByShoe1766140000000 } from './1766140000000-ShoeCardsByShoe';
 
 /** Every migration, in order. Listed explicitly so the same array works from TS and compiled JS. */
 export const STUDIO_MIGRATIONS = [
@@ -81,4 +82,5 @@ export const STUDIO_MIGRATIONS = [
   ScannerReadingHours1766110000000,
   RoundHours1766120000000,
   VoidedInfiniteBetsRefunded1766130000000,
+  ShoeCardsByShoe1766140000000,
 ];

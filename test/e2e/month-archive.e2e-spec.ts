@@ -21,6 +21,7 @@ jest.setTimeout(60_000);
 const ROUND_OCT = '00000000-0000-4000-8000-00000000000a';
 const ROUND_NOV = '00000000-0000-4000-8000-00000000000b';
 const SHOE = '00000000-0000-4000-8000-0000000000aa';
+const SHOE_DONE = '00000000-0000-4000-8000-0000000000ab';
 
 /**
  * A closed month archived from the real PostgreSQL as NDJSON with its chain anchors: it verifies
@@ -149,6 +150,45 @@ describe('month archive on PostgreSQL', () => {
     });
     expect(await verify(nov.dir, nov.manifest)).toMatchObject({ ok: true, events: 2 });
     expect(await counts()).toEqual(before);
+  });
+
+  it('archives the shoes finished in the month with their burn, not a shoe in play, and the table actions', async () => {
+    await ds.query(
+      `INSERT INTO shoes (id, table_id, shoe_number, deck_count, status, started_at, finished_at, finish_reason)
+       VALUES ($1, 't-1', 0, 8, 'finished', '2026-10-01T00:00:00Z', '2026-10-29T23:00:00Z', 'closed')`,
+      [SHOE_DONE],
+    );
+    // Each shoe's burn: the finished one's revealed, the one in play's still face down.
+    for (const [shoe, card] of [
+      [SHOE_DONE, 'KH'],
+      [SHOE, 'QS'],
+    ]) {
+      await ds.query(
+        `INSERT INTO round_cards (round_id, shoe_id, table_id, slot, card, face_down, dealt_at)
+         VALUES (NULL, $1, 't-1', 'burn/1', $2, true, '2026-10-01T00:00:01Z')`,
+        [shoe, card],
+      );
+    }
+    for (const at of ['2026-10-15T10:00:00Z', '2026-11-02T10:00:00Z']) {
+      await ds.query(
+        `INSERT INTO supervisor_actions (table_id, round_id, action, reason, actor_name, status, created_at)
+         VALUES ('t-1', NULL, 'close-table', 'end of day', 'sup', 'applied', $1)`,
+        [at],
+      );
+    }
+    const { dir, manifest } = await archive('2026-10');
+    const rows = async (name: string) => {
+      const out: Array<Record<string, unknown>> = [];
+      for await (const line of archiveLines(dir, name)) out.push(JSON.parse(line));
+      return out;
+    };
+    expect((await rows('shoes.ndjson')).map((r) => r.id)).toEqual([SHOE_DONE]);
+    expect((await rows('shoe_cards.ndjson')).map((r) => r.card)).toEqual(['KH']);
+    expect((await rows('table_actions.ndjson')).map((r) => r.created_at)).toEqual([
+      '2026-10-15T10:00:00+00:00',
+    ]);
+    expect(manifest.files['shoe_cards.ndjson'].rows).toBe(1);
+    expect(await verify(dir, manifest)).toMatchObject({ ok: true });
   });
 
   it('finds an edited event even when the manifest says the edited file is as written', async () => {

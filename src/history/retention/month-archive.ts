@@ -71,6 +71,8 @@ export class MonthArchiver {
     const tables = await this.archiveEvents(from, to, sink, files);
     await this.archiveRounds(from, to, sink, files);
     await this.archiveReadings(from, to, sink, files);
+    await this.archiveShoes(from, to, sink, files);
+    await this.archiveTableActions(from, to, sink, files);
     return { month, from: from.toISOString(), to: to.toISOString(), tables, files };
   }
 
@@ -190,6 +192,62 @@ export class MonthArchiver {
       }
     }
     files['scanner_readings.ndjson'] = await out.close();
+  }
+
+  /**
+   * The shoes that finished in the month (a shoe finished is one whose burnt cards are revealed:
+   * a shoe still in play is archived with the month it finishes in), and their cards of no round
+   * (the burn) from round_cards, in `shoe_cards.ndjson`.
+   */
+  private async archiveShoes(
+    from: Date,
+    to: Date,
+    sink: ArchiveSink,
+    files: Record<string, ArchiveFile>,
+  ): Promise<void> {
+    const shoes = sink.open('shoes.ndjson');
+    const cards = sink.open('shoe_cards.ndjson');
+    let cursor: { at: Date; id: string } = { at: from, id: '00000000-0000-0000-0000-000000000000' };
+    for (;;) {
+      const page = await this.q<{ row: unknown; at: Date; id: string }>(
+        `SELECT to_jsonb(s.*) AS row, s.finished_at AS at, s.id::text AS id FROM shoes s
+          WHERE s.status = 'finished' AND s.finished_at >= $1 AND s.finished_at < $2
+            AND (s.finished_at, s.id) > ($3, $4::uuid)
+          ORDER BY s.finished_at, s.id LIMIT ${PAGE}`,
+        [from, to, cursor.at, cursor.id],
+      );
+      if (page.length === 0) break;
+      for (const r of page) await shoes.write(JSON.stringify(r.row));
+      const burnt = await this.q<{ row: unknown }>(
+        `SELECT to_jsonb(c.*) AS row FROM round_cards c
+          WHERE c.round_id IS NULL AND c.shoe_id = ANY($1::uuid[]) ORDER BY c.shoe_id, c.id`,
+        [page.map((r) => r.id)],
+      );
+      for (const r of burnt) await cards.write(JSON.stringify(r.row));
+      cursor = { at: page[page.length - 1].at, id: page[page.length - 1].id };
+    }
+    files['shoes.ndjson'] = await shoes.close();
+    files['shoe_cards.ndjson'] = await cards.close();
+  }
+
+  /** Supervisor actions of no round (a pause between rounds, a shoe or a table closed). */
+  private async archiveTableActions(
+    from: Date,
+    to: Date,
+    sink: ArchiveSink,
+    files: Record<string, ArchiveFile>,
+  ): Promise<void> {
+    const out = sink.open('table_actions.ndjson');
+    for (const tableId of await this.events.tableIds()) {
+      const rows = await this.q<{ row: unknown }>(
+        `SELECT to_jsonb(a.*) AS row FROM supervisor_actions a
+          WHERE a.table_id = $1 AND a.round_id IS NULL AND a.created_at >= $2 AND a.created_at < $3
+          ORDER BY a.created_at, a.id`,
+        [tableId, from, to],
+      );
+      for (const r of rows) await out.write(JSON.stringify(r.row));
+    }
+    files['table_actions.ndjson'] = await out.close();
   }
 }
 
