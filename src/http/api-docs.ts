@@ -11,7 +11,7 @@ import {
 } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { JsonSchema } from '@studio/contracts';
-import { ERROR_BODY, ID_PARAM } from './http-schemas';
+import { BET_ID_PARAM, ERROR_BODY, ID_PARAM } from './http-schemas';
 import { openApiSchema } from './openapi-schema';
 
 /** The names of the security schemes in the OpenAPI document. */
@@ -33,6 +33,10 @@ export const ApiIdParams = (...names: string[]) =>
   applyDecorators(
     ...names.map((name) => ApiParam({ name, required: true, schema: openApiSchema(ID_PARAM) })),
   );
+
+/** A path's betId: as its bet's answer named it (longer than an id may be). */
+export const ApiBetIdParam = () =>
+  ApiParam({ name: 'betId', required: true, schema: openApiSchema(BET_ID_PARAM) });
 
 /** An optional query parameter. */
 export const ApiOptionalQuery = (name: string, schema: JsonSchema, description?: string) =>

@@ -116,6 +116,9 @@ export const CORRECT_CARD_BODY = httpSchema(
 /** Path parameters: every id in a path is the contract's id. */
 export const ID_PARAM: JsonSchema = def('id');
 
+/** A betId in a path: as its bet's answer named it, which may be longer than an id. */
+export const BET_ID_PARAM: JsonSchema = def('betId');
+
 /** The `{ error, message }` of every refused request. */
 export const ERROR_BODY: JsonSchema = httpSchema(
   'Error',

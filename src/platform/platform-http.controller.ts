@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import {
+  ApiBetIdParam,
   ApiIdParams,
   ApiJsonBody,
   ApiOk,
@@ -9,6 +10,7 @@ import {
 } from '../http/api-docs';
 import {
   ACCEPTED_BODY,
+  BET_ID_PARAM,
   CANCEL_BET_BODY,
   DECIDE_BODY,
   ID_PARAM,
@@ -53,6 +55,7 @@ interface DecisionBody {
 }
 
 const tableIdPipe = new SchemaPipe(ID_PARAM);
+const betIdPipe = new SchemaPipe(BET_ID_PARAM);
 /** A bad amount keeps the code the table answers to one (`invalid-amount`). */
 const AMOUNT_CODES = { '/amount': 'invalid-amount', '/sideBets': 'invalid-amount' };
 
@@ -96,12 +99,12 @@ export class PlatformHttpController {
   @ApiSummary("Cancel a player's bet while betting is open, by the betId of its answer (CancelBet)")
   @Post('bets/:betId/cancel')
   @HttpCode(200)
-  @ApiIdParams('betId')
+  @ApiBetIdParam()
   @ApiJsonBody(CANCEL_BET_BODY)
   @ApiOk(ACCEPTED_BODY, 'the bet is cancelled: credit its stake back')
   async cancel(
     @Param('tableId', tableIdPipe) tableId: string,
-    @Param('betId', tableIdPipe) betId: string,
+    @Param('betId', betIdPipe) betId: string,
     @Body(new SchemaPipe(CANCEL_BET_BODY)) body: CancelBody,
     @CurrentPlatform() platform: Platform,
   ) {

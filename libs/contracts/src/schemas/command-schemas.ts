@@ -89,7 +89,7 @@ const CURRENCY: JsonSchema = def(
   'currency',
   "the bet's currency (ISO 4217), one the table accepts and the platform uses; omitted: the first of the table's currencies (its default first) that the platform uses",
 );
-const BET_ID: JsonSchema = def('id', "the betId of the PlaceBet's answer");
+const BET_ID: JsonSchema = def('betId', "the betId of the PlaceBet's answer");
 const BET_COMMAND_ID: JsonSchema = def(
   'id',
   'the commandId of the PlaceBet (when its answer never came)',

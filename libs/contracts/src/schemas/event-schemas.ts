@@ -73,7 +73,7 @@ function openPayload(properties: Record<string, JsonSchema>, required: string[] 
 }
 
 const SETTLEMENT_FIELDS: Record<string, JsonSchema> = {
-  betId: ID,
+  betId: def('betId'),
   playerId: ID,
   betType: ID,
   spot: { type: ['string', 'null'], maxLength: 20, description: 'null for bets without a spot' },
@@ -664,7 +664,7 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
     "A platform's CancelBet took its player's bet back while betting was open: the bet leaves the round (not settled, not in BetsSettled); credit `returned`, once per betId. Private: only on that platform's events topic.",
     payload(
       {
-        betId: { ...ID, description: 'the betId the PlaceBet answer named' },
+        betId: def('betId', 'the betId the PlaceBet answer named'),
         betCommandId: { ...ID, description: 'the commandId of the PlaceBet that placed it' },
         playerId: ID,
         betType: ID,

@@ -18,6 +18,17 @@ export const SHARED_DEFS: Record<string, JsonSchema> = {
     pattern: TEXT_PATTERN,
     description: 'an identifier: 1-200 characters, no NUL, no lone surrogate',
   },
+  // A betId is built from the round, the player's key (platform and a playerId of up to 200
+  // characters) and the bet type at some games (`<round>/<platform>:<player>/seat-7/<type>`, up
+  // to ~330 characters): longer than an id, so that a bet is cancelled by the betId it was given.
+  betId: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 400,
+    pattern: TEXT_PATTERN,
+    description:
+      "a bet's id as its answer named it: 1-400 characters (it may hold the round, the playerId and the bet type), no NUL, no lone surrogate",
+  },
   text: {
     type: 'string',
     maxLength: 2000,

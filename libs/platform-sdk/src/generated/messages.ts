@@ -621,7 +621,7 @@ export interface BetsRefunded {
     batches: number;
     settlements: {
       /**
-       * an identifier: 1-200 characters, no NUL, no lone surrogate
+       * a bet's id as its answer named it: 1-400 characters (it may hold the round, the playerId and the bet type), no NUL, no lone surrogate
        */
       betId: string;
       /**
@@ -780,7 +780,7 @@ export interface BetsSettled {
      */
     settlements: {
       /**
-       * an identifier: 1-200 characters, no NUL, no lone surrogate
+       * a bet's id as its answer named it: 1-400 characters (it may hold the round, the playerId and the bet type), no NUL, no lone surrogate
        */
       betId: string;
       /**
