@@ -7,14 +7,17 @@ type BetReference = { betId: string } | { betCommandId: string };
 
 /**
  * A player's accepted bet at a table, by the betId its answer named (or its row's id) or by its
- * PlaceBet's command id: the command's first row, the one that carries its answer. Filtered by
- * the player key, which names the platform, so another platform's bet is never found.
+ * PlaceBet's command id: the command's first row, the one that carries its answer. A bet placed
+ * without a command id (optional over HTTP) has no stored answer: its rows are found by their id,
+ * the betId its answer named. Filtered by the player key, which names the platform, so another
+ * platform's bet is never found.
  */
 const FIND_BET = `
   SELECT b.id, b.round_id, b.bet_type, b.spot, b.status, b.command_id,
          b.answer->'reply'->>'betId' AS answered_bet_id
     FROM bets b
-   WHERE b.table_id = $1 AND b.player_id = $2 AND b.answer IS NOT NULL
+   WHERE b.table_id = $1 AND b.player_id = $2
+     AND (b.answer IS NOT NULL OR b.command_id IS NULL)
      AND ($4::uuid IS NULL OR b.round_id = $4::uuid)
      AND CASE WHEN $5 THEN b.command_id = $3
               ELSE (b.answer->'reply'->>'betId' = $3 OR b.id = $3) END
