@@ -1,5 +1,6 @@
 import { type INestApplication, UnsupportedMediaTypeException } from '@nestjs/common';
 import { json, type NextFunction, type Request, urlencoded } from 'express';
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import type { HttpLimits } from './http-settings';
 
@@ -14,10 +15,43 @@ export const SIGN_IN_ROUTE = '/auth/login';
  * (body-parser skips a body already read). A command's body is JSON only (`commandsAreJson`).
  */
 export function useBodyLimits(app: INestApplication, limits: HttpLimits['bodyLimits']): void {
-  const parsers = (limit: number) => [json({ limit }), urlencoded({ extended: true, limit })];
+  const parsers = (limit: number) => [
+    json({ limit, verify: utf8Only }),
+    urlencoded({ extended: true, limit }),
+  ];
   app.use(SIGN_IN_ROUTE, ...parsers(limits.signIn));
-  app.use(COMMAND_ROUTES, commandsAreJson, json({ limit: limits.commands, type: isJson }));
+  app.use(COMMAND_ROUTES, commandsAreJson, commandJson(limits.commands));
   app.use(...parsers(limits.other));
+}
+
+/** The JSON parser of command routes: UTF-8 JSON up to `limit` bytes. */
+export function commandJson(limit: number) {
+  return json({ limit, type: isJson, verify: utf8Only });
+}
+
+/** An error the body parser passes on as it is (status and type, which name the refusal). */
+function refusal(status: number, type: string, message: string): Error {
+  return Object.assign(new Error(message), { status, type, expose: true });
+}
+
+/**
+ * JSON is UTF-8 (RFC 8259 §8.1). The body parser would otherwise decode a UTF-16 body as such
+ * (garbage to the JSON parser) and turn each byte that is not UTF-8 into U+FFFD, so that
+ * `"p\xff"` and `"p\xfe"` were stored as one and the same playerId, unlike what was sent: both
+ * are refused before parsing (415 `unsupported-charset`, 400 `invalid-json`).
+ */
+function utf8Only(_request: unknown, _response: unknown, body: Buffer, charset: string): void {
+  const name = charset.toLowerCase();
+  if (name !== 'utf-8' && name !== 'utf8') {
+    throw refusal(
+      415,
+      'charset.unsupported',
+      `unsupported charset "${charset.toUpperCase()}": JSON is sent in UTF-8`,
+    );
+  }
+  if (!isUtf8(body)) {
+    throw refusal(400, 'entity.parse.failed', 'The body is not valid UTF-8 (JSON is UTF-8)');
+  }
 }
 
 const IS_JSON = Symbol('isJson');
