@@ -78,6 +78,13 @@ describe('commandJson', () => {
     expect(JSON.parse(text as string)).toEqual({ refused: 400 });
   });
 
+  it('refuses a name given twice in one object, which parsers read differently', async () => {
+    const body = '{"playerId":"p","amount":100,"amount":100000}';
+    expect(await seen(parser, 'application/json', body)).toEqual([400, '{"refused":400}']);
+    const apart = '{"a":{"amount":1},"b":{"amount":2}}';
+    expect((await seen(parser, 'application/json', apart))[0]).toBe(200);
+  });
+
   it('refuses a charset other than UTF-8 (RFC 8259) with 415, not as mangled JSON', async () => {
     for (const charset of ['utf-16', 'utf-16le', 'utf-32', 'latin1']) {
       const [status] = await seen(parser, `application/json; charset=${charset}`, '{"a":1}');

@@ -2,6 +2,7 @@ import { type INestApplication, UnsupportedMediaTypeException } from '@nestjs/co
 import { json, type NextFunction, type Request, urlencoded } from 'express';
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
+import { duplicateKeyOf } from './duplicate-keys';
 import type { HttpLimits } from './http-settings';
 
 /** Routes whose bodies are commands: platform bets and decisions, dealers' and supervisors' table actions. */
@@ -16,7 +17,7 @@ export const SIGN_IN_ROUTE = '/auth/login';
  */
 export function useBodyLimits(app: INestApplication, limits: HttpLimits['bodyLimits']): void {
   const parsers = (limit: number) => [
-    json({ limit, verify: utf8Only }),
+    json({ limit, verify: strictJson }),
     urlencoded({ extended: true, limit }),
   ];
   app.use(SIGN_IN_ROUTE, ...parsers(limits.signIn));
@@ -26,7 +27,7 @@ export function useBodyLimits(app: INestApplication, limits: HttpLimits['bodyLim
 
 /** The JSON parser of command routes: UTF-8 JSON up to `limit` bytes. */
 export function commandJson(limit: number) {
-  return json({ limit, type: isJson, verify: utf8Only });
+  return json({ limit, type: isJson, verify: strictJson });
 }
 
 /** An error the body parser passes on as it is (status and type, which name the refusal). */
@@ -37,10 +38,12 @@ function refusal(status: number, type: string, message: string): Error {
 /**
  * JSON is UTF-8 (RFC 8259 §8.1). The body parser would otherwise decode a UTF-16 body as such
  * (garbage to the JSON parser) and turn each byte that is not UTF-8 into U+FFFD, so that
- * `"p\xff"` and `"p\xfe"` were stored as one and the same playerId, unlike what was sent: both
- * are refused before parsing (415 `unsupported-charset`, 400 `invalid-json`).
+ * `"p\xff"` and `"p\xfe"` were stored as one and the same playerId, unlike what was sent; and
+ * `JSON.parse` keeps the last of a name given twice (`{"amount":100,"amount":100000}`) where
+ * another parser may keep the first. All are refused before parsing: 415 `unsupported-charset`,
+ * 400 `invalid-json` (the repeated name's pointer in the message).
  */
-function utf8Only(_request: unknown, _response: unknown, body: Buffer, charset: string): void {
+function strictJson(_request: unknown, _response: unknown, body: Buffer, charset: string): void {
   const name = charset.toLowerCase();
   if (name !== 'utf-8' && name !== 'utf8') {
     throw refusal(
@@ -51,6 +54,14 @@ function utf8Only(_request: unknown, _response: unknown, body: Buffer, charset: 
   }
   if (!isUtf8(body)) {
     throw refusal(400, 'entity.parse.failed', 'The body is not valid UTF-8 (JSON is UTF-8)');
+  }
+  const twice = duplicateKeyOf(body.toString('utf8'));
+  if (twice !== undefined) {
+    throw refusal(
+      400,
+      'entity.parse.failed',
+      `body ${twice} is given twice: each name once per object (parsers differ on which counts)`,
+    );
   }
 }
 
