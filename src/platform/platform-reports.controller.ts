@@ -21,6 +21,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
 /** At most a quarter per report: a bounded query however far back a platform asks. */
 const MAX_DAYS = 92;
+const FORMATS: readonly unknown[] = ['json', 'csv'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function dayOf(text: string | undefined, name: string): Date {
@@ -55,6 +56,13 @@ export class PlatformReportsController {
     @Res({ passthrough: true }) response: Response,
   ) {
     if (query.platformId !== undefined && query.platformId !== platform.id) notFound('platform');
+    // An unknown format is refused, not answered as JSON to a reader expecting something else.
+    if (query.format !== undefined && !FORMATS.includes(query.format)) {
+      throw new BadRequestException({
+        error: 'invalid-format',
+        message: `format: json (the default) or csv, not ${JSON.stringify(query.format)}`,
+      });
+    }
     const from = dayOf(query.from, 'from');
     const to = dayOf(query.to ?? query.from, 'to');
     const days = (to.getTime() - from.getTime()) / DAY_MS + 1;
