@@ -98,7 +98,21 @@ export async function startStudio(
   config: StudioConfig,
   overrides: Pick<StudioModuleOptions, 'clock' | 'ids'> = {},
 ): Promise<RunningStudio> {
-  const database = await DatabaseConnection.open(config.database, `studio:${config.instanceId}`);
+  // The port first: a copy started by mistake on a taken port stops before it opens the database,
+  // takes a table's lease or starts a round (requests meanwhile are answered 503 `starting`).
+  const adapter = new LimitedExpressAdapter(config.httpLimits);
+  try {
+    await adapter.bind(config.http.port, config.http.host);
+  } catch (error) {
+    throw portError(config, error);
+  }
+  let database: DatabaseConnection;
+  try {
+    database = await DatabaseConnection.open(config.database, `studio:${config.instanceId}`);
+  } catch (error) {
+    await adapter.unbind();
+    throw error;
+  }
   let app: INestApplication | undefined;
   try {
     if (config.database.runMigrations) {
@@ -110,7 +124,7 @@ export async function startStudio(
     }
     app = await NestFactory.create(
       StudioModule.forRoot({ config, database, ...overrides }),
-      new LimitedExpressAdapter(config.httpLimits),
+      adapter,
       // Body parsers with a limit per route instead (httpLimits).
       { bufferLogs: true, abortOnError: false, bodyParser: false },
     );
@@ -142,10 +156,7 @@ export async function startStudio(
     try {
       await app.listen(config.http.port, config.http.host);
     } catch (error) {
-      throw new StartupError(
-        `HTTP port ${config.http.host}:${config.http.port} cannot be opened: ${oneLine(error)}`,
-        { cause: error },
-      );
+      throw portError(config, error);
     }
     await intake?.start();
     const address = app.getHttpServer().address() as AddressInfo;
@@ -181,7 +192,14 @@ export async function startStudio(
     };
   } catch (error) {
     if (app) await app.close().catch(() => undefined);
-    else await database.close().catch(() => undefined);
+    else await Promise.all([database.close().catch(() => undefined), adapter.unbind()]);
     throw error;
   }
+}
+
+function portError(config: StudioConfig, error: unknown): StartupError {
+  const { host, port } = config.http;
+  return new StartupError(`HTTP port ${host}:${port} cannot be opened: ${oneLine(error)}`, {
+    cause: error,
+  });
 }

@@ -212,20 +212,26 @@ describe('the service process', () => {
     }
   });
 
-  it('refuses an HTTP port that is taken, with a one-line reason', async () => {
+  it('refuses an HTTP port that is taken before it starts anything, with a one-line reason', async () => {
     const { createServer } = await import('node:net');
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
     const port = (blocker.address() as { port: number }).port;
     try {
+      // A second copy started by mistake: it must fail before it opens the database, takes a
+      // table's lease or opens a round (its tables are the first copy's).
+      const began = Date.now();
       const service = spawnService({ PORT: String(port), PGLITE_DATA_DIR: dataDir });
       const { code } = await service.exited(60_000);
       expect(code).toBe(1);
       expect(service.stderr().trim()).toMatch(
         new RegExp(
-          `^Start-up failed: HTTP port 127\\.0\\.0\\.1:${port} cannot be opened: .*EADDRINUSE`,
+          `^Start-up failed: HTTP port 127\\.0\\.0\\.1:${port} cannot be opened: .*EADDRINUSE[^\\n]*$`,
         ),
       );
+      expect(service.stdout()).not.toMatch(/Table \S+ (is running|registered)|Nest application/);
+      // Node's own start only (a full start on the embedded database takes several seconds).
+      expect(Date.now() - began).toBeLessThan(10_000);
     } finally {
       blocker.close();
     }
