@@ -125,8 +125,11 @@ export async function startStudio(
     app = await NestFactory.create(
       StudioModule.forRoot({ config, database, ...overrides }),
       adapter,
-      // Body parsers with a limit per route instead (httpLimits).
-      { bufferLogs: true, abortOnError: false, bodyParser: false },
+      // Body parsers with a limit per route instead (httpLimits). Nest's own lines wait for the
+      // service's logger; a start that fails before it has one drops them (Nest would print its
+      // start-up chatter and the error's whole stack, a query's parameters included, in its own
+      // format): main.ts says the reason in one line.
+      { bufferLogs: true, autoFlushLogs: false, abortOnError: false, bodyParser: false },
     );
     app.useLogger(app.get(Logger));
     app.flushLogs();
@@ -191,10 +194,25 @@ export async function startStudio(
       },
     };
   } catch (error) {
+    const unmigrated = await notMigrated(config, database, error);
     if (app) await app.close().catch(() => undefined);
     else await Promise.all([database.close().catch(() => undefined), adapter.unbind()]);
-    throw error;
+    throw unmigrated ?? error;
   }
+}
+
+/** A start that failed on a schema nobody migrated (DATABASE_RUN_MIGRATIONS=false) says so. */
+async function notMigrated(
+  config: StudioConfig,
+  database: DatabaseConnection,
+  error: unknown,
+): Promise<StartupError | undefined> {
+  if (config.database.runMigrations || error instanceof StartupError) return undefined;
+  if (!(await database.pendingMigrations().catch(() => false))) return undefined;
+  return new StartupError(
+    `the database schema is not migrated (DATABASE_RUN_MIGRATIONS=false): run \`npm run migration:run\` first (${oneLine(error)})`,
+    { cause: error },
+  );
 }
 
 function portError(config: StudioConfig, error: unknown): StartupError {
