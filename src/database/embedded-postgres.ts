@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { ensureWritableFolder } from '../common/writable-path';
 import { DataDirLock, lockDataDir } from './data-dir-lock';
+import { ensureDatabaseFolder } from './embedded-data-dir';
 
 /**
  * The embedded default database: PGlite (PostgreSQL compiled to WebAssembly) with its data in a
@@ -24,6 +25,8 @@ export class EmbeddedPostgres {
     // Before PGlite reads the folder: a second process on it would corrupt it (data-dir-lock.ts).
     this.lock = await lockDataDir(this.dataDir);
     try {
+      // Under the lock: a first start under way elsewhere fills the folder as it goes.
+      ensureDatabaseFolder(this.dataDir);
       return await this.open();
     } catch (error) {
       await this.stop().catch(() => undefined);
