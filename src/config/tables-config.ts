@@ -23,12 +23,40 @@ export interface TableDefinition {
 
 const TABLE_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
+/** The settings read from a table's entry (others are kept as they are). */
+const KNOWN_SETTINGS = [
+  'id',
+  'name',
+  'game',
+  'currency',
+  'currencies',
+  'scanner',
+  'bettingWindowMs',
+  'decisionWindowMs',
+  'roundIntervalMs',
+  'limits',
+  'rescan',
+  'rules',
+];
+const KNOWN_BY_CASE = new Map(KNOWN_SETTINGS.map((k) => [k.toLowerCase(), k]));
+
+/** A known setting spelt in another case would be kept unread, and the table run on defaults. */
+function refuseMisspelt(table: Record<string, unknown>, where: string): void {
+  for (const key of Object.keys(table)) {
+    const meant = KNOWN_BY_CASE.get(key.toLowerCase());
+    if (meant && meant !== key) {
+      throw new ConfigError(`${where}: "${key}" is not a setting: did you mean "${meant}"?`);
+    }
+  }
+}
+
 /** Reads and validates the table definitions; every problem names the file and the table. */
 export function loadTableDefinitions(path: string): TableDefinition[] {
   const text = readConfiguredFile('TABLES_FILE', path);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    // A byte-order mark (Notepad saves UTF-8 with one) is not JSON, yet invisible in the file.
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new ConfigError(`TABLES_FILE "${path}" is not valid JSON (${(error as Error).message})`);
   }
@@ -63,6 +91,7 @@ export function parseTableDefinitions(value: unknown, source: string): TableDefi
         `${where} ("${table.id}"): "game" must be one of ${GAME_KINDS.join(', ')} (got ${JSON.stringify(table.game)})`,
       );
     }
+    refuseMisspelt(table, `${where} ("${table.id}")`);
     // Orchestration settings (currencies, windows, limits, rescan limits) are checked here, at
     // start-up; a table of several currencies names its default (the first, if not given).
     const run = tableRunSettings(
