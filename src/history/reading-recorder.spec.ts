@@ -1,4 +1,4 @@
-import { ScannerReadingRecorder } from './reading-recorder';
+import { readingsFlushLimitMs, ScannerReadingRecorder } from './reading-recorder';
 
 /** Readings recorded while the database is out are stored once it is back, in order. */
 describe('ScannerReadingRecorder through an outage', () => {
@@ -46,5 +46,13 @@ describe('ScannerReadingRecorder through an outage', () => {
     await recorder.flush(50);
     expect(await id).toBeNull();
     expect(recorder.stats).toMatchObject({ written: 0, dropped: 1 });
+  });
+});
+
+describe('readingsFlushLimitMs', () => {
+  it('is a quarter of the shutdown budget, 10 s at most, so a stop during an outage fits in it', () => {
+    expect(readingsFlushLimitMs(10_000)).toBe(2_500);
+    expect(readingsFlushLimitMs(1_000)).toBe(250);
+    expect(readingsFlushLimitMs(120_000)).toBe(10_000);
   });
 });

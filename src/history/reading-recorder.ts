@@ -9,6 +9,15 @@ export interface ReadingStore {
 }
 
 /**
+ * How long a stop waits for the readings queued during a database outage before it drops them:
+ * a quarter of the shutdown budget (SHUTDOWN_TIMEOUT_MS), 10 s at most. A fixed 10 s took the
+ * whole default budget, so every stop during an outage ran out of it and exited 1.
+ */
+export function readingsFlushLimitMs(shutdownTimeoutMs: number): number {
+  return Math.min(10_000, Math.floor(shutdownTimeoutMs / 4));
+}
+
+/**
  * Writes the readings no table transition stores to `scanner_readings` (heartbeats, status
  * frames, readings of a table that is not running or whose transition failed; the others are
  * written by the transition that applies them), in arrival order, batching whatever queued up while

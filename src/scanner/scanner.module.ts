@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Clock, IdGenerator } from '../clock/clock';
 import type { StudioConfig } from '../config/studio-config';
-import { ScannerReadingRecorder } from '../history/reading-recorder';
+import { readingsFlushLimitMs, ScannerReadingRecorder } from '../history/reading-recorder';
 import { ScannerHistoryRepository } from '../history/scanner-history.repository';
 import { TableRuntimeRegistry } from '../tables/table-runtime.registry';
 import { VirtualDealer } from '../tables/virtual-dealer';
@@ -56,6 +56,7 @@ export class ScannerModule {
                   .catch(() => undefined),
               observe: (tableId, reading) => registry.observeFrame(tableId, reading),
               drivenHere: (tableId) => registry.get(tableId).ok,
+              flushLimitMs: readingsFlushLimitMs(config.shutdownTimeoutMs),
             }),
         },
         {

@@ -83,3 +83,19 @@ describe('ScannerService without socat (serialport mock binding fallback)', () =
     expect(isNewsworthy({ previousStatus: 'disconnected', status: 'connected' })).toBe(true);
   });
 });
+
+describe('ScannerService.stop', () => {
+  it('gives the readings queued during a database outage the share of the stop budget it is given', async () => {
+    const flush = jest.fn(async () => undefined);
+    const service = new ScannerService([], {
+      recorder: { record: () => undefined, flush },
+      statusEvents: { appendStatusChanged: () => Promise.resolve() },
+      clock: new SystemClock(),
+      ids: new RandomUuidGenerator(),
+      flushLimitMs: 2_500,
+    });
+    await service.start();
+    await service.stop();
+    expect(flush).toHaveBeenCalledWith(2_500);
+  });
+});

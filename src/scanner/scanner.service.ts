@@ -44,7 +44,7 @@ export interface TableScannerState {
 /** Where the readings no table applies are stored, in arrival order (the history's recorder). */
 export interface ScannerReadingStore {
   record(record: ReadingRecord): unknown;
-  flush(): Promise<void>;
+  flush(limitMs?: number): Promise<void>;
 }
 
 export interface ScannerServiceDeps {
@@ -64,6 +64,8 @@ export interface ScannerServiceDeps {
    * numbers alone can prove that no frame was lost while no instance drove the table.
    */
   observe?: (tableId: string, reading: ScannerReading) => void;
+  /** How long a stop waits for readings a database outage holds back (readingsFlushLimitMs). */
+  flushLimitMs?: number;
   /** Where socat lives; null forces the in-process mock fallback. */
   socatPath?: string | null;
   /** Whether this instance drives a table now (device scanners connect only then). */
@@ -195,7 +197,7 @@ export class ScannerService {
       await s.transport?.tcpServer?.close().catch(() => undefined);
       await s.statusChain;
     }
-    await this.deps.recorder.flush();
+    await this.deps.recorder.flush(this.deps.flushLimitMs);
     if (this.ptys.created) rmSync(this.ptys.created, { recursive: true, force: true });
   }
 
@@ -312,7 +314,7 @@ export class ScannerService {
     running.writer = undefined;
     if (running.attached) await running.adapter?.stop();
     running.attached = false;
-    await this.deps.recorder.flush();
+    await this.deps.recorder.flush(this.deps.flushLimitMs);
     const pty = running.transport?.pty;
     if (running.ownerOnly) running.transport = undefined; // opened again by the next owner here
     await pty?.stop().catch(() => undefined);
