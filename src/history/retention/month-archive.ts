@@ -48,6 +48,11 @@ const ROUND_ROWS = [
   'supervisor_actions',
 ];
 const PAGE = 1_000;
+const NO_UUID = '00000000-0000-0000-0000-000000000000';
+
+/** A row as archived, with the (time, id) key its pages are read in. */
+type KeyedRow = { row: unknown; at: Date; id: string };
+type Key = { at: Date; id: string };
 
 export function monthBounds(month: string): { from: Date; to: Date } {
   const m = /^(\d{4})-(\d{2})$/.exec(month);
@@ -135,6 +140,19 @@ export class MonthArchiver {
     return anchors;
   }
 
+  /** Keyset pages: each read after the last (time, id) of the one before, until one is empty. */
+  private async *pages(
+    start: Key,
+    read: (after: Key) => Promise<KeyedRow[]>,
+  ): AsyncGenerator<KeyedRow[]> {
+    for (let after = start; ;) {
+      const page = await read(after);
+      if (page.length === 0) return;
+      yield page;
+      after = { at: page[page.length - 1].at, id: page[page.length - 1].id };
+    }
+  }
+
   /** The month's rounds (by start) in (started_at, id) pages, each page's rows with it. */
   private async archiveRounds(
     from: Date,
@@ -144,15 +162,15 @@ export class MonthArchiver {
   ): Promise<void> {
     const rounds = sink.open('rounds.ndjson');
     const children = Object.fromEntries(ROUND_ROWS.map((t) => [t, sink.open(`${t}.ndjson`)]));
-    let cursor: { at: Date; id: string } = { at: from, id: '00000000-0000-0000-0000-000000000000' };
-    for (;;) {
-      const page = await this.q<{ row: Record<string, unknown>; at: Date; id: string }>(
+    const pages = this.pages({ at: from, id: NO_UUID }, (after) =>
+      this.q<KeyedRow>(
         `SELECT to_jsonb(r.*) AS row, r.started_at AS at, r.id::text AS id FROM rounds r
           WHERE r.started_at >= $1 AND r.started_at < $2 AND (r.started_at, r.id) > ($3, $4::uuid)
           ORDER BY r.started_at, r.id LIMIT ${PAGE}`,
-        [from, to, cursor.at, cursor.id],
-      );
-      if (page.length === 0) break;
+        [from, to, after.at, after.id],
+      ),
+    );
+    for await (const page of pages) {
       for (const r of page) await rounds.write(JSON.stringify(r.row));
       const ids = page.map((r) => r.id);
       for (const table of ROUND_ROWS) {
@@ -162,7 +180,6 @@ export class MonthArchiver {
         );
         for (const r of rows) await children[table].write(JSON.stringify(r.row));
       }
-      cursor = { at: page[page.length - 1].at, id: page[page.length - 1].id };
     }
     files['rounds.ndjson'] = await rounds.close();
     for (const table of ROUND_ROWS) files[`${table}.ndjson`] = await children[table].close();
@@ -177,18 +194,17 @@ export class MonthArchiver {
   ): Promise<void> {
     const out = sink.open('scanner_readings.ndjson');
     for (const tableId of await this.events.tableIds()) {
-      let cursor = { at: from, id: '0' };
-      for (;;) {
-        const page = await this.q<{ row: unknown; at: Date; id: string }>(
+      const pages = this.pages({ at: from, id: '0' }, (after) =>
+        this.q<KeyedRow>(
           `SELECT to_jsonb(s.*) AS row, s.received_at AS at, s.id::text AS id FROM scanner_readings s
             WHERE s.table_id = $1 AND s.received_at >= $2 AND s.received_at < $3
               AND (s.received_at, s.id) > ($4, $5::bigint)
             ORDER BY s.received_at, s.id LIMIT ${PAGE}`,
-          [tableId, from, to, cursor.at, cursor.id],
-        );
-        if (page.length === 0) break;
+          [tableId, from, to, after.at, after.id],
+        ),
+      );
+      for await (const page of pages) {
         for (const r of page) await out.write(JSON.stringify(r.row));
-        cursor = { at: page[page.length - 1].at, id: page[page.length - 1].id };
       }
     }
     files['scanner_readings.ndjson'] = await out.close();
@@ -207,16 +223,16 @@ export class MonthArchiver {
   ): Promise<void> {
     const shoes = sink.open('shoes.ndjson');
     const cards = sink.open('shoe_cards.ndjson');
-    let cursor: { at: Date; id: string } = { at: from, id: '00000000-0000-0000-0000-000000000000' };
-    for (;;) {
-      const page = await this.q<{ row: unknown; at: Date; id: string }>(
+    const pages = this.pages({ at: from, id: NO_UUID }, (after) =>
+      this.q<KeyedRow>(
         `SELECT to_jsonb(s.*) AS row, s.finished_at AS at, s.id::text AS id FROM shoes s
           WHERE s.status = 'finished' AND s.finished_at >= $1 AND s.finished_at < $2
             AND (s.finished_at, s.id) > ($3, $4::uuid)
           ORDER BY s.finished_at, s.id LIMIT ${PAGE}`,
-        [from, to, cursor.at, cursor.id],
-      );
-      if (page.length === 0) break;
+        [from, to, after.at, after.id],
+      ),
+    );
+    for await (const page of pages) {
       for (const r of page) await shoes.write(JSON.stringify(r.row));
       const burnt = await this.q<{ row: unknown }>(
         `SELECT to_jsonb(c.*) AS row FROM round_cards c
@@ -224,7 +240,6 @@ export class MonthArchiver {
         [page.map((r) => r.id)],
       );
       for (const r of burnt) await cards.write(JSON.stringify(r.row));
-      cursor = { at: page[page.length - 1].at, id: page[page.length - 1].id };
     }
     files['shoes.ndjson'] = await shoes.close();
     files['shoe_cards.ndjson'] = await cards.close();
