@@ -1,6 +1,7 @@
-import { ArgumentsHost, Catch, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, HttpException, Logger, NotFoundException } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { allowedMethods, RoutedRequest } from './allowed-methods';
 import { oneLine } from '../common/one-line';
 import { isDatabaseUnavailable, isLeftByOutage } from '../common/database-unavailable';
 
@@ -61,10 +62,36 @@ export class HttpErrorsFilter extends BaseExceptionFilter {
       });
       return;
     }
+    const allow = noRoute(exception)
+      ? allowedMethods(host.switchToHttp().getRequest<RoutedRequest>())
+      : [];
+    if (allow.length > 0 && !response.headersSent) {
+      const { method, path } = host.switchToHttp().getRequest<Request>();
+      response
+        .status(405)
+        .setHeader('Allow', allow.join(', '))
+        .json({
+          error: 'method-not-allowed',
+          message: `${method} is not answered on ${path}: use ${allow.join(' or ')}`,
+        });
+      return;
+    }
     const refusal = reworded(exception);
     if (!refusal || response.headersSent) return super.catch(exception, host);
     response.status(refusal.status).json(refusal.body);
   }
+}
+
+/** Nest's answer to a request no route took: `Cannot GET /path`, in its own shape. */
+function noRoute(exception: unknown): boolean {
+  if (!(exception instanceof NotFoundException)) return false;
+  const answer = exception.getResponse();
+  return (
+    typeof answer === 'object' &&
+    answer !== null &&
+    'statusCode' in answer &&
+    /^Cannot [A-Z]+ /.test(exception.message)
+  );
 }
 
 /** A refusal worded by Nest or the body parser, in the service's shape; undefined for others. */

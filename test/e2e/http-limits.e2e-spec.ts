@@ -327,6 +327,21 @@ describe('HTTP server limits of the real service', () => {
     expect(bodyless.status).toBe(401);
   });
 
+  it('answers a route called with a method it does not take 405 with Allow, an unknown path 404', async () => {
+    const wrong = await fetch(`${url}/platform/tables/limits-pd/bets`, {
+      headers: { 'x-platform-key': 'limits-key' },
+    });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('POST');
+    expect(await wrong.json()).toEqual({
+      error: 'method-not-allowed',
+      message: 'GET is not answered on /platform/tables/limits-pd/bets: use POST',
+    });
+    const unknown = await fetch(`${url}/platform/tables/limits-pd/nothing-here`);
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error).toBe('not-found');
+  });
+
   it('sees the client behind a trusted proxy (X-Forwarded-For), and ignores the header from anyone else', async () => {
     const via = (client: string) => ({ 'x-forwarded-for': client });
     // Two wrong passwords lock the (dealer, 203.0.113.9) pair: the client behind the proxy.
