@@ -18,8 +18,9 @@ export interface SettlementReportLine {
    */
   refunds: number;
   /**
-   * Bets taken back by their platform while betting was open (`cancelled`): counted here only,
-   * never in rounds, bets, stake, payout or net (their stake went back whole).
+   * Parts of bets taken back by their platform while betting was open (`cancelled` rows: one per
+   * entry of a BetCancelled's `parts`, a side bet apart, as `bets` counts them): counted here
+   * only, never in rounds, bets, stake, payout or net (their stake went back whole).
    */
   cancellations: number;
   /** The players' result: payout + refunds - stake (negative: the platform's players lost). */
