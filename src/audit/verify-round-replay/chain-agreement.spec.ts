@@ -65,6 +65,8 @@ const CHAIN = [
       {
         betId: 'b1',
         playerId: 'bob',
+        betType: 'player',
+        spot: '1',
         stake: 2500,
         returned: 5000,
         net: 2500,
@@ -88,6 +90,15 @@ describe('the rows against the chained events', () => {
       { field: 'settlement b1.stake (chain)', stored: 250, replayed: 2500 },
       { field: 'settlement b1.returned (chain)', stored: 500, replayed: 5000 },
       { field: 'settlement b1.net (chain)', stored: 250, replayed: 2500 },
+    ]);
+  });
+
+  it('name a settlement moved to another player, platform or spot with its bet', () => {
+    const moved = settlement({ playerId: 'casino-b:carol', spot: '3', betType: 'pair' });
+    expect(chainMismatches(CHAIN, { settlements: [moved], readings: [] })).toEqual([
+      { field: 'settlement b1.playerId (chain)', stored: 'casino-b:carol', replayed: 'bob' },
+      { field: 'settlement b1.betType (chain)', stored: 'pair', replayed: 'player' },
+      { field: 'settlement b1.spot (chain)', stored: '3', replayed: '1' },
     ]);
   });
 

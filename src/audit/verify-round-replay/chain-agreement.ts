@@ -3,8 +3,22 @@ import type { SettlementRecord } from '../../history/reader/bets.reader';
 import type { CardReading } from '../../history/reader/round-cards.reader';
 import type { StoredChainEvent } from '../../history/reader/round-events.reader';
 
-/** What a settlement row and its chained announcement (BetsSettled, BetsRefunded) both carry. */
-const SETTLED_FIELDS = ['stake', 'returned', 'net', 'outcome', 'currency'] as const;
+/**
+ * What a settlement row and its chained announcement (BetsSettled, BetsRefunded) both carry: whose
+ * bet it was (the player's key, which names the platform), on what, and the money.
+ */
+const SETTLED_FIELDS = [
+  'playerId',
+  'betType',
+  'spot',
+  'stake',
+  'returned',
+  'net',
+  'outcome',
+  'currency',
+  'roundedDown',
+] as const;
+const MONEY = new Set<string>(['stake', 'returned', 'net']);
 
 type Settled = Record<(typeof SETTLED_FIELDS)[number], unknown>;
 
@@ -55,8 +69,8 @@ function settlementMismatches(
       continue;
     }
     for (const field of SETTLED_FIELDS) {
-      const stored = normal(row[field]);
-      const inChain = normal(announced[field]);
+      const stored = normal(row[field], MONEY.has(field));
+      const inChain = normal(announced[field], MONEY.has(field));
       if (inChain !== undefined && stored !== inChain) {
         out.push({ field: `settlement ${id}.${field} (chain)`, stored, replayed: inChain });
       }
@@ -70,9 +84,9 @@ function settlementMismatches(
   return out;
 }
 
-/** Money as a number, codes trimmed (a currency is stored as char(3)). */
-function normal(value: unknown): unknown {
-  if (typeof value === 'string' && /^-?\d+$/.test(value)) return Number(value);
+/** Money as a number (bigint columns are read as text), codes trimmed (currency is char(3)). */
+function normal(value: unknown, money: boolean): unknown {
+  if (money && typeof value === 'string' && /^-?\d+$/.test(value)) return Number(value);
   return typeof value === 'string' ? value.trim() : value;
 }
 
