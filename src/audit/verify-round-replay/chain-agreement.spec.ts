@@ -138,4 +138,32 @@ describe('the rows against the chained events', () => {
       }),
     ).toEqual([{ field: 'void reason (chain)', stored: 'camera fault', replayed: 'shoe dropped' }]);
   });
+
+  it("name a round's start or end moved, and a void attributed to someone else", () => {
+    const started = { ...event('RoundStarted', {}), occurredAt: '2026-12-04T18:59:00.000Z' };
+    const voided = { ...event('RoundVoided', { reason: 'shoe dropped' }), actor: 'sup-a' };
+    const ended = {
+      ...event('RoundEnded', { status: 'voided' }),
+      occurredAt: '2026-12-04T19:02:00.000Z',
+    };
+    expect(
+      chainMismatches([started, ...CHAIN, voided, ended], {
+        settlements: [settlement()],
+        readings: [],
+        voidReason: 'shoe dropped',
+        round: { startedAt: '2026-12-04T17:59:00.000Z', endedAt: '2026-12-04T19:02:00.000Z' },
+        voidActions: [
+          { action: 'void', reason: 'camera fault', actor: 'sup-b', status: 'applied' },
+        ],
+      }),
+    ).toEqual([
+      { field: 'void action reason (chain)', stored: 'camera fault', replayed: 'shoe dropped' },
+      { field: 'void action by (chain)', stored: 'sup-b', replayed: 'sup-a' },
+      {
+        field: 'round started (chain)',
+        stored: '2026-12-04T17:59:00.000Z',
+        replayed: started.occurredAt,
+      },
+    ]);
+  });
 });

@@ -36,13 +36,71 @@ export function chainMismatches(
     settlements: readonly SettlementRecord[];
     readings: readonly CardReading[];
     voidReason?: string | null;
+    /** The rounds row's times, ISO 8601 UTC with milliseconds. */
+    round?: { startedAt: string | null; endedAt: string | null };
+    /** The round's supervisor_actions rows. */
+    voidActions?: readonly SupervisorActionRow[];
   },
 ): ReplayMismatch[] {
   return [
     ...settlementMismatches(events, rows.settlements),
     ...readingMismatches(events, rows.readings),
     ...voidMismatches(events, rows.voidReason),
+    ...voidActionMismatches(events, rows.voidActions),
+    ...timeMismatches(events, rows.round),
   ];
+}
+
+export interface SupervisorActionRow {
+  action: string;
+  reason: string | null;
+  actor: string;
+  status: string;
+}
+
+/**
+ * A void's supervisor_actions row against the chain: who asked for it and why, as VoidRequested
+ * recorded it (a void awaiting approval) or else RoundVoided (one applied at once).
+ */
+function voidActionMismatches(
+  events: readonly StoredChainEvent[],
+  actions: readonly SupervisorActionRow[] | undefined,
+): ReplayMismatch[] {
+  const voided = events.find((e) => e.type === 'RoundVoided');
+  const asked = events.find((e) => e.type === 'VoidRequested') ?? voided;
+  const row = actions?.find((a) => a.action === 'void' && a.status === 'applied');
+  if (!asked || !row) return [];
+  const out: ReplayMismatch[] = [];
+  const reason = (asked.payload as { reason?: unknown }).reason;
+  if (typeof reason === 'string' && row.reason !== reason) {
+    out.push({ field: 'void action reason (chain)', stored: row.reason, replayed: reason });
+  }
+  if (asked.actor !== null && row.actor !== asked.actor) {
+    out.push({ field: 'void action by (chain)', stored: row.actor, replayed: asked.actor });
+  }
+  return out;
+}
+
+/** The round's start and end as RoundStarted and RoundCompleted / RoundEnded occurred. */
+function timeMismatches(
+  events: readonly StoredChainEvent[],
+  round: { startedAt: string | null; endedAt: string | null } | undefined,
+): ReplayMismatch[] {
+  if (!round) return [];
+  const started = events.find((e) => e.type === 'RoundStarted');
+  const ended = events.find((e) => e.type === 'RoundCompleted' || e.type === 'RoundEnded');
+  const out: ReplayMismatch[] = [];
+  if (started && round.startedAt !== started.occurredAt) {
+    out.push({
+      field: 'round started (chain)',
+      stored: round.startedAt,
+      replayed: started.occurredAt,
+    });
+  }
+  if (ended && round.endedAt !== ended.occurredAt) {
+    out.push({ field: 'round ended (chain)', stored: round.endedAt, replayed: ended.occurredAt });
+  }
+  return out;
 }
 
 function settlementMismatches(

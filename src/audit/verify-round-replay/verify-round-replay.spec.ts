@@ -56,6 +56,8 @@ describe('a voided round', () => {
             configuration: {},
             currency: 'THB',
             void_reason: 'dealer dropped the shoe',
+            started_at: new Date('2026-12-04T19:22:27.834Z'),
+            ended_at: new Date('2026-12-04T19:22:29Z'),
             started_key: '2026-12-04 19:22:27.834+00',
           },
         ];

@@ -132,7 +132,7 @@ export class VerifyRoundReplay {
     const mismatches = [
       ...decodedMismatches(readings),
       ...compareReplay(stored, result.replayed),
-      ...chainMismatches(events, { settlements, readings }),
+      ...chainMismatches(events, { settlements, readings, round: row }),
     ];
     return verdictOf(base, stored.settlements.length, mismatches);
   }
@@ -146,15 +146,22 @@ export class VerifyRoundReplay {
     row: ReplayRound,
     base: { roundId: string; tableId: string; game: string },
   ): Promise<RoundVerdict> {
-    const [bets, settlements, readings, events] = await Promise.all([
+    const [bets, settlements, readings, events, voidActions] = await Promise.all([
       this.history.bets.ofRound(row.id),
       this.history.bets.settlementsOfRound(row.id),
       this.history.cards.withReadings(row.id),
       this.history.events.ofRound(row.id),
+      this.history.supervisorActions.ofRound(row.id),
     ]);
     const mismatches = [
       ...voidRefundMismatches(bets, settlements),
-      ...chainMismatches(events, { settlements, readings, voidReason: row.voidReason }),
+      ...chainMismatches(events, {
+        settlements,
+        readings,
+        voidReason: row.voidReason,
+        round: row,
+        voidActions,
+      }),
     ];
     return verdictOf(base, settlements.length, mismatches);
   }

@@ -53,6 +53,9 @@ export interface ReplayRound {
   currency: string;
   /** Why the round was voided, as the rounds row says (null unless voided). */
   voidReason: string | null;
+  /** The rounds row's start and end (ISO 8601), checked against the chain. */
+  startedAt: string | null;
+  endedAt: string | null;
   key: Keyset;
 }
 
@@ -304,7 +307,7 @@ export class RoundsReader {
 
 const REPLAY_COLUMNS = `r.id, r.table_id, r.game, r.status, r.shoe_number, r.round_number,
   COALESCE(r.configuration, t.configuration) AS configuration, t.currency, r.void_reason,
-  r.started_at::text AS started_key`;
+  r.started_at, r.ended_at, r.started_at::text AS started_key`;
 
 interface ReplayRow {
   id: string;
@@ -316,6 +319,8 @@ interface ReplayRow {
   configuration: Record<string, unknown>;
   currency: string;
   void_reason: string | null;
+  started_at: Date;
+  ended_at: Date | null;
   started_key: string;
 }
 
@@ -330,6 +335,8 @@ function replayRound(r: ReplayRow): ReplayRound {
     configuration: r.configuration,
     currency: r.currency,
     voidReason: r.void_reason ?? null,
+    startedAt: iso(r.started_at),
+    endedAt: iso(r.ended_at),
     key: { at: r.started_key, id: r.id },
   };
 }
