@@ -339,7 +339,7 @@ describe('HTTP server limits of the real service', () => {
     });
     const unknown = await fetch(`${url}/platform/tables/limits-pd/nothing-here`);
     expect(unknown.status).toBe(404);
-    expect((await unknown.json()).error).toBe('not-found');
+    expect(((await unknown.json()) as { error: string }).error).toBe('not-found');
   });
 
   it('sees the client behind a trusted proxy (X-Forwarded-For), and ignores the header from anyone else', async () => {

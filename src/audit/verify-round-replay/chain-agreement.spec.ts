@@ -84,6 +84,26 @@ describe('the rows against the chained events', () => {
     );
   });
 
+  it("read a platform's player and a practice bot as the rows key them, and name one moved", () => {
+    const named = (playerId: string, platformId: string) => [
+      event('BetsSettled', {
+        batch: 1,
+        batches: 1,
+        settlements: [{ betId: 'b1', playerId, platformId, betType: 'player', stake: 2500 }],
+      }),
+    ];
+    const row = (playerId: string) => ({ settlements: [settlement({ playerId })], readings: [] });
+    expect(chainMismatches(named('alice', 'casino-a'), row('casino-a:alice'))).toEqual([]);
+    expect(chainMismatches(named('1', 'bot'), row('bot:1'))).toEqual([]);
+    expect(chainMismatches(named('alice', 'casino-a'), row('casino-b:alice'))).toEqual([
+      {
+        field: 'settlement b1.playerId (chain)',
+        stored: 'casino-b:alice',
+        replayed: 'casino-a:alice',
+      },
+    ]);
+  });
+
   it('name a stake scaled down with its settlement (both rows edited alike)', () => {
     const edited = settlement({ stake: 250, returned: 500, net: 250 });
     expect(chainMismatches(CHAIN, { settlements: [edited], readings: [] })).toEqual([
@@ -164,6 +184,26 @@ describe('the rows against the chained events', () => {
         stored: '2026-12-04T17:59:00.000Z',
         replayed: started.occurredAt,
       },
+    ]);
+  });
+
+  it('take the void request that was approved, not an earlier one that lapsed', () => {
+    const lapsed = { ...event('VoidRequested', { requestId: 1, reason: 'misdeal' }), actor: 'a' };
+    const approved = { ...event('VoidRequested', { requestId: 2, reason: 'shoe' }), actor: 'b' };
+    const voided = { ...event('RoundVoided', { reason: 'shoe' }), actor: 'c' };
+    const rows = (actor: string) => ({
+      settlements: [settlement()],
+      readings: [],
+      voidReason: 'shoe',
+      voidActions: [
+        { action: 'void', reason: 'misdeal', actor: 'a', status: 'lapsed' },
+        { action: 'void', reason: 'shoe', actor, status: 'applied' },
+      ],
+    });
+    const chain = [...CHAIN, lapsed, approved, voided];
+    expect(chainMismatches(chain, rows('b'))).toEqual([]);
+    expect(chainMismatches(chain, rows('x'))).toEqual([
+      { field: 'void action by (chain)', stored: 'x', replayed: 'b' },
     ]);
   });
 });

@@ -1,4 +1,5 @@
 import type { ReplayMismatch } from '../../games/replay';
+import { playerKey } from '../../common/player-key';
 import type { SettlementRecord } from '../../history/reader/bets.reader';
 import type { CardReading } from '../../history/reader/round-cards.reader';
 import type { StoredChainEvent } from '../../history/reader/round-events.reader';
@@ -59,24 +60,31 @@ export interface SupervisorActionRow {
 }
 
 /**
- * A void's supervisor_actions row against the chain: who asked for it and why, as VoidRequested
- * recorded it (a void awaiting approval) or else RoundVoided (one applied at once).
+ * A void's supervisor_actions row against the chain: who asked for it and why, as a VoidRequested
+ * recorded it (a void awaiting approval; a round may hold an earlier request that lapsed, so any
+ * request that says the same agrees) or else RoundVoided (one applied at once).
  */
 function voidActionMismatches(
   events: readonly StoredChainEvent[],
   actions: readonly SupervisorActionRow[] | undefined,
 ): ReplayMismatch[] {
-  const voided = events.find((e) => e.type === 'RoundVoided');
-  const asked = events.find((e) => e.type === 'VoidRequested') ?? voided;
+  const requests = events.filter((e) => e.type === 'VoidRequested');
+  const asked = requests.length > 0 ? requests : events.filter((e) => e.type === 'RoundVoided');
   const row = actions?.find((a) => a.action === 'void' && a.status === 'applied');
-  if (!asked || !row) return [];
+  if (asked.length === 0 || !row) return [];
+  const reasonOf = (e: StoredChainEvent) => (e.payload as { reason?: unknown }).reason;
+  const agrees = (e: StoredChainEvent) =>
+    (typeof reasonOf(e) !== 'string' || reasonOf(e) === row.reason) &&
+    (e.actor === null || e.actor === row.actor);
+  if (asked.some(agrees)) return [];
+  const last = asked[asked.length - 1];
   const out: ReplayMismatch[] = [];
-  const reason = (asked.payload as { reason?: unknown }).reason;
+  const reason = reasonOf(last);
   if (typeof reason === 'string' && row.reason !== reason) {
     out.push({ field: 'void action reason (chain)', stored: row.reason, replayed: reason });
   }
-  if (asked.actor !== null && row.actor !== asked.actor) {
-    out.push({ field: 'void action by (chain)', stored: row.actor, replayed: asked.actor });
+  if (last.actor !== null && row.actor !== last.actor) {
+    out.push({ field: 'void action by (chain)', stored: row.actor, replayed: last.actor });
   }
   return out;
 }
@@ -103,6 +111,17 @@ function timeMismatches(
   return out;
 }
 
+/**
+ * An announced settlement with its player named as the rows name it: the chained event names a
+ * player by `playerId` and `platformId` apart (`alice`, `casino-a`; a practice bot `1`, `bot`),
+ * the rows by the player's key (`casino-a:alice`, `bot:1`; a `default` player bare).
+ */
+function asStored(s: Settled & { platformId?: unknown }): Settled {
+  const { platformId, ...rest } = s;
+  if (typeof platformId !== 'string' || typeof rest.playerId !== 'string') return rest;
+  return { ...rest, playerId: playerKey(platformId, rest.playerId) };
+}
+
 function settlementMismatches(
   events: readonly StoredChainEvent[],
   rows: readonly SettlementRecord[],
@@ -111,7 +130,7 @@ function settlementMismatches(
   for (const e of events) {
     if (e.type !== 'BetsSettled' && e.type !== 'BetsRefunded') continue;
     const list = (e.payload as { settlements?: Array<Settled & { betId?: string }> }).settlements;
-    for (const s of list ?? []) if (typeof s.betId === 'string') chained.set(s.betId, s);
+    for (const s of list ?? []) if (typeof s.betId === 'string') chained.set(s.betId, asStored(s));
   }
   // A cancelled bet is announced by BetCancelled, not settled: its rows are not compared here.
   const settled = rows.filter((r) => r.outcome !== 'cancelled');
