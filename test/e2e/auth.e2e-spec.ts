@@ -95,12 +95,17 @@ describe('sign-in and roles', () => {
         headers: { 'content-type': 'application/json' },
         body,
       });
-    const unknown = await send('/health/ready', 'DELETE');
+    const unknown = await send('/health/nothing', 'GET');
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({
       error: 'not-found',
-      message: 'Cannot DELETE /health/ready',
+      message: 'Cannot GET /health/nothing',
     });
+    // A route there, another method: 405 with what it takes.
+    const wrongMethod = await send('/health/ready', 'DELETE');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD');
+    expect(await wrongMethod.json()).toMatchObject({ error: 'method-not-allowed' });
     const broken = await send('/auth/login', 'POST', '{"username":"dealer","password":"');
     expect(broken.status).toBe(400);
     expect(await broken.json()).toMatchObject({ error: 'invalid-json' });
