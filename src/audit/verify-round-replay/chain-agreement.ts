@@ -3,6 +3,7 @@ import { playerKey } from '../../common/player-key';
 import type { SettlementRecord } from '../../history/reader/bets.reader';
 import type { CardReading } from '../../history/reader/round-cards.reader';
 import type { StoredChainEvent } from '../../history/reader/round-events.reader';
+import type { RoundActionRecord } from '../../history/reader/supervisor-actions.reader';
 
 /**
  * What a settlement row and its chained announcement (BetsSettled, BetsRefunded) both carry: whose
@@ -25,11 +26,13 @@ type Settled = Record<(typeof SETTLED_FIELDS)[number], unknown>;
 
 /**
  * The round's rows against its hash-chained events, which hold the same facts when they are
- * written (one transaction): each settlement as BetsSettled / BetsRefunded announced it, each
- * dealt card's raw bytes as its ReadingProcessed recorded them, the void's reason as RoundVoided
- * gave it. The chain makes an edited event evident; this makes an edited row evident. Without it a
- * replay recomputes from the rows alone, and rows edited consistently with one another (a stake
- * and its settlement, a card with its reading's bytes) replay to a match.
+ * written (one transaction): each settlement (whose, on what, the money) as BetsSettled /
+ * BetsRefunded announced it, each dealt card's raw bytes as its ReadingProcessed recorded them,
+ * the void's reason as RoundVoided gave it and its supervisor action as VoidRequested or
+ * RoundVoided recorded who asked and why, the round's start and end as its events occurred. The
+ * chain makes an edited event evident; this makes an edited row evident. Without it a replay
+ * recomputes from the rows alone, and rows edited consistently with one another (a stake and its
+ * settlement, a card with its reading's bytes) replay to a match.
  */
 export function chainMismatches(
   events: readonly StoredChainEvent[],
@@ -52,12 +55,8 @@ export function chainMismatches(
   ];
 }
 
-export interface SupervisorActionRow {
-  action: string;
-  reason: string | null;
-  actor: string;
-  status: string;
-}
+/** What the void check reads of the round's supervisor_actions rows (as the reader gives them). */
+type SupervisorActionRow = Pick<RoundActionRecord, 'action' | 'reason' | 'actor' | 'status'>;
 
 /**
  * A void's supervisor_actions row against the chain: who asked for it and why, as a VoidRequested
