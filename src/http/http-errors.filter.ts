@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, HttpException, Logger, NotFoundException } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { allowedMethods, RoutedRequest } from './allowed-methods';
 import { oneLine } from '../common/one-line';
 import { isDatabaseUnavailable, isLeftByOutage } from '../common/database-unavailable';
@@ -62,11 +62,10 @@ export class HttpErrorsFilter extends BaseExceptionFilter {
       });
       return;
     }
-    const allow = noRoute(exception)
-      ? allowedMethods(host.switchToHttp().getRequest<RoutedRequest>())
-      : [];
+    const request = host.switchToHttp().getRequest<RoutedRequest>();
+    const allow = noRoute(exception) ? allowedMethods(request) : [];
     if (allow.length > 0 && !response.headersSent) {
-      const { method, path } = host.switchToHttp().getRequest<Request>();
+      const { method, path } = request;
       response
         .status(405)
         .setHeader('Allow', allow.join(', '))
