@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { CardCode, cardCode, cardIndex, decks, parseCardCode } from '@studio/cards';
+import { cardCode, cardIndex, decks, parseCardCode } from '@studio/cards';
 import { isRejected } from '../core/engine';
 import { PlayerAction } from '../core/player-hands';
 import { rulesFor } from '../core/rules';
@@ -11,22 +11,9 @@ import { BlackjackSimulator, RoundResult } from '../strategy/simulator';
 import { playBotTurns } from './bot-runner';
 import { botView, isRejection, newEuropeanTable, seatToAct } from './engine';
 import { EuropeanBet, EuropeanConfig, EuropeanState } from './state';
-import { EuropeanInput, stepEuropean } from './shoe-driver';
+import { stepEuropean } from './shoe-driver';
+import { stackedShoe, step } from './european.testing';
 import { fisherYates, seededRandomSource, shuffledShoe } from './random';
-
-/** A 6-deck shoe whose first cards are `prefix`, the rest in deck order. */
-function stackedShoe(prefix: string): CardCode[] {
-  const front = prefix.split(' ') as CardCode[];
-  const rest = decks(6).map(cardCode);
-  for (const c of front) rest.splice(rest.indexOf(c), 1);
-  return [...front, ...rest];
-}
-
-function step(state: EuropeanState, input: EuropeanInput): EuropeanState {
-  const r = stepEuropean(state, input);
-  if (isRejected(r)) throw new Error(r.rejected.message);
-  return r.state;
-}
 
 const player = (id: string) => ({ kind: 'player' as const, playerId: id });
 const bot = (difficulty: BotDifficulty) => ({ kind: 'bot' as const, difficulty });

@@ -1,30 +1,17 @@
-import { CardCode, cardCode, decks } from '@studio/cards';
-import { isRejected } from '../core/engine';
 import { PlayerAction } from '../core/player-hands';
 import { botView, isRejection, newEuropeanTable } from './engine';
 import { EuropeanState } from './state';
-import { EuropeanInput, stepEuropean } from './shoe-driver';
+import { stackedShoe, step } from './european.testing';
 
 /**
  * Rules audit of games.md §1 and §4 (European practice table), whole rounds from a stacked
  * 6-deck shoe. Scores are typed in from the sheet: win +1, loss -1, push 0, BJ +1.5 per unit.
  */
 
-function stacked(prefix: string): CardCode[] {
-  const front = prefix.split(' ') as CardCode[];
-  const rest = decks(6).map(cardCode);
-  for (const c of front) rest.splice(rest.indexOf(c), 1);
-  return [...front, ...rest];
-}
-function step(state: EuropeanState, input: EuropeanInput): EuropeanState {
-  const r = stepEuropean(state, input);
-  if (isRejected(r)) throw new Error(r.rejected.message);
-  return r.state;
-}
 function table(prefix: string, seats = 1): EuropeanState {
   const s = step(newEuropeanTable(), {
     type: 'load-shoe',
-    order: stacked(prefix),
+    order: stackedShoe(prefix),
     shuffle: { method: 'fisher-yates', source: 'seeded', seed: 0 },
   });
   const bets = Array.from({ length: seats }, (_, i) => ({
