@@ -23,8 +23,8 @@ import {
 import * as Answers from '../http/audit-api-schemas';
 import { ERROR_BODY } from '../http/http-schemas';
 import { openApiSchema } from '../http/openapi-schema';
-import { MAX_REPLAY_DAYS, MAX_REPLAY_ROUNDS, onlyKnownParams } from './audit-params';
-import { AuditRequestError, validated } from './audit-query';
+import { MAX_REPLAY_DAYS, MAX_REPLAY_ROUNDS } from './audit-params';
+import { AuditRequestError } from './audit-query';
 import {
   ExportEventChain,
   ExportEventChainQuery,
@@ -42,7 +42,10 @@ import { RoundIdQuery } from './round-id';
 import { RoundTimeline } from './round-timeline/round-timeline.use-case';
 import { SearchRoundsQuery } from './search-rounds/search-rounds.query';
 import { SearchRounds } from './search-rounds/search-rounds.use-case';
-import { VerifyEventChain } from './verify-event-chain/verify-event-chain.use-case';
+import {
+  VerifyEventChain,
+  VerifyEventChainQuery,
+} from './verify-event-chain/verify-event-chain.use-case';
 import { ReplayRangeQuery } from './verify-round-replay/replay-range.query';
 import { VerifyRoundReplay } from './verify-round-replay/verify-round-replay.use-case';
 
@@ -165,12 +168,8 @@ export class AuditController {
   @Get('chain')
   @Roles('auditor')
   verifyChain(@Query() params: { tableId?: string }) {
-    const tableId = validated(() => {
-      onlyKnownParams(params, ['tableId']);
-      return params.tableId;
-    });
-    return answer(tableId, async (id) =>
-      this.chain.againstPublished(id === undefined || id === '' ? undefined : id),
+    return answer(VerifyEventChainQuery.create(params), (q) =>
+      this.chain.againstPublished(q.tableId),
     );
   }
 

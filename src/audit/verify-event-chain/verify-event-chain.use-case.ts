@@ -1,6 +1,6 @@
 import { historyReader, HistorySource } from '../../history/reader/history-reader';
-import { textParam } from '../audit-params';
-import { AuditRequestError } from '../audit-query';
+import { onlyKnownParams, textParam } from '../audit-params';
+import { AuditRequestError, validated } from '../audit-query';
 import {
   AnchorVerdict,
   BrokenLink,
@@ -35,6 +35,18 @@ export interface TableChainVerdict {
 
 const PAGE = 5_000;
 
+/** What /audit/chain reads: one table, or every table when `tableId` is absent or empty. */
+export class VerifyEventChainQuery {
+  private constructor(readonly tableId: string | undefined) {}
+
+  static create(params: { tableId?: unknown }): VerifyEventChainQuery | AuditRequestError {
+    return validated(() => {
+      onlyKnownParams(params, ['tableId']);
+      return new VerifyEventChainQuery(textParam('tableId', params.tableId));
+    });
+  }
+}
+
 /**
  * Tamper evidence: walks each table's round events in event_no order, recomputing every hash
  * from the row's content and the previous row's hash, and names the first broken link. The row
@@ -51,10 +63,9 @@ export class VerifyEventChain {
    * outbox records it: what the service itself knows. An auditor's independent check reads the
    * heads from Kafka instead (againstCheckpoints).
    */
-  async againstPublished(tableIdParam?: string): Promise<PublishedChainVerdict[]> {
+  async againstPublished(tableId?: string): Promise<PublishedChainVerdict[]> {
     const events = historyReader(this.source).events;
-    const one = tableIdParam === undefined ? undefined : textParam('tableId', tableIdParam);
-    const ids = one === undefined ? await events.tableIds() : [one];
+    const ids = tableId === undefined ? await events.tableIds() : [tableId];
     const out: PublishedChainVerdict[] = [];
     for (const id of ids) {
       const head = await events.publishedHead(id);
