@@ -108,7 +108,7 @@ function routeSplit(
   row: OutboxRow,
   payload: Payload,
   items: readonly Payload[],
-  visibility: { list: string; count?: string },
+  visibility: { list: string; count?: string; perPlatform?: readonly string[] },
   { routing, push, toV1, platformOf }: SplitRouting,
 ): void {
   const part = (mine: readonly Payload[]) => {
@@ -131,7 +131,8 @@ function routeSplit(
     const whole = mine.length === items.length;
     push(routing.privateTopic(platformId), whole ? toOutgoingMessage(row) : part(mine));
   }
-  const shared = withPayload(row, without(payload, [visibility.list, 'platformId']));
+  const hidden = [visibility.list, 'platformId', ...(visibility.perPlatform ?? [])];
+  const shared = withPayload(row, without(payload, hidden));
   push(routing.sharedTopic, shared);
   if (forV1.length === 0) return toV1(shared);
   toV1(forV1.length === items.length ? toOutgoingMessage(row) : part(forV1));

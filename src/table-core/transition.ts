@@ -16,6 +16,7 @@ import {
   TableState,
   withRound,
 } from './table-state';
+import { platformOfKey } from '../common/player-key';
 import { withPlatformPlayers } from './player-names';
 import { emptyWrites } from './table-writes';
 
@@ -157,18 +158,20 @@ export class Transition {
 
   /**
    * Every bet's settlement goes to the platforms, in batches so a round with a million players
-   * makes many moderate messages rather than one enormous one (games of every kind alike).
+   * makes many moderate messages rather than one enormous one (games of every kind alike). Each
+   * batch holds one platform's players only and is numbered among that platform's batches of the
+   * round, so a platform that received batch k of n for every k has all its settlements; the
+   * shared topic carries the event without the list and without those numbers (EVENT_VISIBILITY).
    */
   private announceSettlements(settlements: readonly SettlementRecord[], engine: unknown): void {
     const voided = this.adapter.phase(engine) === 'voided';
-    const batches = Math.ceil(settlements.length / SETTLEMENT_BATCH);
-    for (let b = 0; b < batches; b += 1) {
-      this.publicEvent(voided ? 'BetsRefunded' : 'BetsSettled', {
-        batch: b + 1,
-        batches,
-        settlements: settlements
-          .slice(b * SETTLEMENT_BATCH, (b + 1) * SETTLEMENT_BATCH)
-          .map((s) => ({
+    for (const own of byPlatform(settlements)) {
+      const batches = Math.ceil(own.length / SETTLEMENT_BATCH);
+      for (let b = 0; b < batches; b += 1) {
+        this.publicEvent(voided ? 'BetsRefunded' : 'BetsSettled', {
+          batch: b + 1,
+          batches,
+          settlements: own.slice(b * SETTLEMENT_BATCH, (b + 1) * SETTLEMENT_BATCH).map((s) => ({
             betId: s.betId,
             playerId: s.playerId,
             betType: s.betType,
@@ -180,7 +183,20 @@ export class Transition {
             roundedDown: s.roundedDown,
             currency: s.currency,
           })),
-      });
+        });
+      }
     }
   }
+}
+
+/** The settlements of each platform (in the order each first appears), each in its own order. */
+function byPlatform(settlements: readonly SettlementRecord[]): SettlementRecord[][] {
+  const groups = new Map<string, SettlementRecord[]>();
+  for (const s of settlements) {
+    const platformId = platformOfKey(s.playerId);
+    let own = groups.get(platformId);
+    if (!own) groups.set(platformId, (own = []));
+    own.push(s);
+  }
+  return [...groups.values()];
 }

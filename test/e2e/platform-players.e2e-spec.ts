@@ -174,6 +174,18 @@ describe('players of several platforms at one table', () => {
         ['default', 'alice'],
       ]),
     );
+    // Each settlement batch holds one platform's players, numbered among that platform's own.
+    const batches = events
+      .filter((e) => e.type === 'BetsSettled')
+      .map((e) => {
+        const own = e.payload.settlements as { platformId?: string }[];
+        const platforms = [...new Set(own.map((s) => s.platformId ?? 'default'))].join();
+        return [platforms, e.payload.batch, e.payload.batches];
+      });
+    expect(batches.sort()).toEqual([
+      ['casino-a', 1, 1],
+      ['default', 1, 1],
+    ]);
   });
 
   const get = async (path: string, key: string) => {

@@ -11,14 +11,15 @@
  *   event on the player's platform's topic, and on the shared topic without `drop`.
  * - `split`: many players' items in one event (a window's bets, a batch of settlements): each
  *   platform gets the event with only its players' items (`item.platformId`), `count` recounted;
- *   the shared topic gets it without the list (the aggregate fields stay). An event of the type
- *   that carries no list at all (a game whose event has none) is public.
+ *   the shared topic gets it without the list (the aggregate fields stay, but not the fields of
+ *   `perPlatform`: numbers that count one platform's items). An event of the type that carries no
+ *   list at all (a game whose event has none) is public.
  */
 export type Visibility =
   | { kind: 'public' }
   | { kind: 'private' }
   | { kind: 'redacted'; drop: readonly string[] }
-  | { kind: 'split'; list: string; count?: string };
+  | { kind: 'split'; list: string; count?: string; perPlatform?: readonly string[] };
 
 const PUBLIC: Visibility = { kind: 'public' };
 const PRIVATE: Visibility = { kind: 'private' };
@@ -38,8 +39,9 @@ export const EVENT_VISIBILITY: Readonly<Record<string, Visibility>> = {
   // Many players' items: each platform its own, the shared topic the counts.
   BetsAccepted: { kind: 'split', list: 'bets', count: 'accepted' },
   DecisionsAccepted: { kind: 'split', list: 'decisions', count: 'accepted' },
-  BetsSettled: { kind: 'split', list: 'settlements' },
-  BetsRefunded: { kind: 'split', list: 'settlements' },
+  // A round's settlements are batched per platform (`batch` of `batches` among the platform's own).
+  BetsSettled: { kind: 'split', list: 'settlements', perPlatform: ['batch', 'batches'] },
+  BetsRefunded: { kind: 'split', list: 'settlements', perPlatform: ['batch', 'batches'] },
   BetsReturned: { kind: 'split', list: 'bets' },
   BetsCancelled: { kind: 'split', list: 'bets' },
   // Blackjack Lux settles each seat's and bettor's hands in `records`, naming their players; the

@@ -20,7 +20,7 @@ import { resolveDef, SCHEMA_BASE_URI, SHARED_DEFS, SHARED_DEFS_SCHEMA } from './
  * 2.1: CancelBet and its private BetCancelled event. 2.2: tables of several currencies: each
  * settlement names its currency, new rejection codes.
  */
-export const CONTRACT_VERSION = '2.2.0';
+export const CONTRACT_VERSION = '2.3.0';
 
 /** Every schema as the file it is shipped in (libs/contracts/schemas/<path>). */
 export function contractSchemaFiles(): Record<string, JsonSchema> {
@@ -152,6 +152,11 @@ export function renderContractDocument(): string {
     '  `currency-not-used-by-platform` and `mixed-currencies`; `RoundStarted.currency` is the',
     "  table's default currency. On a table of several currencies `RoundSettled` carries",
     '  `totalsByCurrency` (per currency, then bet kind) instead of `totals`, which added them up.',
+    "- 2.3.0: a round's settlements are batched per platform: each `BetsSettled` / `BetsRefunded`",
+    "  holds one platform's players, and its `batch` / `batches` count that platform's batches of",
+    "  the round (they counted every platform's), so a platform that has batches 1..`batches` has",
+    '  all its settlements. On the shared topic these events carry neither number. With the',
+    '  `default` platform alone (the v1 topics) nothing changed.',
     '',
     '## Topics',
     '',

@@ -22,12 +22,18 @@ export function platformTopicRows(): string[] {
   ];
 }
 
+/** The fields a split type numbers per platform, which its shared version goes without. */
+function perPlatform(v: Extract<Visibility, { kind: 'split' }>): string {
+  const fields = v.perPlatform ?? [];
+  return fields.length === 0 ? '' : `; per platform: ${fields.map((f) => `\`${f}\``).join(', ')}`;
+}
+
 function typesOf(kind: Visibility['kind']): string {
   return Object.entries(EVENT_VISIBILITY)
     .filter(([, v]) => v.kind === kind)
     .map(([type, v]) =>
       v.kind === 'split'
-        ? `\`${type}\` (\`${v.list}\`${v.count ? `, \`${v.count}\`` : ''})`
+        ? `\`${type}\` (\`${v.list}\`${v.count ? `, \`${v.count}\`` : ''}${perPlatform(v)})`
         : `\`${type}\``,
     )
     .join(', ');
@@ -72,7 +78,8 @@ export function platformsSection(): string[] {
     "- **redacted**, the whole event on its player's platform's topic, on the shared topic without",
     `  \`playerId\`: ${typesOf('redacted')}.`,
     "- **split**, many players' items: each platform gets the event with its own players' items only",
-    '  (the count recounted), the shared topic the event without the list (its aggregate fields):',
+    '  (the count recounted), the shared topic the event without the list and without the fields',
+    '  numbered per platform (its aggregate fields):',
     `  ${typesOf('split')}. The \`eventId\` and \`seq\` are the same on every topic.`,
     '- On the shared topic a redacted or split event lacks those fields even where its schema',
     '  requires them: validate shared messages of these types with the removed fields optional.',

@@ -88,6 +88,18 @@ const SETTLEMENT_FIELDS: Record<string, JsonSchema> = {
   },
 };
 
+/** A settlement batch's place among its platform's batches of the round (not on the shared topic). */
+const SETTLEMENT_BATCH_NUMBER: JsonSchema = {
+  type: 'integer',
+  minimum: 1,
+  description: "this batch, 1..batches, among this platform's batches of the round",
+};
+const SETTLEMENT_BATCHES: JsonSchema = {
+  type: 'integer',
+  minimum: 1,
+  description: "how many batches this platform's settlements of the round take",
+};
+
 /**
  * One settled bet (rows of the `settlements` table, as platforms credit them). `currency` (2.2) is
  * the bet's: every amount of the entry is in it; the studio always sends it, optional in the
@@ -617,20 +629,20 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
   entry(
     'BetsSettled',
     ALL,
-    'Bets settled: one batch of settled bets (a large round is split into several batches).',
+    "Bets settled: one batch of one platform's settled bets (a round's settlements are split per platform, and a platform's in batches of up to 500).",
     payload({
-      batch: { type: 'integer', minimum: 1, description: 'this batch, 1..batches' },
-      batches: { type: 'integer', minimum: 1, description: 'how many batches the round has' },
+      batch: SETTLEMENT_BATCH_NUMBER,
+      batches: SETTLEMENT_BATCHES,
       settlements: { type: 'array', items: SETTLEMENT_SCHEMA, minItems: 1 },
     }),
   ),
   entry(
     'BetsRefunded',
     ALL,
-    'Bets refunded (voided round): stake returned in full, net 0.',
+    'Bets refunded (voided round): stake returned in full, net 0; batched per platform as `BetsSettled`.',
     payload({
-      batch: { type: 'integer', minimum: 1 },
-      batches: { type: 'integer', minimum: 1 },
+      batch: SETTLEMENT_BATCH_NUMBER,
+      batches: SETTLEMENT_BATCHES,
       settlements: { type: 'array', items: SETTLEMENT_SCHEMA },
     }),
   ),

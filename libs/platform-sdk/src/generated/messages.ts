@@ -597,7 +597,7 @@ export interface BetsAccepted {
 }
 
 /**
- * Bets refunded (voided round): stake returned in full, net 0.
+ * Bets refunded (voided round): stake returned in full, net 0; batched per platform as `BetsSettled`.
  */
 export interface BetsRefunded {
   /**
@@ -617,7 +617,13 @@ export interface BetsRefunded {
   seq: number;
   occurredAt: string;
   payload: {
+    /**
+     * this batch, 1..batches, among this platform's batches of the round
+     */
     batch: number;
+    /**
+     * how many batches this platform's settlements of the round take
+     */
     batches: number;
     settlements: {
       /**
@@ -747,7 +753,7 @@ export interface BetsReturned {
 }
 
 /**
- * Bets settled: one batch of settled bets (a large round is split into several batches).
+ * Bets settled: one batch of one platform's settled bets (a round's settlements are split per platform, and a platform's in batches of up to 500).
  */
 export interface BetsSettled {
   /**
@@ -768,11 +774,11 @@ export interface BetsSettled {
   occurredAt: string;
   payload: {
     /**
-     * this batch, 1..batches
+     * this batch, 1..batches, among this platform's batches of the round
      */
     batch: number;
     /**
-     * how many batches the round has
+     * how many batches this platform's settlements of the round take
      */
     batches: number;
     /**
