@@ -262,3 +262,81 @@ export const LISTED_USER: JsonSchema = {
   },
   required: ['id', 'username', 'displayName', 'role', 'disabled'],
 };
+
+const MINOR_UNITS = (description: string): JsonSchema => ({ type: 'integer', description });
+const COUNT = (description: string): JsonSchema => ({ type: 'integer', minimum: 0, description });
+/** A UTC day, YYYY-MM-DD. */
+export const DAY: JsonSchema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
+
+/** One line of GET /platform/reports/settlements (src/history/reader/platform-records.reader.ts). */
+export const SETTLEMENT_REPORT_LINE: JsonSchema = {
+  title: 'SettlementReportLine',
+  type: 'object',
+  description: 'A UTC day (of settlement), a table and a currency; amounts in its minor units.',
+  properties: {
+    day: DAY,
+    tableId: def('id'),
+    currency: def('currency'),
+    rounds: COUNT('rounds with a settled or refunded bet of yours (cancelled ones not counted)'),
+    bets: COUNT('settled and refunded bets (each side bet apart), cancelled ones not counted'),
+    stake: MINOR_UNITS('stakes of the settled and refunded bets'),
+    payout: MINOR_UNITS('returned by settled bets (stake + winnings), refunds apart'),
+    refunds: MINOR_UNITS('returned by voided rounds (BetsRefunded)'),
+    cancellations: COUNT(
+      'parts of bets taken back by CancelBet (each entry of a BetCancelled `parts`)',
+    ),
+    cancelledStake: MINOR_UNITS(
+      'what those cancellations gave back (the sum of their BetCancelled `returned`); ' +
+        'not in stake, payout, refunds or net',
+    ),
+    net: MINOR_UNITS('payout + refunds - stake: the players’ result, cancellations not in it'),
+  },
+  required: [
+    'day',
+    'tableId',
+    'currency',
+    'rounds',
+    'bets',
+    'stake',
+    'payout',
+    'refunds',
+    'cancellations',
+    'cancelledStake',
+    'net',
+  ],
+  additionalProperties: false,
+};
+
+/** GET /platform/reports/settlements as JSON. */
+export const SETTLEMENT_REPORT: JsonSchema = {
+  title: 'SettlementReport',
+  type: 'object',
+  properties: {
+    platformId: { type: 'string' },
+    from: DAY,
+    to: DAY,
+    final: {
+      type: 'boolean',
+      description:
+        'true: the last day is over and no round of these days holding your bets is still in ' +
+        'progress, so these figures will not change; false: they may still change',
+    },
+    openRounds: COUNT(
+      'rounds started on these days, still in progress or paused, holding bets of yours not ' +
+        'yet settled (all tables)',
+    ),
+    openRoundsByTable: {
+      type: 'array',
+      description: 'the same rounds per table (tables with none left out)',
+      items: {
+        type: 'object',
+        properties: { tableId: def('id'), rounds: COUNT('open rounds at that table') },
+        required: ['tableId', 'rounds'],
+        additionalProperties: false,
+      },
+    },
+    lines: { type: 'array', items: SETTLEMENT_REPORT_LINE },
+  },
+  required: ['platformId', 'from', 'to', 'final', 'openRounds', 'openRoundsByTable', 'lines'],
+  additionalProperties: false,
+};

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Clock } from '../clock/clock';
+import { Clock } from '../clock/clock';
 import type { StudioConfig } from '../config/studio-config';
 import { PlatformHttpController } from './platform-http.controller';
 import { PlatformKeyGuard } from './platform-key.guard';
@@ -32,7 +32,13 @@ export class PlatformHttpModule {
       module: PlatformHttpModule,
       imports: [deps.commands, deps.platforms, deps.history],
       controllers: [PlatformHttpController, PlatformReportsController],
-      providers: [PlatformKeyGuard, limiter, PlatformThrottlerGuard],
+      providers: [
+        PlatformKeyGuard,
+        limiter,
+        PlatformThrottlerGuard,
+        // The reports' "now" (is the day over?), the service's one clock.
+        { provide: Clock, useValue: deps.clock },
+      ],
     };
   }
 }

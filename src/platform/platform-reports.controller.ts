@@ -8,14 +8,19 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
+import { ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { Clock } from '../clock/clock';
 import { platformOfKey, playerOfKey } from '../common/player-key';
 import { ApiPlatform, ApiSummary } from '../http/api-docs';
+import { DAY as DAY_SCHEMA, ERROR_BODY, SETTLEMENT_REPORT } from '../http/http-schemas';
+import { openApiSchema } from '../http/openapi-schema';
 import { HistoryReader } from '../history/reader/history-reader';
 import type { Platform } from '../platforms/platform-directory';
 import { CurrentPlatform, PlatformKeyGuard } from './platform-key.guard';
 import { PlatformThrottlerGuard } from './platform-throttler.guard';
-import { settlementReportCsv } from './settlement-report-csv';
+import { reportCompleteness } from './settlement-report-completeness';
+import { REPORT_COLUMNS, settlementReportCsv } from './settlement-report-csv';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
@@ -32,6 +37,11 @@ function dayOf(text: string | undefined, name: string): Date {
   return at;
 }
 
+/** The report's completeness in headers too: a CSV without a record still says it. */
+const FINAL_HEADER = 'Report-Final';
+const OPEN_ROUNDS_HEADER = 'Report-Open-Rounds';
+
+const DAY_PARAM = openApiSchema(DAY_SCHEMA);
 /** Another platform's data is answered as if it did not exist (404): nothing tells it apart. */
 function notFound(what: string): never {
   throw new NotFoundException({ error: `unknown-${what}`, message: `No such ${what}` });
@@ -46,9 +56,57 @@ function notFound(what: string): never {
 @UseGuards(PlatformKeyGuard, PlatformThrottlerGuard)
 @ApiPlatform()
 export class PlatformReportsController {
-  constructor(private readonly history: HistoryReader) {}
+  constructor(
+    private readonly history: HistoryReader,
+    private readonly clock: Clock,
+  ) {}
 
   @ApiSummary("The platform's settlement report per day, table and currency (JSON or CSV)")
+  @ApiQuery({ name: 'from', required: true, schema: DAY_PARAM, description: 'first UTC day' })
+  @ApiQuery({
+    name: 'to',
+    required: false,
+    schema: DAY_PARAM,
+    description: `last UTC day (default: from), at most ${MAX_DAYS} days in all`,
+  })
+  @ApiQuery({ name: 'format', required: false, schema: { type: 'string', enum: ['json', 'csv'] } })
+  @ApiQuery({
+    name: 'platformId',
+    required: false,
+    schema: { type: 'string' },
+    description: "your own platform's id (another's is 404 unknown-platform)",
+  })
+  @ApiResponse({
+    status: 200,
+    description:
+      'per UTC day, table and currency, in minor units; `final` says whether the figures may ' +
+      `still change (also in the ${FINAL_HEADER} and ${OPEN_ROUNDS_HEADER} headers)`,
+    headers: {
+      [FINAL_HEADER]: { schema: { type: 'string', enum: ['true', 'false'] } },
+      [OPEN_ROUNDS_HEADER]: { schema: { type: 'integer', minimum: 0 } },
+    },
+    content: {
+      'application/json': { schema: openApiSchema(SETTLEMENT_REPORT) },
+      'text/csv': {
+        schema: {
+          type: 'string',
+          description:
+            `RFC 4180, CRLF, a header then a record per line: ${REPORT_COLUMNS.join(', ')} ` +
+            "(`final` and `openRounds` are the whole report's, on every record)",
+        },
+      },
+    },
+  })
+  @ApiResponse({
+    status: 400,
+    description: 'invalid-date or invalid-format',
+    schema: openApiSchema(ERROR_BODY),
+  })
+  @ApiResponse({
+    status: 404,
+    description: "unknown-platform: platformId is another platform's",
+    schema: openApiSchema(ERROR_BODY),
+  })
   @Get('reports/settlements')
   async report(
     @CurrentPlatform() platform: Platform,
@@ -72,16 +130,27 @@ export class PlatformReportsController {
         message: `to must be from or later, at most ${MAX_DAYS} days in all`,
       });
     }
-    const lines = await this.history.platforms.settlementReport(
-      platform.id,
-      from,
-      new Date(to.getTime() + DAY_MS),
-    );
+    const end = new Date(to.getTime() + DAY_MS);
+    // Now before the reads (a day ending while they run is not over for them), and the rounds
+    // still open before the figures: a round completing between the two reads counts as open
+    // (not final) instead of missing from the figures of a report called final.
+    const now = this.clock.now();
+    const open = await this.history.platforms.openRounds(platform.id, from, end);
+    const lines = await this.history.platforms.settlementReport(platform.id, from, end);
+    const completeness = reportCompleteness(end, now, open);
+    response.setHeader(FINAL_HEADER, String(completeness.final));
+    response.setHeader(OPEN_ROUNDS_HEADER, String(completeness.openRounds));
     if (query.format === 'csv') {
       response.setHeader('content-type', 'text/csv; charset=utf-8');
-      return settlementReportCsv(lines);
+      return settlementReportCsv(lines, completeness);
     }
-    return { platformId: platform.id, from: query.from, to: query.to ?? query.from, lines };
+    return {
+      platformId: platform.id,
+      from: query.from,
+      to: query.to ?? query.from,
+      ...completeness,
+      lines,
+    };
   }
 
   @ApiSummary("A round's cards and results, with this platform's own players' bets and outcomes")

@@ -412,6 +412,16 @@ describe('CancelBet over HTTP and Kafka', () => {
     ]);
     const line = (report.body.lines as Array<Record<string, number>>)[0];
     expect(line.net).toBe(line.payout - 3_000);
+    // What casino-a credited back, summed from the BetCancelled events its topic carried.
+    const credited = cancelled.reduce(
+      (sum, m) => sum + Number((m.value.payload as { returned: number }).returned),
+      0,
+    );
+    expect(credited).toBe(3_500);
+    expect(line.cancelledStake).toBe(credited);
+    // The payout and net equal the sums of the BetsSettled entries casino-a received.
+    expect(line.payout).toBe(settled.reduce((sum, s) => sum + Number(s.returned), 0));
+    expect(line.net).toBe(settled.reduce((sum, s) => sum + Number(s.net), 0));
     // Hold monitoring rates the round by carol's bet alone.
     const hold = new HoldStatisticsReader((sql, params) => q(sql, params));
     const rated = await hold.lastRounds(TABLE.id, 10);

@@ -327,6 +327,7 @@ describe('platforms of different currencies at the same tables', () => {
             payout: sum((s) => (s.outcome === 'void-refund' ? 0 : s.returned)),
             refunds: sum((s) => (s.outcome === 'void-refund' ? s.returned : 0)),
             cancellations: 0,
+            cancelledStake: 0,
             net: sum((s) => s.net),
           };
         }),

@@ -221,9 +221,13 @@ describe('players of several platforms at one table', () => {
           payout: sum('returned'),
           refunds: 0,
           cancellations: 0,
+          cancelledStake: 0,
           net: sum('net'),
         },
       ]);
+      // Today is not over (the studio's clock): the figures may still change.
+      expect(answer.type).toMatch(/^application\/json/);
+      expect(report).toMatchObject({ final: false, openRounds: 0, openRoundsByTable: [] });
     }
     const csv = await get(
       `/platform/reports/settlements?from=${day}&to=${day}&format=csv`,
@@ -231,9 +235,15 @@ describe('players of several platforms at one table', () => {
     );
     expect(csv.type).toMatch(/^text\/csv/);
     expect(csv.text.split('\r\n')[0]).toBe(
-      'day,tableId,currency,rounds,bets,stake,payout,refunds,cancellations,net',
+      'day,tableId,currency,rounds,bets,stake,payout,refunds,cancellations,net,' +
+        'cancelledStake,final,openRounds',
     );
     expect(csv.text.split('\r\n')[1]).toMatch(new RegExp(`^${day},ibj-players,EUR,1,1,2000,`));
+    expect(csv.text.split('\r\n')[1]).toMatch(/,0,false,0$/);
+    // A day that is over, without a round of its own still open, is final.
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const past = await get(`/platform/reports/settlements?from=${yesterday}`, casinoKey);
+    expect(JSON.parse(past.text)).toMatchObject({ final: true, openRounds: 0, lines: [] });
     // Another platform's report, a platform with no settlements, a bad day.
     const asOther = await get(
       `/platform/reports/settlements?from=${day}&platformId=casino-a`,
@@ -330,5 +340,59 @@ describe('players of several platforms at one table', () => {
       [round.id],
     );
     expect(event.payload).toMatchObject({ betCommandId: 'shared-1', platformId: 'casino-b' });
+
+    // casino-b's report: the cancelled bet's stake beside the count, outside stake and net; its
+    // only bet of the open round is cancelled, so nothing of its own is still to settle there.
+    const day = new Date().toISOString().slice(0, 10);
+    const report = async (key: string) =>
+      JSON.parse((await get(`/platform/reports/settlements?from=${day}`, key)).text) as {
+        final: boolean;
+        openRounds: number;
+        openRoundsByTable: unknown[];
+        lines: Record<string, unknown>[];
+      };
+    const ofB = await report(otherKey);
+    expect(ofB).toMatchObject({ final: false, openRounds: 0, openRoundsByTable: [] });
+    expect(ofB.lines).toEqual([
+      {
+        day,
+        tableId: 'ibj-players',
+        currency: 'EUR',
+        rounds: 0,
+        bets: 0,
+        stake: 0,
+        payout: 0,
+        refunds: 0,
+        cancellations: 1,
+        cancelledStake: 1_300,
+        net: 0,
+      },
+    ]);
+    const csv = await get(`/platform/reports/settlements?from=${day}&format=csv`, otherKey);
+    expect(csv.text.split('\r\n')[1]).toBe(`${day},ibj-players,EUR,0,0,0,0,0,1,0,1300,false,0`);
+    // casino-a's bet of this round is still to settle: the round is open, per table and overall.
+    expect(await report(casinoKey)).toMatchObject({
+      final: false,
+      openRounds: 1,
+      openRoundsByTable: [{ tableId: 'ibj-players', rounds: 1 }],
+    });
+    const lookup = await fetch(`${studio.url}/platform/reports/settlements?from=${day}`, {
+      headers: { 'x-platform-key': casinoKey },
+    });
+    expect(lookup.headers.get('report-final')).toBe('false');
+    expect(lookup.headers.get('report-open-rounds')).toBe('1');
+    await lookup.arrayBuffer();
+    // Settled, the round is open no more.
+    await waitFor(
+      'the round to complete',
+      async () => {
+        const [r] = await q<{ status: string }>(`SELECT status FROM rounds WHERE id = $1`, [
+          round.id,
+        ]);
+        return r?.status === 'completed' ? true : undefined;
+      },
+      120_000,
+    );
+    expect(await report(casinoKey)).toMatchObject({ openRounds: 0, openRoundsByTable: [] });
   });
 });

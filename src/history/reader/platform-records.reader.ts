@@ -23,8 +23,23 @@ export interface SettlementReportLine {
    * only, never in rounds, bets, stake, payout or net (their stake went back whole).
    */
   cancellations: number;
-  /** The players' result: payout + refunds - stake (negative: the platform's players lost). */
+  /**
+   * What those cancellations gave back (the sum of their BetCancelled's `returned`, each part's
+   * whole stake: at Pok Deng a Player N bet's deposit too), in minor units: beside `stake`, never
+   * in it, nor in payout, refunds or net.
+   */
+  cancelledStake: number;
+  /**
+   * The players' result: payout + refunds - stake (negative: the platform's players lost). A
+   * refund's net is 0 (stake and refund are both counted); cancellations are not in it at all.
+   */
   net: number;
+}
+
+/** A table's rounds still in progress that hold the platform's bets not yet settled. */
+export interface OpenRounds {
+  tableId: string;
+  rounds: number;
 }
 
 /** A round as one platform may see it for a dispute: its own players only. */
@@ -70,7 +85,8 @@ export class PlatformRecordsReader {
               COALESCE(sum(s.returned) FILTER (WHERE s.outcome NOT IN ('void-refund', 'void', 'cancelled')), 0) AS payout,
               COALESCE(sum(s.returned) FILTER (WHERE s.outcome IN ('void-refund', 'void')), 0) AS refunds,
               count(*) FILTER (WHERE s.outcome = 'cancelled') AS cancellations,
-              sum(s.net) AS net
+              COALESCE(sum(s.returned) FILTER (WHERE s.outcome = 'cancelled'), 0) AS cancelled_stake,
+              COALESCE(sum(s.net) FILTER (WHERE s.outcome <> 'cancelled'), 0) AS net
          FROM settlements s
          JOIN rounds r ON r.id = s.round_id
         WHERE s.platform_id = $1 AND s.settled_at >= $2 AND s.settled_at < $3
@@ -88,8 +104,31 @@ export class PlatformRecordsReader {
       payout: Number(r.payout),
       refunds: Number(r.refunds),
       cancellations: Number(r.cancellations),
+      cancelledStake: Number(r.cancelled_stake),
       net: Number(r.net),
     }));
+  }
+
+  /**
+   * Per table, the rounds started on [from, to) still in progress or paused (neither completed
+   * nor voided) that hold one of the platform's bets still `accepted` (neither settled, refunded
+   * nor cancelled): its players' stakes there are still to be settled, so the report of those
+   * days is not final. A round where the platform has no bet, or only cancelled ones, changes
+   * nothing of its own.
+   */
+  async openRounds(platformId: string, from: Date, to: Date): Promise<OpenRounds[]> {
+    const rows = await this.q<{ table_id: string; rounds: string }>(
+      `SELECT r.table_id, count(*) AS rounds
+         FROM rounds r
+        WHERE r.started_at >= $2 AND r.started_at < $3
+          AND r.status IN ('in-progress', 'paused')
+          AND EXISTS (SELECT 1 FROM bets b
+                       WHERE b.round_id = r.id AND b.platform_id = $1 AND b.status = 'accepted')
+        GROUP BY 1
+        ORDER BY 1`,
+      [platformId, from, to],
+    );
+    return rows.map((r) => ({ tableId: r.table_id, rounds: Number(r.rounds) }));
   }
 
   /** The round with the platform's own bets, decisions and settlements; undefined if it had none. */
