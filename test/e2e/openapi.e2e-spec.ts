@@ -169,6 +169,26 @@ describe('OpenAPI document', () => {
     },
   );
 
+  it("the settlement report's JSON matches its documented schema, its refusals theirs", async () => {
+    const platform = { 'x-platform-key': 'k-openapi' };
+    const path = '/platform/reports/settlements';
+    const day = new Date().toISOString().slice(0, 10);
+    for (const [query, status] of [
+      [`from=${day}`, 200],
+      ['from=2026-02-30', 400],
+      [`from=${day}&platformId=someone-else`, 404],
+    ] as const) {
+      const answer = await fetch(`${studio.url}${path}?${query}`, { headers: platform });
+      expect(answer.status).toBe(status);
+      const validate = ajv.compile(documented('get', path, status) as object);
+      const body: unknown = await answer.json();
+      expect({ valid: validate(body), errors: validate.errors }).toEqual({
+        valid: true,
+        errors: null,
+      });
+    }
+  });
+
   it('platform answers match their documented schemas, a refusal names the JSON pointer', async () => {
     const platform = { 'x-platform-key': 'k-openapi' };
     const path = '/platform/tables/{tableId}/bets';
