@@ -1,7 +1,7 @@
-import type { SettlementRecord } from '../../history/reader/bets.reader';
-import type { CardReading } from '../../history/reader/round-cards.reader';
+import type { DecisionRecord, SettlementRecord } from '../../history/reader/bets.reader';
+import type { CardReading, CardRecord } from '../../history/reader/round-cards.reader';
 import type { StoredChainEvent } from '../../history/reader/round-events.reader';
-import { chainMismatches } from './chain-agreement';
+import { chainedReadingTimes, chainMismatches } from './chain-agreement';
 
 let eventNo = 0;
 function event(type: string, payload: unknown): StoredChainEvent {
@@ -205,5 +205,218 @@ describe('the rows against the chained events', () => {
     expect(chainMismatches(chain, rows('x'))).toEqual([
       { field: 'void action by (chain)', stored: 'x', replayed: 'b' },
     ]);
+  });
+});
+
+describe("Infinite Blackjack's decisions against the chain", () => {
+  const decision = (over: Partial<DecisionRecord> = {}): DecisionRecord => ({
+    playerId: 'p1',
+    hand: null,
+    action: 'stand',
+    automatic: false,
+    commandId: 'c1',
+    decidedAt: '2026-12-04T19:00:40.000Z',
+    window: 2,
+    ...over,
+  });
+  /** p1 decided alone, casino-a's alice and p1 again in one batch of a later window. */
+  const CHAIN_DECISIONS = [
+    event('DecisionAccepted', { window: 1, playerId: 'p1', action: 'no-insurance' }),
+    event('DecisionsAccepted', {
+      window: 2,
+      accepted: 2,
+      decisions: [
+        { playerId: 'alice', platformId: 'casino-a', action: 'hit' },
+        { playerId: 'p1', action: 'stand' },
+      ],
+    }),
+  ];
+  const ROWS = [
+    decision({ window: 1, action: 'no-insurance' }),
+    decision({ playerId: 'casino-a:alice', action: 'hit' }),
+    decision(),
+  ];
+  const check = (decisions: DecisionRecord[]) =>
+    chainMismatches(CHAIN_DECISIONS, { settlements: [], readings: [], decisions });
+
+  it('agree as taken, a platform player read as the rows key it', () => {
+    expect(check(ROWS)).toEqual([]);
+  });
+
+  it('name a decision rewritten: another action, a hand, an automatic one', () => {
+    expect(check([ROWS[0], ROWS[1], decision({ action: 'double', hand: 'node-3/1' })])).toEqual([
+      { field: 'decision p1#2.action (chain)', stored: 'double', replayed: 'stand' },
+      { field: 'decision p1#2.hand (chain)', stored: 'node-3/1', replayed: null },
+    ]);
+    expect(check([ROWS[0], ROWS[1], decision({ automatic: true })])).toEqual([
+      { field: 'decision p1#2.automatic (chain)', stored: true, replayed: false },
+    ]);
+  });
+
+  it('name a decision moved to another player, deleted or added', () => {
+    expect(
+      check([ROWS[0], decision({ playerId: 'casino-b:alice', action: 'hit' }), ROWS[2]]),
+    ).toEqual([
+      { field: 'decision casino-b:alice#1 in the chain', stored: 'hit', replayed: 'none' },
+      { field: 'decision casino-a:alice#1 in the chain', stored: 'none', replayed: 'hit' },
+    ]);
+    expect(check([ROWS[0], ROWS[1]])).toEqual([
+      { field: 'decision p1#2 in the chain', stored: 'none', replayed: 'stand' },
+    ]);
+    expect(check([...ROWS, decision({ playerId: 'mallory', action: 'hit' })])).toEqual([
+      { field: 'decision mallory#1 in the chain', stored: 'hit', replayed: 'none' },
+    ]);
+  });
+});
+
+describe('the cards lying face down or up against the chain', () => {
+  const at = (s: number) => `2026-12-04T19:00:${String(s).padStart(2, '0')}.000Z`;
+  const timed = (e: StoredChainEvent, s: number): StoredChainEvent => ({ ...e, occurredAt: at(s) });
+  const card = (over: Partial<CardRecord> = {}): CardRecord => ({
+    cardRowId: '1',
+    slot: 'dealer-up',
+    card: 'QC',
+    readingId: '7',
+    faceDown: false,
+    dealtAt: at(10),
+    revealedAt: at(10),
+    correctedByCardRowId: null,
+    correctionReason: null,
+    ...over,
+  });
+  /** A blackjack dealer's up card (scanned) and hole card, turned over at 30 s. */
+  const BJ = [
+    timed(event('ReadingProcessed', { kind: 'card', code: 'QC', outcome: 'applied' }), 10),
+    timed(event('CardDealtFaceDown', { slot: 'dealer-hole' }), 12),
+    timed(event('ReadingProcessed', { kind: 'card', code: '5H', outcome: 'applied' }), 12),
+    timed(event('HoleCardRevealed', { card: '5H', dealerTotal: 15 }), 30),
+  ];
+  const hole = (over: Partial<CardRecord> = {}) =>
+    card({
+      slot: 'dealer-hole',
+      card: '5H',
+      faceDown: true,
+      dealtAt: at(12),
+      revealedAt: at(30),
+      ...over,
+    });
+  const check = (events: StoredChainEvent[], cards: CardRecord[]) =>
+    chainMismatches(events, { settlements: [], readings: [], cards });
+
+  it('agree as dealt and turned over', () => {
+    expect(check(BJ, [card(), hole()])).toEqual([]);
+  });
+
+  it('name a face-down card shown as face up, or a face-up one hidden', () => {
+    expect(check(BJ, [card(), hole({ faceDown: false, revealedAt: at(12) })])).toEqual([
+      { field: 'card dealer-hole face down (chain)', stored: false, replayed: true },
+      { field: 'card dealer-hole revealed (chain)', stored: at(12), replayed: at(30) },
+    ]);
+    expect(check(BJ, [card({ faceDown: true }), hole()])).toEqual([
+      { field: 'card dealer-up face down (chain)', stored: true, replayed: false },
+    ]);
+  });
+
+  it("name a reveal moved, a face-up card's reveal moved or dropped, an unturned card revealed", () => {
+    expect(check(BJ, [card({ revealedAt: at(11) }), hole({ revealedAt: at(20) })])).toEqual([
+      { field: 'card dealer-up revealed (chain)', stored: at(11), replayed: at(10) },
+      { field: 'card dealer-hole revealed (chain)', stored: at(20), replayed: at(30) },
+    ]);
+    expect(check(BJ, [card({ revealedAt: null }), hole({ revealedAt: null })])).toEqual([
+      { field: 'card dealer-up revealed (chain)', stored: null, replayed: at(10) },
+      { field: 'card dealer-hole revealed (chain)', stored: null, replayed: at(30) },
+    ]);
+    expect(check(BJ.slice(0, 3), [card(), hole({ revealedAt: at(12) })])).toEqual([
+      { field: 'card dealer-hole revealed (chain)', stored: at(12), replayed: null },
+    ]);
+  });
+
+  it("read a corrected hole card, a Pok Deng hand's reveal, a practice shoe's card and a void", () => {
+    const corrected = [
+      hole({ cardRowId: '2', revealedAt: null, correctedByCardRowId: '3' }),
+      hole({ cardRowId: '3', card: '6H', readingId: null, correctionReason: 'misread' }),
+    ];
+    expect(check(BJ, [card(), ...corrected])).toEqual([]);
+    const pok = [
+      timed(event('CardDealtFaceDown', { slot: 'burn' }), 1),
+      timed(event('CardDealtFaceDown', { slot: 'player-1/1' }), 2),
+      timed(event('CardDealtFaceDown', { slot: 'player-1/2' }), 3),
+      timed(event('HandRevealed', { hand: 'player-1', cards: ['2C', '3C'] }), 40),
+    ];
+    const down = (slot: string, revealedAt: string | null) =>
+      card({ slot, card: '2C', faceDown: true, revealedAt });
+    expect(
+      check(pok, [down('burn', null), down('player-1/1', at(40)), down('player-1/2', at(40))]),
+    ).toEqual([]);
+    expect(check(pok, [down('burn', at(40))])).toEqual([
+      { field: 'card burn revealed (chain)', stored: at(40), replayed: null },
+    ]);
+    const practice = [
+      timed(event('CardDealt', { to: 'dealer-up', card: 'QC' }), 10),
+      timed(event('CardDealtFaceDown', { slot: 'dealer-hole' }), 12),
+      timed(event('RoundVoided', { reason: 'bot stuck' }), 20),
+    ];
+    // A practice void turns the hole card over; a void elsewhere leaves it down.
+    expect(check(practice, [card({ readingId: null }), hole({ revealedAt: at(20) })])).toEqual([]);
+    expect(check(practice, [card({ readingId: null }), hole({ revealedAt: null })])).toEqual([]);
+    expect(check(practice, [card({ revealedAt: at(20) })])).toEqual([
+      { field: 'card dealer-up revealed (chain)', stored: at(20), replayed: at(10) },
+    ]);
+  });
+});
+
+describe("the round's readings' outcomes against the chain", () => {
+  const CHAINED = [
+    event('ReadingProcessed', {
+      kind: 'card',
+      code: 'QC',
+      sequence: 45,
+      receivedAt: '2026-12-04T19:00:30.123Z',
+      outcome: 'applied',
+      detail: { slot: 'player/1', card: 'QC' },
+    }),
+    event('ReadingProcessed', {
+      kind: 'card',
+      code: 'QC',
+      sequence: null,
+      receivedAt: '2026-12-04T19:00:31.000Z',
+      outcome: 'duplicate',
+      detail: { basis: 'sequence' },
+    }),
+  ];
+  const row = (receivedAt: string, sequence: number | null, outcome: string) => ({
+    receivedAt,
+    sequence,
+    outcome,
+  });
+
+  it('names the times to read, agree as recorded, and name an outcome rewritten', () => {
+    expect(chainedReadingTimes(CHAINED)).toEqual([
+      '2026-12-04T19:00:30.123Z',
+      '2026-12-04T19:00:31.000Z',
+    ]);
+    const honest = [
+      row('2026-12-04T19:00:30.123Z', 45, 'applied'),
+      row('2026-12-04T19:00:31.000Z', null, 'duplicate'),
+    ];
+    const check = (readingOutcomes: ReturnType<typeof row>[]) =>
+      chainMismatches(CHAINED, { settlements: [], readings: [], readingOutcomes });
+    expect(check(honest)).toEqual([]);
+    expect(check([honest[0], row('2026-12-04T19:00:31.000Z', null, 'rejected')])).toEqual([
+      {
+        field: 'reading 2026-12-04T19:00:31.000Z outcome (chain)',
+        stored: 'rejected',
+        replayed: 'duplicate',
+      },
+    ]);
+    expect(check([row('2026-12-04T19:00:30.123Z', 45, 'not-expected')])).toEqual([
+      {
+        field: 'reading 2026-12-04T19:00:30.123Z #45 outcome (chain)',
+        stored: 'not-expected',
+        replayed: 'applied',
+      },
+    ]);
+    // A reading of the same moment the round's chain does not name (another frame) is not its.
+    expect(check([row('2026-12-04T19:00:30.123Z', 46, 'recorded')])).toEqual([]);
   });
 });

@@ -41,15 +41,50 @@ describe('replay range cap', () => {
 
 describe('a voided round', () => {
   const roundId = '77be9008-536e-47d8-ae72-c55468d0bb70';
-  /** A voided Pok Deng round with one bet, refunded as `returned` says. */
-  function voided(returned: number): HistoryQuery {
+  /**
+   * A voided Pok Deng round with one bet, refunded as `returned` says. With `edited`, a round of
+   * `game` whose rows were edited after: a decision added, a card turned face up, a reading's
+   * outcome rewritten.
+   */
+  function voided(returned: number, edited?: { game: string }): HistoryQuery {
     return (async (text: string) => {
+      if (edited && /FROM decisions WHERE round_id/.test(text)) {
+        return [
+          {
+            player_id: 'alice',
+            hand: null,
+            action: 'hit',
+            automatic: false,
+            command_id: null,
+            decided_at: new Date('2026-12-04T19:22:28.500Z'),
+            decision_window: 1,
+          },
+        ];
+      }
+      if (edited && /FROM round_cards WHERE round_id/.test(text)) {
+        return [
+          {
+            id: '1',
+            slot: 'dealer-hole',
+            card: '5H',
+            reading_id: '9',
+            face_down: false,
+            dealt_at: new Date('2026-12-04T19:22:28.600Z'),
+            revealed_at: new Date('2026-12-04T19:22:28.600Z'),
+            corrected_by_id: null,
+            correction_reason: null,
+          },
+        ];
+      }
+      if (edited && /FROM scanner_readings\s+WHERE table_id/.test(text)) {
+        return [{ receivedAt: '2026-12-04T19:22:28.550Z', sequence: 7, outcome: 'rejected' }];
+      }
       if (/FROM rounds r JOIN studio_tables/.test(text)) {
         return [
           {
             id: roundId,
             table_id: 'pd-1',
-            game: 'pok-deng',
+            game: edited?.game ?? 'pok-deng',
             status: 'voided',
             shoe_number: 1,
             round_number: 3,
@@ -113,7 +148,20 @@ describe('a voided round', () => {
           chain_salt: null,
         });
         // As the table announced them when it voided the round (the chain's own record).
+        const dealt = edited
+          ? [
+              event(5, 'CardDealtFaceDown', { slot: 'dealer-hole' }),
+              event(6, 'ReadingProcessed', {
+                kind: 'card',
+                code: '5H',
+                sequence: 7,
+                receivedAt: '2026-12-04T19:22:28.550Z',
+                outcome: 'applied',
+              }),
+            ]
+          : [];
         return [
+          ...dealt,
           event(7, 'RoundVoided', { reason: 'dealer dropped the shoe' }),
           event(8, 'BetsRefunded', {
             batch: 1,
@@ -153,6 +201,33 @@ describe('a voided round', () => {
         { field: 'settlement b1.net (chain)', stored: 198_000, replayed: 0 },
         { field: 'settlement b1.outcome (chain)', stored: 'player-wins', replayed: 'void-refund' },
       ],
+    });
+  });
+
+  it("names the decisions, cards and readings' outcomes edited after, decisions of Infinite Blackjack only", async () => {
+    const cards = [
+      { field: 'card dealer-hole face down (chain)', stored: false, replayed: true },
+      {
+        field: 'card dealer-hole revealed (chain)',
+        stored: '2026-12-04T19:22:28.600Z',
+        replayed: null,
+      },
+    ];
+    const outcome = {
+      field: 'reading 2026-12-04T19:22:28.550Z #7 outcome (chain)',
+      stored: 'rejected',
+      replayed: 'applied',
+    };
+    const decision = { field: 'decision alice#1 in the chain', stored: 'hit', replayed: 'none' };
+    const ibj = voided(2000, { game: 'infinite-blackjack' });
+    await expect(new VerifyRoundReplay(ibj).round(roundId)).resolves.toMatchObject({
+      verdict: 'mismatch',
+      mismatches: [...cards, outcome, decision],
+    });
+    const pok = voided(2000, { game: 'pok-deng' });
+    await expect(new VerifyRoundReplay(pok).round(roundId)).resolves.toMatchObject({
+      verdict: 'mismatch',
+      mismatches: [...cards, outcome],
     });
   });
 });

@@ -2,13 +2,13 @@ import type { CardCode } from '@studio/cards';
 import { isGameKind } from '@studio/contracts';
 import { createGameAdapter } from '../../games/game-registry';
 import { historyReader, HistoryReader, HistorySource } from '../../history/reader/history-reader';
-import type { SettlementRecord } from '../../history/reader/bets.reader';
+import type { DecisionRecord, SettlementRecord } from '../../history/reader/bets.reader';
 import type { CardReading } from '../../history/reader/round-cards.reader';
 import type { Keyset, ReplayRound } from '../../history/reader/rounds.reader';
 import { tableRunSettings } from '../../tables/table-settings';
 import { AuditRequestError } from '../audit-query';
 import { compareReplay, ReplayMismatch, replayStoredRound, StoredRound } from '../../games/replay';
-import { chainMismatches } from './chain-agreement';
+import { chainedReadingTimes, chainMismatches } from './chain-agreement';
 import { voidRefundMismatches } from './void-refunds';
 
 export type RoundVerdict =
@@ -114,10 +114,11 @@ export class VerifyRoundReplay {
         currency: row.currency,
       }),
     );
-    const [{ stored, settlements }, readings, events] = await Promise.all([
+    const [{ stored, settlements, decisions }, readings, events, cards] = await Promise.all([
       this.load(row),
       this.history.cards.withReadings(row.id),
       this.history.events.ofRound(row.id),
+      this.history.cards.rowsOfRound(row.id),
     ]);
     const result = replayStoredRound(adapter, stored);
     if (!result.ok) {
@@ -132,7 +133,14 @@ export class VerifyRoundReplay {
     const mismatches = [
       ...decodedMismatches(readings),
       ...compareReplay(stored, result.replayed),
-      ...chainMismatches(events, { settlements, readings, round: row }),
+      ...chainMismatches(events, {
+        settlements,
+        readings,
+        round: row,
+        cards,
+        decisions: chainedDecisionsOf(row, decisions),
+        readingOutcomes: await this.readingOutcomes(row, events),
+      }),
     ];
     return verdictOf(base, stored.settlements.length, mismatches);
   }
@@ -146,12 +154,15 @@ export class VerifyRoundReplay {
     row: ReplayRound,
     base: { roundId: string; tableId: string; game: string },
   ): Promise<RoundVerdict> {
-    const [bets, settlements, readings, events, voidActions] = await Promise.all([
-      this.history.bets.ofRound(row.id),
-      this.history.bets.settlementsOfRound(row.id),
-      this.history.cards.withReadings(row.id),
-      this.history.events.ofRound(row.id),
-      this.history.supervisorActions.ofRound(row.id),
+    const h = this.history;
+    const [bets, settlements, readings, events, voidActions, cards, decisions] = await Promise.all([
+      h.bets.ofRound(row.id),
+      h.bets.settlementsOfRound(row.id),
+      h.cards.withReadings(row.id),
+      h.events.ofRound(row.id),
+      h.supervisorActions.ofRound(row.id),
+      h.cards.rowsOfRound(row.id),
+      h.bets.decisionsOfRound(row.id),
     ]);
     const mismatches = [
       ...voidRefundMismatches(bets, settlements),
@@ -161,14 +172,24 @@ export class VerifyRoundReplay {
         voidReason: row.voidReason,
         round: row,
         voidActions,
+        cards,
+        decisions: chainedDecisionsOf(row, decisions),
+        readingOutcomes: await this.readingOutcomes(row, events),
       }),
     ];
     return verdictOf(base, settlements.length, mismatches);
   }
 
-  private async load(
-    row: ReplayRound,
-  ): Promise<{ stored: StoredRound; settlements: SettlementRecord[] }> {
+  /** The outcome rows of the readings the round's chain names (none read when it names none). */
+  private readingOutcomes(row: ReplayRound, events: Parameters<typeof chainedReadingTimes>[0]) {
+    return this.history.readings.outcomesAt(row.tableId, chainedReadingTimes(events));
+  }
+
+  private async load(row: ReplayRound): Promise<{
+    stored: StoredRound;
+    settlements: SettlementRecord[];
+    decisions: DecisionRecord[];
+  }> {
     const h = this.history;
     const [bets, cards, decisions, settlements, hands] = await Promise.all([
       h.bets.ofRound(row.id),
@@ -217,8 +238,19 @@ export class VerifyRoundReplay {
         result: h.result,
       })),
     };
-    return { stored, settlements };
+    return { stored, settlements, decisions };
   }
+}
+
+/**
+ * The decisions rows to compare with the chain: an Infinite Blackjack round's (the one game whose
+ * chain accepts each decision row as it is, DecisionAccepted / DecisionsAccepted), else none.
+ */
+function chainedDecisionsOf(
+  row: ReplayRound,
+  decisions: DecisionRecord[],
+): DecisionRecord[] | undefined {
+  return row.game === 'infinite-blackjack' ? decisions : undefined;
 }
 
 /** A match (with how many settlements it checked) when nothing differs, else the mismatches. */

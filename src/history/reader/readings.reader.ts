@@ -15,6 +15,14 @@ export interface ReadingRecord {
   outcomeDetail: unknown;
 }
 
+/** What became of a reading as its row says now, found by when it came and its frame number. */
+export interface ReadingOutcomeRecord {
+  /** ISO 8601 UTC with milliseconds, as the chained ReadingProcessed names it. */
+  receivedAt: string;
+  sequence: number | null;
+  outcome: string;
+}
+
 /** scanner_readings. */
 export class ReadingsReader {
   constructor(private readonly q: HistoryQuery) {}
@@ -52,5 +60,25 @@ export class ReadingsReader {
       outcome: r.outcome,
       outcomeDetail: r.outcome_detail,
     }));
+  }
+
+  /**
+   * The outcomes of the table's readings (no heartbeats or status frames) that came at any of
+   * `receivedAts` (ISO 8601), in the order stored: what replay compares with the chain.
+   */
+  async outcomesAt(
+    tableId: string,
+    receivedAts: readonly string[],
+  ): Promise<ReadingOutcomeRecord[]> {
+    if (receivedAts.length === 0) return [];
+    return this.q<ReadingOutcomeRecord>(
+      `SELECT to_char(received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "receivedAt",
+              device_seq AS sequence, outcome
+         FROM scanner_readings
+        WHERE table_id = $1 AND received_at = ANY($2::timestamptz[])
+          AND kind NOT IN ('heartbeat', 'status')
+        ORDER BY id`,
+      [tableId, receivedAts],
+    );
   }
 }
