@@ -1,6 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { ConfigError } from '../common/config-error';
 import { redactUrl } from './env-reader';
 import { loadStudioConfig } from './studio-config';
@@ -167,13 +167,27 @@ describe('operations settings', () => {
     ).logging;
     expect(terminal).toEqual({ level: 'info', format: 'pretty' });
     expect(load({}).logging.format).toBe('json');
+    // Relative to the working folder, into a folder of its own (the check creates `logs`).
+    const logs = relative(process.cwd(), join(mkdtempSync(join(tmpdir(), 'log-')), 'logs/s.log'));
     const forced = loadStudioConfig(
-      { TABLES_FILE: tablesFile(validTables), LOG_FORMAT: 'json', LOG_FILE: 'logs/s.log' },
+      { TABLES_FILE: tablesFile(validTables), LOG_FORMAT: 'json', LOG_FILE: logs },
       { terminal: true },
     ).logging;
     expect(forced.format).toBe('json');
     expect(forced.file).toMatch(/^\/.*logs\/s\.log$/);
     expect(errorOf(() => load({ LOG_FORMAT: 'xml' }))).toMatch(/^LOG_FORMAT must be one of/);
+  });
+
+  it('refuses a LOG_FILE that cannot be written while it reads the settings, naming LOG_FILE and why', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'log-file-'));
+    writeFileSync(join(dir, 'file'), 'x');
+    expect(errorOf(() => load({ LOG_FILE: dir }))).toBe(`LOG_FILE: ${dir} is a folder, not a file`);
+    expect(errorOf(() => load({ LOG_FILE: join(dir, 'file', 'studio.log') }))).toBe(
+      `LOG_FILE: ${join(dir, 'file')} is not a folder (in ${join(dir, 'file')})`,
+    );
+    expect(errorOf(() => load({ LOG_FILE: '/proc/nope/studio.log' }))).toBe(
+      'LOG_FILE: cannot create the folder /proc/nope: ENOENT',
+    );
   });
 
   it('reads the hold figures of /metrics every 30 s unless METRICS_HOLD_REFRESH_MS says otherwise', () => {

@@ -4,6 +4,7 @@ import { AuthSettings, readAuthSettings } from '../auth/auth-settings';
 import { HttpLimits, readHttpLimits } from '../http/http-settings';
 import { resolve } from 'node:path';
 import { ConfigError } from '../common/config-error';
+import { ensureWritableFile } from '../common/writable-path';
 import { EnvReader, readConfiguredFile } from './env-reader';
 import { loadTableDefinitions, TableDefinition } from './tables-config';
 
@@ -134,6 +135,19 @@ export interface StudioConfig {
 export const DEFAULT_TABLES_FILE = 'config/tables.json';
 
 /**
+ * LOG_FILE, absolute, checked here with the other settings: a folder, a path under a file or a
+ * folder that cannot be created or written in stops the start at once (exit 78), before the port,
+ * the database or a table is touched. Found when the logger opened it, it came after the database
+ * was opened and migrated. A missing folder is created (level by level) when it can be.
+ */
+function writableLogFile(logFile: string | undefined): string | undefined {
+  if (!logFile) return undefined;
+  const file = resolve(logFile);
+  ensureWritableFile('LOG_FILE', file);
+  return file;
+}
+
+/**
  * Reads and validates the whole configuration once, at start-up. Throws ConfigError whose message
  * names the offending variable; nothing else in the service reads process.env.
  */
@@ -146,7 +160,7 @@ export function loadStudioConfig(
   const tablesFile = resolve(read.string('TABLES_FILE', DEFAULT_TABLES_FILE));
   const poolSize = read.integer('DATABASE_POOL_SIZE', 10, 1, 200);
   const logLevel = read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info');
-  const logFile = read.optionalString('LOG_FILE');
+  const logFile = writableLogFile(read.optionalString('LOG_FILE'));
   return {
     http: {
       host: read.string('HOST', '127.0.0.1'),
@@ -158,7 +172,7 @@ export function loadStudioConfig(
     logging: {
       level: logLevel,
       format: read.oneOf('LOG_FORMAT', LOG_FORMATS, options.terminal ? 'pretty' : 'json'),
-      ...(logFile ? { file: resolve(logFile) } : {}),
+      ...(logFile ? { file: logFile } : {}),
     },
     ...metricsToken(read),
     metricsHoldRefreshMs: read.integer('METRICS_HOLD_REFRESH_MS', 30_000, 1_000, 3_600_000),

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { spawnService } from '../support/service-process';
 
@@ -42,4 +45,34 @@ describe('the service process, started by mistake', () => {
     );
     expect(foreign).toEqual([]);
   });
+
+  it.each([
+    ['a folder', (dir: string) => dir, (dir: string) => `LOG_FILE: ${dir} is a folder, not a file`],
+    [
+      'a folder that cannot be created',
+      () => '/proc/nope/studio.log',
+      () => 'LOG_FILE: cannot create the folder /proc/nope: ENOENT',
+    ],
+  ])(
+    'refuses a LOG_FILE that is %s with the settings (exit 78), before it opens the database',
+    async (_what, logFile, reason) => {
+      const dir = mkdtempSync(join(tmpdir(), 'studio-log-file-'));
+      try {
+        // A database nobody answers on: a LOG_FILE found only once the logger opens it (after the
+        // database and the migrations) would fail the start there instead, with exit 1.
+        const { code, lines, foreign } = await failure({
+          DATABASE_URL: 'postgres://postgres@127.0.0.1:1/studio',
+          DATABASE_CONNECT_TIMEOUT_MS: '2000',
+          LOG_FILE: logFile(dir),
+        });
+        expect({ code, lines }).toEqual({
+          code: 78,
+          lines: [`Configuration error: ${reason(dir)}`],
+        });
+        expect(foreign).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
