@@ -184,7 +184,11 @@ async function startService(url: string, tablesFile: string) {
   });
   const base = `http://127.0.0.1:${port}`;
   child.once('exit', (code) => code && console.error(`the service exited with ${code}`));
-  await until('the service', async () => ((await fetch(`${base}/health/live`)).ok ? 1 : undefined));
+  // Liveness answers 200 `starting` while the service starts: wait for `ok`.
+  await until('the service', async () => {
+    const live = await fetch(`${base}/health/live`);
+    return live.ok && ((await live.json()) as { status: string }).status === 'ok' ? 1 : undefined;
+  });
   return { child, base };
 }
 

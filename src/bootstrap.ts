@@ -99,7 +99,8 @@ export async function startStudio(
   overrides: Pick<StudioModuleOptions, 'clock' | 'ids'> = {},
 ): Promise<RunningStudio> {
   // The port first: a copy started by mistake on a taken port stops before it opens the database,
-  // takes a table's lease or starts a round (requests meanwhile are answered 503 `starting`).
+  // takes a table's lease or starts a round (requests meanwhile are answered 503 `starting`, but
+  // liveness 200 `starting`).
   const adapter = new LimitedExpressAdapter(config.httpLimits);
   try {
     await adapter.bind(config.http.port, config.http.host);

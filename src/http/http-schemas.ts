@@ -179,11 +179,14 @@ export const TABLE_VIEW: JsonSchema = {
   required: ['tableId', 'name', 'game', 'currency', 'driven'],
 };
 
-/** GET /health/live. */
+/** GET /health/live: 200 `starting` from the first moment of start-up, `ok` once started. */
 export const LIVENESS_BODY: JsonSchema = {
   title: 'Liveness',
   type: 'object',
-  properties: { status: { const: 'ok' }, uptimeSeconds: { type: 'integer', minimum: 0 } },
+  properties: {
+    status: { type: 'string', enum: ['ok', 'starting'] },
+    uptimeSeconds: { type: 'integer', minimum: 0 },
+  },
   required: ['status', 'uptimeSeconds'],
   additionalProperties: false,
 };

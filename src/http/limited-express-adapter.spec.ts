@@ -58,6 +58,32 @@ describe('LimitedExpressAdapter.bind', () => {
     expect(adapter.getHttpServer()).toBe(server);
   });
 
+  it('answers liveness 200 starting while readiness and the rest answer 503 starting', async () => {
+    const { port } = await adapter.bind(0, '127.0.0.1');
+    const base = `http://127.0.0.1:${port}`;
+
+    for (const path of ['/health/live', '/health/live?probe=k8s']) {
+      const live = await fetch(`${base}${path}`);
+      expect(live.status).toBe(200);
+      expect(live.headers.get('cache-control')).toBe('no-store');
+      const body = (await live.json()) as { status: string; uptimeSeconds: number };
+      expect(body).toEqual({ status: 'starting', uptimeSeconds: expect.any(Number) });
+    }
+    const head = await fetch(`${base}/health/live`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+
+    for (const [method, path] of [
+      ['GET', '/health/ready'],
+      ['GET', '/health/live/x'],
+      ['POST', '/health/live'],
+    ]) {
+      const answer = await fetch(`${base}${path}`, { method });
+      expect({ method, path, status: answer.status }).toEqual({ method, path, status: 503 });
+      expect(((await answer.json()) as { error: string }).error).toBe('starting');
+    }
+  });
+
   it('gives the port back when the start-up fails before the application has it', async () => {
     const { port } = await adapter.bind(0, '127.0.0.1');
     await adapter.unbind();

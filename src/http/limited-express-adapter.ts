@@ -12,7 +12,9 @@ import type { HttpLimits } from './http-settings';
  *
  * The port can be opened before the application is built (`bind`): a port that is taken then stops
  * the start-up before the database opens, a table's lease is taken or a round starts, and while the
- * service starts each request is answered `503 starting` until `listen` lets the application in.
+ * service starts each request is answered `503 starting` until `listen` lets the application in,
+ * except liveness (`GET /health/live`, 200 `starting`): the process is alive, and a probe that
+ * restarts a service whose liveness fails must not kill it mid-start (a first start migrates).
  */
 export class LimitedExpressAdapter extends ExpressAdapter {
   private bound?: Server;
@@ -82,16 +84,35 @@ const STARTING = JSON.stringify({
   message: 'The service is starting; retry in a moment',
 });
 
-/** Before the application is up: a 503 nothing caches, on a connection that is then closed. */
-function answerStarting(_request: IncomingMessage, response: ServerResponse): void {
-  response.writeHead(503, {
+/** The path liveness probes ask, answered 200 while the service starts. */
+export const LIVENESS_PATH = '/health/live';
+
+/**
+ * Before the application is up: a 503 nothing caches, on a connection that is then closed; a
+ * liveness probe (GET or HEAD) gets 200 `{"status":"starting"}` instead, readiness stays 503.
+ */
+function answerStarting(request: IncomingMessage, response: ServerResponse): void {
+  const headers = {
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
-    'Retry-After': '1',
     Connection: 'close',
-  });
+  };
+  if (isLivenessProbe(request)) {
+    response.writeHead(200, headers);
+    const live = { status: 'starting', uptimeSeconds: Math.round(process.uptime()) };
+    response.end(request.method === 'HEAD' ? undefined : JSON.stringify(live));
+    return;
+  }
+  response.writeHead(503, { ...headers, 'Retry-After': '1' });
   response.end(STARTING);
+}
+
+function isLivenessProbe(request: IncomingMessage): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const url = request.url ?? '';
+  const query = url.indexOf('?');
+  return (query < 0 ? url : url.slice(0, query)) === LIVENESS_PATH;
 }
 
 export function checkingInterval(headersTimeoutMs: number): number {

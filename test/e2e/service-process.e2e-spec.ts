@@ -49,6 +49,16 @@ describe('the service process', () => {
     return copy;
   }
 
+  /** A port free a moment ago (the service's own start takes it; PORT=0 says it only at the end). */
+  async function freePort(): Promise<number> {
+    const { createServer } = await import('node:net');
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+    const { port } = probe.address() as { port: number };
+    await new Promise((r) => probe.close(r));
+    return port;
+  }
+
   async function embeddedRows(port: number) {
     const client = new Client({
       connectionString: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -119,6 +129,39 @@ describe('the service process', () => {
       });
     } finally {
       if (service.child.exitCode === null) service.killGroup('SIGKILL');
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('answers liveness 200 (starting) from the first moment, readiness 503 until it has started', async () => {
+    const folder = copyOfDataDir('studio-pglite-live-');
+    const port = await freePort();
+    const service = spawnService({ PORT: String(port), PGLITE_DATA_DIR: folder });
+    const base = `http://127.0.0.1:${port}`;
+    const answer = async (path: string) => {
+      try {
+        const response = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(5_000) });
+        const body = (await response.json()) as { status?: string; error?: string };
+        return `${response.status} ${body.status ?? body.error}`;
+      } catch {
+        return 'no answer'; // the port is not open yet
+      }
+    };
+    try {
+      // Probes as a platform's orchestrator sends them while the service starts.
+      const seen = new Set<string>();
+      while (!/listening on/.test(service.stdout()) && service.child.exitCode === null) {
+        const [live, ready] = await Promise.all([answer('/health/live'), answer('/health/ready')]);
+        if (live !== 'no answer') seen.add(`live ${live}, ready ${ready}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await service.listening();
+      expect(seen).toContain('live 200 starting, ready 503 starting');
+      for (const pair of seen) expect(pair).toMatch(/^live 200 (starting|ok), /);
+      expect(await answer('/health/live')).toBe('200 ok');
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited();
       rmSync(folder, { recursive: true, force: true });
     }
   });
