@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { endWithin } from './end-within';
 
 /** The advisory-lock namespace (first key) of the instances' liveness locks. */
 export const LIVENESS_LOCK_NAMESPACE = 727001;
@@ -96,7 +97,7 @@ export class LivenessSession {
   async close(): Promise<void> {
     const client = this.client;
     this.client = undefined;
-    if (client) await client.end().catch(() => undefined);
+    if (client) await endWithin(client);
   }
 }
 

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import { oneLine } from '../common/one-line';
+import { endWithin } from './end-within';
 
 export interface ChannelListenerSettings {
   url: string;
@@ -61,7 +62,7 @@ export class PgChannelListener {
     clearTimeout(this.reconnectTimer);
     const client = this.current;
     this.client = this.current = undefined;
-    await client?.end().catch(() => undefined);
+    if (client) await endWithin(client);
   }
 
   private async connect(): Promise<void> {
