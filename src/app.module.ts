@@ -40,7 +40,8 @@ import type { TransitionListener } from './tables/table-runtime';
 import { TableRuntimeRegistry } from './tables/table-runtime.registry';
 import { TablesLifecycle } from './tables/tables-lifecycle';
 import { TablesModule } from './tables/tables.module';
-import { StudioLifecycle } from './studio-lifecycle';
+import { STOP_STEPS, StudioLifecycle } from './studio-lifecycle';
+import { StopProgress } from './common/stop-progress';
 import { PlatformsModule } from './platforms/platforms.module';
 import { STUDIO_CONFIG } from './tokens';
 
@@ -49,6 +50,8 @@ export interface StudioModuleOptions {
   database: DatabaseConnection;
   clock?: Clock;
   ids?: IdGenerator;
+  /** Where the stop's steps are followed (bootstrap reads it when a stop is cut short). */
+  stopProgress?: StopProgress;
 }
 
 function subscribed<L extends { onTransition: TransitionListener }>(
@@ -149,6 +152,10 @@ export class StudioModule implements NestModule {
         { provide: DatabaseConnection, useValue: database },
         { provide: Clock, useValue: clock },
         { provide: IdGenerator, useValue: ids },
+        {
+          provide: StopProgress,
+          useValue: options.stopProgress ?? new StopProgress(Object.values(STOP_STEPS)),
+        },
         {
           provide: READINESS_CHECKS,
           inject: [

@@ -6,12 +6,14 @@ import type { AddressInfo } from 'node:net';
 import { StudioModule, StudioModuleOptions } from './app.module';
 import { oneLine } from './common/one-line';
 import { StartupError } from './common/config-error';
+import { StopProgress } from './common/stop-progress';
 import { HttpErrorsFilter } from './http/http-errors.filter';
 import { useBodyLimits } from './http/body-limits';
 import { ConnectionCap } from './http/connection-cap';
 import type { HttpLimits } from './http/http-settings';
 import { LimitedExpressAdapter } from './http/limited-express-adapter';
 import type { StudioConfig } from './config/studio-config';
+import { STOP_STEPS } from './studio-lifecycle';
 import { DatabaseConnection } from './database/database-connection';
 import { requestLogging } from './logging/logging.options';
 import { HealthController } from './health/health.controller';
@@ -88,7 +90,13 @@ export interface RunningStudio {
   connections: Pick<ConnectionCap, 'refused' | 'openFrom'>;
   /** Stops gracefully; `why` (a signal name) goes into the "stopping" line. */
   close(why?: string): Promise<void>;
+  /** What the stop under way has not finished yet (the step under way first). */
+  unfinishedStop(): string[];
 }
+
+/** The stop's first step: Nest's hooks before the tables' (StudioLifecycle has the rest). */
+const FIRST_STOP_STEP =
+  'leave the Kafka command group, end the live streams and checkpoints, close the HTTP port';
 
 /**
  * Builds and starts the service for a validated configuration: database (embedded or real),
@@ -115,6 +123,7 @@ export async function startStudio(
     throw error;
   }
   let app: INestApplication | undefined;
+  const stop = new StopProgress([FIRST_STOP_STEP, ...Object.values(STOP_STEPS)]);
   try {
     if (config.database.runMigrations) {
       try {
@@ -124,7 +133,7 @@ export async function startStudio(
       }
     }
     app = await NestFactory.create(
-      StudioModule.forRoot({ config, database, ...overrides }),
+      StudioModule.forRoot({ config, database, stopProgress: stop, ...overrides }),
       adapter,
       // Body parsers with a limit per route instead (httpLimits). Nest's own lines wait for the
       // service's logger; a start that fails before it has one drops them (Nest would print its
@@ -179,6 +188,7 @@ export async function startStudio(
       database,
       commandIntake: intake,
       connections,
+      unfinishedStop: () => stop.unfinished(),
       close: async (why) => {
         const began = performance.now();
         logger.log(
@@ -189,7 +199,9 @@ export async function startStudio(
         // then leaves the consumer group before the tables stop (StudioLifecycle has the order).
         running.get(HealthController).drain();
         intake?.stop();
+        stop.enter(FIRST_STOP_STEP);
         await running.close();
+        stop.finished();
         const took = ((performance.now() - began) / 1000).toFixed(1);
         logger.log(`Studio service stopped (${took} s)`, 'Bootstrap');
       },

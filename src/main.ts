@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { startStudio } from './bootstrap';
 import { oneLine } from './common/one-line';
 import { ConfigError, StartupError } from './common/config-error';
+import { stopCutAfterMs, stopCutShortLine } from './common/stop-progress';
 import { loadStudioConfig, StudioConfig } from './config/studio-config';
 
 /**
@@ -38,14 +39,26 @@ async function main(): Promise<void> {
     fail('Start-up failed', error);
   }
 
+  // A stop that does not finish within SHUTDOWN_TIMEOUT_MS (a database that hangs holds its steps
+  // until their query timeouts) is cut short a little before it, with one line naming what it did
+  // not finish, and exits 1: stopped, but not cleanly (the leases it still held expire with its
+  // database session, and the service manager shows a failed stop).
   let shuttingDown = false;
   onSignal = (signal: NodeJS.Signals) => {
     if (shuttingDown) return;
     shuttingDown = true;
+    const began = performance.now();
+    const budget = config.shutdownTimeoutMs;
     const timer = setTimeout(() => {
-      process.stderr.write(`Shutdown took longer than ${config.shutdownTimeoutMs} ms; exiting\n`);
+      const line = stopCutShortLine(
+        signal,
+        performance.now() - began,
+        budget,
+        running.unfinishedStop(),
+      );
+      process.stderr.write(`${line}\n`);
       process.exit(1);
-    }, config.shutdownTimeoutMs);
+    }, stopCutAfterMs(budget));
     timer.unref();
     running
       .close(signal)

@@ -1,4 +1,6 @@
 import { Inject, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { settleWithin } from './common/settle-within';
+import { StopProgress } from './common/stop-progress';
 import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
 import { EventPublisher } from './outbox/event-publisher';
@@ -9,6 +11,17 @@ import { RegisterConfiguredTables } from './tables/register-configured-tables.us
 import { TableRuntimeRegistry } from './tables/table-runtime.registry';
 import { TablesLifecycle } from './tables/tables-lifecycle';
 import { STUDIO_CONFIG } from './tokens';
+
+/** The steps of the stop, in their order (what a stop cut short names as not finished). */
+export const STOP_STEPS = {
+  handOver: 'hand the tables over to the other instances',
+  inbox: 'stop the command inbox',
+  scanners: 'close the scanners and store their last readings',
+  tables: 'stop the tables and release their leases',
+  relay: "finish the outbox relay's batch",
+  producer: 'disconnect the Kafka producer',
+  database: 'close the database pool',
+} as const;
 
 /** Start-up and shutdown order of the service's own moving parts. */
 export class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -22,6 +35,7 @@ export class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShu
     private readonly tables: TablesLifecycle,
     private readonly registry: TableRuntimeRegistry,
     private readonly inbox: CommandInbox,
+    private readonly stop: StopProgress,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -46,18 +60,19 @@ export class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShu
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.handOverBetweenRounds();
+    const step = <T>(name: string, work: () => Promise<T>) => this.stop.run(name, work);
+    await step(STOP_STEPS.handOver, () => this.handOverBetweenRounds());
     // The command consumer has left the group (beforeApplicationShutdown); the inbox stops next,
     // its in-flight drains answered, and the commands still waiting stay for the next owners.
-    await this.inbox.stop();
+    await step(STOP_STEPS.inbox, () => this.inbox.stop());
     // Close the serial ports first and store their last readings while the database is open.
-    await this.scanners.stop();
+    await step(STOP_STEPS.scanners, () => this.scanners.stop());
     // Stop the tables (their in-flight transitions finish) and release their leases at once.
-    await this.tables.stop();
+    await step(STOP_STEPS.tables, () => this.tables.stop());
     // Stop taking work, let the in-flight batch finish, flush the producer, then close the pool.
-    await this.relay.stop();
-    await this.publisher.disconnect().catch(() => undefined);
-    await this.database.close();
+    await step(STOP_STEPS.relay, () => this.relay.stop());
+    await step(STOP_STEPS.producer, () => this.publisher.disconnect().catch(() => undefined));
+    await step(STOP_STEPS.database, () => this.database.close());
   }
 
   /**
@@ -67,9 +82,16 @@ export class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShu
    * instance releases its tables at once (nobody would take them sooner by waiting).
    */
   private async handOverBetweenRounds(): Promise<void> {
-    const live = await this.tables.distribution().catch(() => ({}));
-    if (!Object.keys(live).some((id) => id !== this.config.instanceId)) return;
     const handOverMs = Math.min(5_000, this.config.shutdownTimeoutMs / 2);
-    await this.tables.handOverAll(Date.now() + handOverMs).catch(() => undefined);
+    const deadline = Date.now() + handOverMs;
+    // Within the hand-over's own deadline: on a database that hangs, the read waited for its
+    // client-side timeout (statement timeout + margin, 6.5 s by default), most of the budget.
+    const live = await settleWithin(
+      this.tables.distribution().catch(() => ({})),
+      handOverMs,
+      {} as Record<string, number>,
+    );
+    if (!Object.keys(live).some((id) => id !== this.config.instanceId)) return;
+    await this.tables.handOverAll(deadline).catch(() => undefined);
   }
 }
