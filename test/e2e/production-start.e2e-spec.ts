@@ -115,22 +115,24 @@ describe('the production start', () => {
     service.stdout!.on('data', (d) => (out += d.toString()));
     service.stderr!.on('data', (d) => (err += d.toString()));
     const url = await waitFor(
+      'the "listening on" line',
       () => {
         if (service!.exitCode !== null) {
           throw new Fatal(new Error(`exited ${service!.exitCode}: ${err}`));
         }
         return out.match(/listening on (http:\/\/[^\s"]+)/)?.[1];
       },
-      { timeoutMs: 300_000, what: 'the "listening on" line' },
+      300_000,
     );
     // Each readiness check has a short deadline of its own, so a service just started on a
     // loaded machine may answer 503 for a moment: ready means 200 within a minute.
     const ready = await waitFor(
+      'readiness 200',
       async () => {
         const answer = await fetch(`${url}/health/ready`);
         return answer.status === 200 ? answer : undefined;
       },
-      { timeoutMs: 60_000, what: 'readiness 200' },
+      60_000,
     );
     expect(await ready.json()).toMatchObject({
       status: 'ok',
@@ -145,10 +147,11 @@ describe('the production start', () => {
     // SIGTERM to the group, as a terminal's Ctrl-C reaches npm and the service together: npm
     // ends at once by the signal, the service drains and logs its stop.
     process.kill(-service.pid!, 'SIGTERM');
-    await waitFor(() => (/Studio service stopped/.test(out) ? true : undefined), {
-      timeoutMs: 30_000,
-      what: `the "stopped" line (${out.slice(-400)} ${err})`,
-    });
+    await waitFor(
+      `the "stopped" line (${out.slice(-400)} ${err})`,
+      () => /Studio service stopped/.test(out),
+      30_000,
+    );
     expect(err).not.toMatch(/Shutdown .* failed|longer than/);
   });
 

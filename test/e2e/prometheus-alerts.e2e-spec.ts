@@ -145,10 +145,11 @@ describe('the Prometheus alert rules against two instances', () => {
     );
     prometheus.stderr!.on('data', (d) => (prometheusLog += d.toString()));
     await Promise.all([a.listening(120_000), b.listening(120_000)]);
-    await waitFor(async () => ((await fetch(`${prometheusUrl}/-/ready`)).ok ? true : undefined), {
-      timeoutMs: 30_000,
-      what: `Prometheus ready (${prometheusLog})`,
-    });
+    await waitFor(
+      `Prometheus ready (${prometheusLog})`,
+      async () => (await fetch(`${prometheusUrl}/-/ready`)).ok,
+      30_000,
+    );
   });
 
   afterAll(async () => {
@@ -240,8 +241,9 @@ describe('the Prometheus alert rules against two instances', () => {
     const all = loaded.data.groups.flatMap((g) => g.rules);
     expect(Number(rules.stdout.match(/(\d+) rules found/)![1])).toBe(all.length);
     await waitFor(
-      async () => ((await query('sum(up{job="studio"})'))[0]?.value[1] === '2' ? true : undefined),
-      { timeoutMs: 30_000, what: 'both instances scraped' },
+      'both instances scraped',
+      async () => (await query('sum(up{job="studio"})'))[0]?.value[1] === '2',
+      30_000,
     );
     expect(all.every((r) => r.health !== 'err')).toBe(true);
   });
@@ -301,10 +303,11 @@ describe('the Prometheus alert rules against two instances', () => {
       await client.end();
     }
     // The hold figures are recomputed at most every METRICS_HOLD_REFRESH_MS (DatabaseSnapshot).
-    const alert = await waitFor(() => firing('StudioHoldOutOfBand', { table: 'pd-hold' }), {
-      timeoutMs: 90_000,
-      what: 'StudioHoldOutOfBand firing for pd-hold',
-    });
+    const alert = await waitFor(
+      'StudioHoldOutOfBand firing for pd-hold',
+      () => firing('StudioHoldOutOfBand', { table: 'pd-hold' }),
+      90_000,
+    );
     expect(alert.labels).toMatchObject({ verdict: 'above', severity: 'critical' });
     expect((await alerts()).filter((x) => x.labels.alertname === 'StudioHoldOutOfBand')).toEqual(
       [alert].map((x) => expect.objectContaining({ labels: x.labels })),
@@ -316,8 +319,9 @@ describe('the Prometheus alert rules against two instances', () => {
   it('fires the database-outage alert for the instance cut off, clears it after', async () => {
     proxy.cut();
     const alert = await waitFor(
+      'StudioDatabaseUnreachable firing for instance b',
       () => firing('StudioDatabaseUnreachable', { instance: targets.b }),
-      { timeoutMs: 60_000, what: 'StudioDatabaseUnreachable firing for instance b' },
+      60_000,
     );
     expect(alert.labels.severity).toBe('critical');
     const now = await alerts();
@@ -330,11 +334,9 @@ describe('the Prometheus alert rules against two instances', () => {
     expect(now.filter((x) => x.labels.alertname === 'StudioInstanceDown')).toEqual([]);
     proxy.restore();
     await waitFor(
-      async () =>
-        (await alerts()).some((x) => x.labels.alertname === 'StudioDatabaseUnreachable')
-          ? undefined
-          : true,
-      { timeoutMs: 60_000, what: 'StudioDatabaseUnreachable cleared' },
+      'StudioDatabaseUnreachable cleared',
+      async () => !(await alerts()).some((x) => x.labels.alertname === 'StudioDatabaseUnreachable'),
+      60_000,
     );
     expect((await query(`studio_database_up{instance="${targets.b}"}`))[0]?.value[1]).toBe('1');
   });
@@ -343,10 +345,11 @@ describe('the Prometheus alert rules against two instances', () => {
     expect((await alerts()).filter((x) => x.labels.alertname === 'StudioInstanceDown')).toEqual([]);
     b.killGroup('SIGKILL');
     await b.exited();
-    const alert = await waitFor(() => firing('StudioInstanceDown', { instance: targets.b }), {
-      timeoutMs: 60_000,
-      what: 'StudioInstanceDown firing for instance b',
-    });
+    const alert = await waitFor(
+      'StudioInstanceDown firing for instance b',
+      () => firing('StudioInstanceDown', { instance: targets.b }),
+      60_000,
+    );
     expect(alert.labels.severity).toBe('critical');
     expect(
       (await alerts())

@@ -77,27 +77,8 @@ export async function startTestStudio(options: TestStudioOptions): Promise<Runni
   return studio;
 }
 
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 30_000,
-  intervalMs = 100,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value as T;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-  throw new Error(
-    `Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
-  );
-}
+/** One wait for every test (support/wait-for.ts), here too for the files that import it from here. */
+export { waitFor } from './wait-for';
 
 /** POSTs JSON to the running service and returns the status and the JSON body. */
 export async function postJson(

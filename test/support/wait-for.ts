@@ -1,31 +1,34 @@
 /**
- * Resolves with the first value `read` gives that is not undefined (checked every `everyMs`);
- * rejects after `timeoutMs` naming `what` and the last error `read` threw, if any.
+ * Resolves with the first value `probe` gives that is neither undefined nor false (checked every
+ * `intervalMs`); rejects after `timeoutMs` naming `what` and the last error `probe` threw, if any.
+ * A probe that throws `Fatal` stops the wait at once (a process that exited cannot become ready).
  */
 export async function waitFor<T>(
-  read: () => T | undefined | Promise<T | undefined>,
-  { timeoutMs, what, everyMs = 100 }: { timeoutMs: number; what: string; everyMs?: number },
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+  intervalMs = 100,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
-      const value = await read();
-      if (value !== undefined) return value;
+      const value = await probe();
+      if (value !== undefined && value !== false) return value as T;
     } catch (error) {
-      last = error;
       if (error instanceof Fatal) throw error.cause;
+      last = error;
     }
     if (Date.now() > deadline) {
       throw new Error(
-        `${what}: not seen in ${timeoutMs} ms${last ? ` (last: ${String(last)})` : ''}`,
+        `Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
       );
     }
-    await new Promise((r) => setTimeout(r, everyMs));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
 
-/** Thrown inside `read` to stop waiting at once (a process that exited cannot become ready). */
+/** Thrown inside a probe to stop waiting at once, rejecting with `cause`. */
 export class Fatal extends Error {
   constructor(override readonly cause: Error) {
     super(cause.message);
