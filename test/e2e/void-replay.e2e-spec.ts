@@ -100,14 +100,20 @@ describe('auditor replay of rounds voided at once', () => {
     ];
     for (const [tableId, tableBets] of bets) {
       const round = await bettingRound(tableId);
-      await bet(tableId, tableBets);
+      const ids = await bet(tableId, tableBets);
+      // Bob takes his Pok Deng bet back before the void: cancelled, not refunded.
+      if (tableId === POK) await studio.cancel(POK, ids[2], 'bob');
       await voidAndReplay(tableId, round.id, `camera failure at ${tableId}`);
       const refunds = await q<{ outcome: string }>(
         `SELECT outcome FROM settlements WHERE round_id = $1`,
         [round.id],
       );
       expect(refunds.length).toBeGreaterThanOrEqual(tableBets.length);
-      expect(refunds.every((r) => r.outcome === 'void-refund')).toBe(true);
+      expect(refunds.map((r) => r.outcome).sort()).toEqual(
+        tableId === POK
+          ? ['cancelled', 'void-refund', 'void-refund']
+          : refunds.map(() => 'void-refund'),
+      );
     }
   });
 
@@ -195,6 +201,12 @@ describe('auditor replay of rounds voided at once', () => {
       `SELECT player_id, action FROM decisions WHERE round_id = $1 ORDER BY id`,
       [roundId],
     );
+    // p2, silent, was played automatically when window one closed (no decisions row of its own).
+    const [closed] = await q<{ payload: { autoPlayed: number } }>(
+      `SELECT payload FROM round_events WHERE round_id = $1 AND type = 'DecisionWindowClosed'`,
+      [roundId],
+    );
+    expect(closed.payload.autoPlayed).toBe(1);
     expect(decisions.map((d) => `${d.player_id} ${d.action}`)).toEqual([
       'p1 hit',
       'p4 hit',

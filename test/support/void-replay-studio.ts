@@ -100,12 +100,21 @@ export function useVoidReplayStudio(
     return row?.status;
   }
 
-  /** Each bet placed over the platform API, every one accepted. */
-  async function bet(tableId: string, bets: object[]): Promise<void> {
+  /** Each bet placed over the platform API, every one accepted; their betIds. */
+  async function bet(tableId: string, bets: object[]): Promise<string[]> {
+    const ids: string[] = [];
     for (const b of bets) {
       const r = await post(`/platform/tables/${tableId}/bets`, b, platform);
       expect(r.body).toMatchObject({ accepted: true });
+      ids.push((r.body.reply as { betId: string }).betId);
     }
+    return ids;
+  }
+
+  /** Cancels the player's bet (betting still open). */
+  async function cancel(tableId: string, betId: string, playerId: string): Promise<void> {
+    const path = `/platform/tables/${tableId}/bets/${encodeURIComponent(betId)}/cancel`;
+    expect((await post(path, { playerId }, platform)).body).toMatchObject({ accepted: true });
   }
 
   const decide = (tableId: string, decision: object) =>
@@ -184,6 +193,7 @@ export function useVoidReplayStudio(
     bettingRound,
     status,
     bet,
+    cancel,
     decide,
     closeBetting,
     voidRound,
