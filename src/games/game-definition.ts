@@ -32,4 +32,9 @@ export interface GameDefinition {
   replay(adapter: GameAdapter, round: StoredRound): ReplayedRound;
   /** The engine makes decisions itself (bots, auto-play): the replay compares them too. */
   readonly comparesEngineDecisions?: boolean;
+  /**
+   * The face-down slots a void turns over (the adapter's voidRound `reveals`) with no reveal
+   * event of their own: their reveal time is the void's. None unless the game says so.
+   */
+  readonly voidTurnsOver?: readonly string[];
 }

@@ -300,8 +300,8 @@ describe('the cards lying face down or up against the chain', () => {
       revealedAt: at(30),
       ...over,
     });
-  const check = (events: StoredChainEvent[], cards: CardRecord[]) =>
-    chainMismatches(events, { settlements: [], readings: [], cards });
+  const check = (events: StoredChainEvent[], cards: CardRecord[], voidTurnsOver?: string[]) =>
+    chainMismatches(events, { settlements: [], readings: [], cards, voidTurnsOver });
 
   it('agree as dealt and turned over', () => {
     expect(check(BJ, [card(), hole()])).toEqual([]);
@@ -356,9 +356,17 @@ describe('the cards lying face down or up against the chain', () => {
       timed(event('CardDealtFaceDown', { slot: 'dealer-hole' }), 12),
       timed(event('RoundVoided', { reason: 'bot stuck' }), 20),
     ];
-    // A practice void turns the hole card over; a void elsewhere leaves it down.
-    expect(check(practice, [card({ readingId: null }), hole({ revealedAt: at(20) })])).toEqual([]);
-    expect(check(practice, [card({ readingId: null }), hole({ revealedAt: null })])).toEqual([]);
+    // A practice void turns the hole card over (the game says so); a void elsewhere leaves it
+    // down, so a hole card "revealed" at the void of another game's round is an edit.
+    const turned = ['dealer-hole'];
+    for (const revealedAt of [at(20), null]) {
+      expect(check(practice, [card({ readingId: null }), hole({ revealedAt })], turned)).toEqual(
+        [],
+      );
+    }
+    expect(check(practice, [card({ readingId: null }), hole({ revealedAt: at(20) })])).toEqual([
+      { field: 'card dealer-hole revealed (chain)', stored: at(20), replayed: null },
+    ]);
     expect(check(practice, [card({ revealedAt: at(20) })])).toEqual([
       { field: 'card dealer-up revealed (chain)', stored: at(20), replayed: at(10) },
     ]);

@@ -55,6 +55,8 @@ export function chainMismatches(
     decisions?: readonly DecisionRow[];
     /** Every round_cards row of the round, corrected ones included. */
     cards?: readonly CardRow[];
+    /** The face-down slots the round's game turns over when it is voided (GameDefinition). */
+    voidTurnsOver?: readonly string[];
     /** The rows of the readings the round's ReadingProcessed events name (chainedReadingTimes). */
     readingOutcomes?: readonly ReadingOutcomeRecord[];
   },
@@ -62,7 +64,7 @@ export function chainMismatches(
   return [
     ...settlementMismatches(events, rows.settlements),
     ...readingMismatches(events, rows.readings),
-    ...cardMismatches(events, rows.cards),
+    ...cardMismatches(events, rows.cards, rows.voidTurnsOver ?? []),
     ...readingOutcomeMismatches(events, rows.readingOutcomes),
     ...decisionMismatches(events, rows.decisions),
     ...voidMismatches(events, rows.voidReason),
@@ -370,12 +372,14 @@ function chainedCardFacts(events: readonly StoredChainEvent[]) {
  * Each card row's face_down and revealed_at against the chain: face down exactly when the chain
  * dealt its slot face down; a face-down card revealed when the chain turned it over (never, if it
  * did not or the card was corrected before: a correction replaces a card before its reveal; a
- * void may turn a practice table's hole card over, so a voided round's unturned card may show the
- * void's time); a face-up card revealed as it was dealt (when the chain names that card's dealing).
+ * void turns over the slots its game says, `voidTurnsOver`, such as a practice table's hole card,
+ * at the void's time, with no event of their own); a face-up card revealed as it was dealt (when
+ * the chain names that card's dealing).
  */
 function cardMismatches(
   events: readonly StoredChainEvent[],
   cards: readonly CardRow[] | undefined,
+  voidTurnsOver: readonly string[],
 ): ReplayMismatch[] {
   if (!cards) return [];
   const chain = chainedCardFacts(events);
@@ -387,7 +391,11 @@ function cardMismatches(
     }
     if (down) {
       const at = c.correctedByCardRowId === null ? (chain.revealedAt.get(c.slot) ?? null) : null;
-      const voidTurned = at === null && c.correctedByCardRowId === null && chain.voidedAt;
+      const voidTurned =
+        at === null &&
+        c.correctedByCardRowId === null &&
+        chain.voidedAt &&
+        voidTurnsOver.includes(c.slot);
       if (c.revealedAt !== at && !(voidTurned && c.revealedAt === chain.voidedAt)) {
         out.push({ field: `card ${c.slot} revealed (chain)`, stored: c.revealedAt, replayed: at });
       }

@@ -1,6 +1,6 @@
 import type { CardCode } from '@studio/cards';
 import { isGameKind } from '@studio/contracts';
-import { createGameAdapter } from '../../games/game-registry';
+import { createGameAdapter, gameDefinition } from '../../games/game-registry';
 import { historyReader, HistoryReader, HistorySource } from '../../history/reader/history-reader';
 import type { DecisionRecord, SettlementRecord } from '../../history/reader/bets.reader';
 import type { CardReading } from '../../history/reader/round-cards.reader';
@@ -173,6 +173,7 @@ export class VerifyRoundReplay {
         round: row,
         voidActions,
         cards,
+        voidTurnsOver: isGameKind(row.game) ? gameDefinition(row.game).voidTurnsOver : undefined,
         decisions: chainedDecisionsOf(row, decisions),
         readingOutcomes: await this.readingOutcomes(row, events),
       }),

@@ -15,4 +15,6 @@ export const EUROPEAN_PRACTICE: GameDefinition = {
   replay: replayPractice,
   // Bots decide inside the engine: their decisions on record must be the ones replayed.
   comparesEngineDecisions: true,
+  // A voided round shows its dealer's hole card (EuropeanPracticeAdapter.voidRound).
+  voidTurnsOver: ['dealer-hole'],
 };
