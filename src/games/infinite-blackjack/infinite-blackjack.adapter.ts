@@ -152,7 +152,7 @@ export class InfiniteBlackjackAdapter
       return { step: { state, events: [] }, results };
     }
     // A window's bets are announced as BetsAccepted events of up to EVENT_ENTRIES bets each
-    // (one event, hash and outbox row per thousand bets, not per bet); each bet's own answer
+    // (one event, hash and outbox row per EVENT_ENTRIES bets, not per bet); each bet's own answer
     // still goes to its command's sender.
     result.events = inChunks(inputs, EVENT_ENTRIES).map((chunk) =>
       publicEvent('BetsAccepted', {
@@ -279,7 +279,7 @@ export class InfiniteBlackjackAdapter
     return {
       step: {
         state: result.state,
-        // One DecisionsAccepted per thousand decisions (see placeBets).
+        // One DecisionsAccepted per EVENT_ENTRIES decisions (see placeBets).
         events: inChunks(accepted, EVENT_ENTRIES).map((chunk) =>
           publicEvent('DecisionsAccepted', {
             window: state.window,

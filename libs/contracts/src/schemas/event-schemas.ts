@@ -287,7 +287,7 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
   entry(
     'BetAccepted',
     ALL,
-    'A bet was accepted (and the stake taken).',
+    'A bet was accepted (and the stake taken); at Infinite Blackjack, see BetsAccepted.',
     payload(
       {
         playerId: ID,
@@ -311,7 +311,7 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
   entry(
     'BetsAccepted',
     IBJ,
-    'A batch of bets was accepted: the bets a Kafka intake batch placed, a few per event (a bet placed alone is a BetAccepted).',
+    'Bets accepted: the bets one table transaction placed, from Kafka or HTTP, one or many (up to 10 per event; Infinite Blackjack announces every bet this way).',
     payload({
       accepted: { ...COUNT, description: 'how many bets this event lists' },
       bets: LIST(
@@ -541,7 +541,7 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
   entry(
     'DecisionsAccepted',
     IBJ,
-    'A batch of decisions was accepted: the decisions a Kafka intake batch made, a few per event (one made alone is a DecisionAccepted).',
+    'Decisions accepted: the decisions one table transaction applied, from Kafka or HTTP, one or many (up to 10 per event; Infinite Blackjack announces every decision this way).',
     payload({
       window: COUNT,
       accepted: { ...COUNT, description: 'how many decisions this event lists' },
@@ -551,7 +551,7 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
   entry(
     'DecisionAccepted',
     IBJ_LUX,
-    'A decision was accepted.',
+    "A decision was accepted (Infinite Blackjack's come as DecisionsAccepted).",
     payload({ playerId: ID, action: ID, window: COUNT, seat: SEAT, hand: COUNT }, []),
   ),
   entry(

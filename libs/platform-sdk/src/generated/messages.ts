@@ -394,7 +394,7 @@ export interface BehindBetAccepted {
 }
 
 /**
- * A bet was accepted (and the stake taken).
+ * A bet was accepted (and the stake taken); at Infinite Blackjack, see BetsAccepted.
  */
 export interface BetAccepted {
   /**
@@ -536,7 +536,7 @@ export interface BetCancelled {
 }
 
 /**
- * A batch of bets was accepted: the bets a Kafka intake batch placed, a few per event (a bet placed alone is a BetAccepted).
+ * Bets accepted: the bets one table transaction placed, from Kafka or HTTP, one or many (up to 10 per event; Infinite Blackjack announces every bet this way).
  */
 export interface BetsAccepted {
   /**
@@ -1458,7 +1458,7 @@ export interface Decision {
 }
 
 /**
- * A decision was accepted.
+ * A decision was accepted (Infinite Blackjack's come as DecisionsAccepted).
  */
 export interface DecisionAccepted {
   /**
@@ -1675,7 +1675,7 @@ export interface DecisionWindowOpened {
 }
 
 /**
- * A batch of decisions was accepted: the decisions a Kafka intake batch made, a few per event (one made alone is a DecisionAccepted).
+ * Decisions accepted: the decisions one table transaction applied, from Kafka or HTTP, one or many (up to 10 per event; Infinite Blackjack announces every decision this way).
  */
 export interface DecisionsAccepted {
   /**
