@@ -143,6 +143,34 @@ export const ACCEPTED_BODY: JsonSchema = {
   required: ['accepted'],
 };
 
+/** A placed bet's answer: the betId its settlement will name, and what it took from the player. */
+export const BET_ACCEPTED_BODY: JsonSchema = {
+  title: 'BetAccepted',
+  type: 'object',
+  properties: {
+    ...ACCEPTED_BODY.properties,
+    reply: {
+      type: 'object',
+      properties: {
+        betId: {
+          type: 'string',
+          description: 'the id its settlement, refund or cancellation names',
+        },
+        roundId: { type: 'string', format: 'uuid' },
+        deducted: {
+          type: 'integer',
+          minimum: 0,
+          description:
+            'what the bet took from the player in all, minor units: its side bets with the main ' +
+            "one, a Pok Deng Player N bet's deposit with the bet (what the wallet must have debited)",
+        },
+      },
+      required: ['betId', 'roundId'],
+    },
+  },
+  required: ['accepted', 'reply'],
+};
+
 const nullable = (schema: JsonSchema): JsonSchema => ({ ...schema, nullable: true }) as JsonSchema;
 
 /** What a console shows of a table (see src/tables/table-view.ts). */

@@ -10,6 +10,7 @@ import {
 } from '../http/api-docs';
 import {
   ACCEPTED_BODY,
+  BET_ACCEPTED_BODY,
   BET_ID_PARAM,
   CANCEL_BET_BODY,
   DECIDE_BODY,
@@ -81,7 +82,7 @@ export class PlatformHttpController {
   @Post('bets')
   @HttpCode(200)
   @ApiJsonBody(PLACE_BET_BODY)
-  @ApiOk(ACCEPTED_BODY, 'the bet is placed')
+  @ApiOk(BET_ACCEPTED_BODY, 'the bet is placed')
   async bet(
     @Param('tableId', tableIdPipe) tableId: string,
     @Body(new SchemaPipe(PLACE_BET_BODY, { codes: AMOUNT_CODES })) body: BetBody,

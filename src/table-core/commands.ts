@@ -35,26 +35,46 @@ export function placeBet(tx: Transition, bet: BetCommand): void {
   const step: AdapterResult<unknown> = tx.adapter.placeBet(round.engine, bet, round.roundNumber);
   if (tx.applyRound(step)) {
     const rows = 'rejected' in step ? undefined : step.bets;
-    tx.reply = { betId: storedBetIds(rows).of(bet), roundId: round.id };
+    tx.reply = storedBetIds(rows).reply(bet, round.id);
   } else {
     setCurrencies(tx, before);
   }
 }
 
 /**
- * The betId a bet's answer names: the id its first row is stored under (the main part's), which
- * its settlement, refund, cancellation and the round lookup carry too, so a wallet matches the
- * credit to its debit. The games that name rows by round, player and type (Infinite Blackjack,
- * Blackjack Lux, the practice table) differ there from the command's own betId; Pok Deng stores
- * that one.
+ * A bet's answer: the betId it names is the id its first row is stored under (the main part's),
+ * which its settlement, refund, cancellation and the round lookup carry too, so a wallet matches
+ * the credit to its debit (the games that name rows by round, player and type, Infinite Blackjack,
+ * Blackjack Lux and the practice table, differ there from the command's own betId; Pok Deng stores
+ * that one); `deducted` is what its rows took from the player in all (the side bets with the main
+ * one; at Pok Deng a Player N bet's deposit too), what the wallet must have debited.
  */
-function storedBetIds(rows: readonly BetRecord[] | undefined) {
+function storedBetIds(rows: readonly BetRecord[] | undefined, bets: readonly BetCommand[] = []) {
   const first = new Map<string, string>();
+  const deducted = new Map<string, number>();
   for (const row of rows ?? []) {
     const key = placedBy(row);
     if (!first.has(key)) first.set(key, row.betId);
+    deducted.set(key, (deducted.get(key) ?? 0) + row.deducted);
   }
-  return { of: (bet: BetCommand) => first.get(placedBy(bet)) ?? bet.betId };
+  // Two bets of one player without command ids in one step: their rows cannot be told apart.
+  const seen = new Set<string>();
+  for (const bet of bets) {
+    const key = placedBy(bet);
+    if (seen.has(key)) deducted.delete(key);
+    seen.add(key);
+  }
+  return {
+    reply(bet: BetCommand, roundId: string): Record<string, unknown> {
+      const key = placedBy(bet);
+      const taken = deducted.get(key);
+      return {
+        betId: first.get(key) ?? bet.betId,
+        roundId,
+        ...(taken === undefined ? {} : { deducted: taken }),
+      };
+    },
+  };
 }
 
 /** Which command placed a row: its player and command id (a bet's rows share both). */
@@ -74,7 +94,10 @@ export function placeBets(tx: Transition, bets: readonly BetCommand[]): ItemResu
       const before = round.currencies;
       recordCurrencies(tx, accepted);
       const batch = tx.adapter.placeBets!(engine, accepted, round.roundNumber);
-      stored = storedBetIds(batch.step.bets);
+      stored = storedBetIds(
+        batch.step.bets,
+        accepted.filter((_, k) => batch.results[k] === null),
+      );
       setCurrencies(tx, before);
       recordCurrencies(
         tx,
@@ -82,7 +105,7 @@ export function placeBets(tx: Transition, bets: readonly BetCommand[]): ItemResu
       );
       return batch;
     },
-    (bet, roundId) => ({ betId: stored.of(bet), roundId }),
+    (bet, roundId) => stored.reply(bet, roundId),
   );
 }
 

@@ -260,3 +260,29 @@ describe('TableMachine.stepCommands', () => {
     );
   });
 });
+
+describe("a bet's answer names what it took from the player (deducted)", () => {
+  const reply = (table: Table, inputs: CommandInput[]) => {
+    const [one] = table.oneByOne(inputs).outcomes.map(resultOf);
+    const [batched] = table.batched(inputs).results;
+    expect(batched).toEqual(one);
+    return one.accepted ? one.reply : one;
+  };
+
+  it('Infinite Blackjack: the main bet and its side bets together', () => {
+    const table = new Table('infinite-blackjack').openBetting();
+    const bet = { playerId: 'p1', betType: 'main', amount: 1_000, commandId: 'c-1' };
+    const sideBets = { pairs: 200, 'bust-bonus': 300 };
+    expect(reply(table, betInputs([{ ...bet, sideBets }]))).toMatchObject({ deducted: 1_500 });
+  });
+
+  it('Pok Deng: a Player N bet with its equal deposit, a pair bet alone', () => {
+    const table = new Table('pok-deng').openBetting();
+    const player = { playerId: 'p1', betType: 'player', spot: '1', amount: 2_000 };
+    expect(reply(table, betInputs([{ ...player, commandId: 'c-1' }]))).toMatchObject({
+      deducted: 4_000,
+    });
+    const pair = { ...player, betType: 'pair', commandId: 'c-2' };
+    expect(reply(table, betInputs([pair]))).toMatchObject({ deducted: 2_000 });
+  });
+});

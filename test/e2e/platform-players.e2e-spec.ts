@@ -96,11 +96,11 @@ describe('players of several platforms at one table', () => {
     });
     expect(await post('bets', main('d-1', 1_000), DEFAULT_KEY)).toMatchObject({
       status: 200,
-      body: { accepted: true },
+      body: { accepted: true, reply: { deducted: 1_000 } },
     });
     expect(await post('bets', main('a-1', 2_000), casinoKey)).toMatchObject({
       status: 200,
-      body: { accepted: true },
+      body: { accepted: true, reply: { deducted: 2_000 } },
     });
     // Each platform's alice has her one bet of the round; neither took the other's.
     const again = await post('bets', main('a-2', 3_000), casinoKey);
