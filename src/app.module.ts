@@ -42,6 +42,7 @@ import { TablesLifecycle } from './tables/tables-lifecycle';
 import { TablesModule } from './tables/tables.module';
 import { STOP_STEPS, StudioLifecycle } from './studio-lifecycle';
 import { StopProgress } from './common/stop-progress';
+import { StartProgress } from './common/start-progress';
 import { PlatformsModule } from './platforms/platforms.module';
 import { STUDIO_CONFIG } from './tokens';
 
@@ -52,6 +53,8 @@ export interface StudioModuleOptions {
   ids?: IdGenerator;
   /** Where the stop's steps are followed (bootstrap reads it when a stop is cut short). */
   stopProgress?: StopProgress;
+  /** The start-up's steps, and whether it was told to stop (no table is taken then). */
+  startProgress?: StartProgress;
 }
 
 function subscribed<L extends { onTransition: TransitionListener }>(
@@ -156,6 +159,7 @@ export class StudioModule implements NestModule {
           provide: StopProgress,
           useValue: options.stopProgress ?? new StopProgress(Object.values(STOP_STEPS)),
         },
+        { provide: StartProgress, useValue: options.startProgress ?? new StartProgress() },
         {
           provide: READINESS_CHECKS,
           inject: [

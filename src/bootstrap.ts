@@ -7,6 +7,7 @@ import { StudioModule, StudioModuleOptions } from './app.module';
 import { oneLine } from './common/one-line';
 import { StartupError } from './common/config-error';
 import { StopProgress } from './common/stop-progress';
+import { START_STEPS, StartProgress } from './common/start-progress';
 import { HttpErrorsFilter } from './http/http-errors.filter';
 import { useBodyLimits } from './http/body-limits';
 import { ConnectionCap } from './http/connection-cap';
@@ -101,15 +102,23 @@ const FIRST_STOP_STEP =
 /**
  * Builds and starts the service for a validated configuration: database (embedded or real),
  * migrations, the Nest application and its HTTP port. Used by main.ts and by the e2e tests.
+ *
+ * `progress` follows its steps; told to stop (a SIGTERM while starting, STARTUP_TIMEOUT_MS), the
+ * start-up starts nothing more, abandons a wait that holds nothing (connecting to PostgreSQL, the
+ * migration lock held elsewhere), lets a step that changes things finish (migrating, the embedded
+ * database, the application's own start, which then takes no more table leases), closes what it
+ * had opened and rejects with StartStopped.
  */
 export async function startStudio(
   config: StudioConfig,
   overrides: Pick<StudioModuleOptions, 'clock' | 'ids'> = {},
+  progress: StartProgress = new StartProgress(),
 ): Promise<RunningStudio> {
   // The port first: a copy started by mistake on a taken port stops before it opens the database,
   // takes a table's lease or starts a round (requests meanwhile are answered 503 `starting`, but
   // liveness 200 `starting`).
   const adapter = new LimitedExpressAdapter(config.httpLimits);
+  progress.enter(START_STEPS.port, `${config.http.host}:${config.http.port}`);
   try {
     await adapter.bind(config.http.port, config.http.host);
   } catch (error) {
@@ -117,23 +126,54 @@ export async function startStudio(
   }
   let database: DatabaseConnection;
   try {
-    database = await DatabaseConnection.open(config.database, `studio:${config.instanceId}`);
+    progress.throwIfStopped();
+    // PostgreSQL's connection is abandoned at a stop (nothing is held before it answers); the
+    // embedded database writes its folder while it starts, so it is let finish and closed.
+    const embedded = !config.database.url;
+    progress.enter(
+      embedded ? START_STEPS.embedded : START_STEPS.database,
+      embedded
+        ? config.database.embedded.dataDir
+        : `gives up after DATABASE_CONNECT_TIMEOUT_MS=${config.database.connectTimeoutMs}`,
+    );
+    database = await progress.until(
+      DatabaseConnection.open(config.database, `studio:${config.instanceId}`),
+      () => !embedded,
+    );
+    progress.throwIfStopped();
   } catch (error) {
     await adapter.unbind();
     throw error;
   }
   let app: INestApplication | undefined;
   const stop = new StopProgress([FIRST_STOP_STEP, ...Object.values(STOP_STEPS)]);
+  progress.unfinishedStop = () => stop.unfinished();
   try {
     if (config.database.runMigrations) {
+      progress.enter(START_STEPS.migrationLock);
       try {
-        await database.runMigrations();
+        const migrating = database.runMigrations({
+          signal: progress.signal,
+          waiting: (holder) => progress.enter(START_STEPS.migrationLockWait, holder ?? ''),
+          locked: () => progress.enter(START_STEPS.migrating),
+        });
+        // Migrating is let finish (a migration cut off mid-way may leave what it built unusable).
+        await progress.until(migrating, () => progress.current !== START_STEPS.migrating);
       } catch (error) {
+        if (progress.stopped) throw progress.stopped;
         throw new StartupError(`Database migrations failed: ${oneLine(error)}`, { cause: error });
       }
     }
+    progress.throwIfStopped();
+    progress.enter(START_STEPS.application);
     app = await NestFactory.create(
-      StudioModule.forRoot({ config, database, stopProgress: stop, ...overrides }),
+      StudioModule.forRoot({
+        config,
+        database,
+        stopProgress: stop,
+        startProgress: progress,
+        ...overrides,
+      }),
       adapter,
       // Body parsers with a limit per route instead (httpLimits). Nest's own lines wait for the
       // service's logger; a start that fails before it has one drops them (Nest would print its
@@ -166,6 +206,10 @@ export async function startStudio(
     }
     setupOpenApi(app);
     await app.init();
+    // Stopped while the application started: it took no more tables (StudioLifecycle), and its
+    // stop (below) releases what it had taken; the port is never opened to requests.
+    progress.throwIfStopped();
+    progress.enter(START_STEPS.listening);
     try {
       await app.listen(config.http.port, config.http.host);
     } catch (error) {
@@ -207,9 +251,16 @@ export async function startStudio(
       },
     };
   } catch (error) {
-    const unmigrated = await notMigrated(config, database, error);
-    if (app) await app.close().catch(() => undefined);
-    else await Promise.all([database.close().catch(() => undefined), adapter.unbind()]);
+    const unmigrated = progress.stopped ? undefined : await notMigrated(config, database, error);
+    if (app) {
+      stop.enter(FIRST_STOP_STEP);
+      await app.close().catch(() => undefined);
+      stop.finished();
+    } else {
+      stop.enter(STOP_STEPS.database);
+      await Promise.all([database.close().catch(() => undefined), adapter.unbind()]);
+      stop.finished();
+    }
     throw unmigrated ?? error;
   }
 }

@@ -1,6 +1,7 @@
 import { Inject, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { settleWithin } from './common/settle-within';
 import { StopProgress } from './common/stop-progress';
+import { StartProgress } from './common/start-progress';
 import type { StudioConfig } from './config/studio-config';
 import { DatabaseConnection } from './database/database-connection';
 import { EventPublisher } from './outbox/event-publisher';
@@ -36,10 +37,16 @@ export class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShu
     private readonly registry: TableRuntimeRegistry,
     private readonly inbox: CommandInbox,
     private readonly stop: StopProgress,
+    private readonly starting: StartProgress,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    // A stop asked while the service starts (main.ts): nothing is registered, no lease is taken,
+    // and the tables stop taking tables the moment it comes (their stop releases what they took).
+    if (this.starting.stopped) return;
+    this.starting.signal.addEventListener('abort', () => this.tables.stopTaking(), { once: true });
     await this.register.execute(this.config.tables);
+    if (this.starting.stopped) return;
     this.relay.start();
     // Committed transitions put events in the outbox: publish them without waiting for the poll.
     this.registry.onTransition(() => this.relay.notify());
@@ -53,8 +60,10 @@ export class StudioLifecycle implements OnApplicationBootstrap, OnApplicationShu
     });
     // Tables start before the scanners so that no reading arrives at a table that is not running.
     await this.tables.start();
+    if (this.starting.stopped) return;
     // After registration: readings and scanner events refer to registered tables.
     await this.scanners.start();
+    if (this.starting.stopped) return;
     // Commands other instances read for the tables driven here (and their HTTP answers).
     await this.inbox.start();
   }

@@ -198,6 +198,14 @@ describe('operations settings', () => {
     );
   });
 
+  it('gives a start-up 5 minutes unless STARTUP_TIMEOUT_MS says otherwise (1 s to 24 h)', () => {
+    expect(load({}).startupTimeoutMs).toBe(300_000);
+    expect(load({ STARTUP_TIMEOUT_MS: '60000' }).startupTimeoutMs).toBe(60_000);
+    for (const bad of ['999', '86400001', 'soon', '0']) {
+      expect(errorOf(() => load({ STARTUP_TIMEOUT_MS: bad }))).toMatch(/^STARTUP_TIMEOUT_MS/);
+    }
+  });
+
   it('takes a METRICS_TOKEN only when it is long and plain enough to be a bearer token', () => {
     expect(load({}).metricsToken).toBeUndefined();
     const token = 'a'.repeat(32);

@@ -107,6 +107,8 @@ export interface StudioConfig {
   /** Simulated players betting and deciding through the platform HTTP API (embedded demo). */
   demoPlayers: boolean;
   shutdownTimeoutMs: number;
+  /** A start-up not listening by then gives up (one line naming the step it waited in, exit 1). */
+  startupTimeoutMs: number;
   database: DatabaseConfig;
   /** Absent: publishing is switched off and events wait in the outbox. */
   kafka?: KafkaConfig;
@@ -178,6 +180,7 @@ export function loadStudioConfig(
     metricsHoldRefreshMs: read.integer('METRICS_HOLD_REFRESH_MS', 30_000, 1_000, 3_600_000),
     demoPlayers: demoPlayers(read),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    startupTimeoutMs: read.integer('STARTUP_TIMEOUT_MS', 300_000, 1_000, 86_400_000),
     database: {
       url: read.postgresUrl('DATABASE_URL'),
       poolSize,

@@ -8,6 +8,7 @@ import { EmbeddedPostgres } from './embedded-postgres';
 import {
   migrateSchema,
   MigrationRun,
+  MigrationWatch,
   revertLastMigration,
   schemaPending,
 } from './schema-migrations';
@@ -104,8 +105,8 @@ export class DatabaseConnection {
   }
 
   /** Migrates the schema under the migration lock (schema-migrations.ts). */
-  runMigrations(): Promise<MigrationRun> {
-    return migrateSchema(this.dataSource);
+  runMigrations(watch?: MigrationWatch): Promise<MigrationRun> {
+    return migrateSchema(this.dataSource, watch);
   }
 
   revertLastMigration(): Promise<string | null> {

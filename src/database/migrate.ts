@@ -16,7 +16,10 @@ async function main(command: string): Promise<void> {
   const db = await DatabaseConnection.open(config.database, 'studio:migrations');
   try {
     if (command === 'run') {
-      const { migrations, functions } = await db.runMigrations();
+      const { migrations, functions } = await db.runMigrations({
+        waiting: (holder) =>
+          console.log(`Waiting for the migration lock held by ${holder ?? 'another session'}`),
+      });
       console.log(
         migrations.length ? `Applied: ${migrations.join(', ')}` : 'No pending migrations',
       );

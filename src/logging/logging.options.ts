@@ -40,6 +40,18 @@ export function requestLogging(logging: LoggingConfig) {
   return lazyRequestLog(logger, REQUEST_LOG);
 }
 
+/**
+ * The log of the start-up before the service's logger exists (which step it is in, what it waits
+ * for): the same stream and format, context `Bootstrap`.
+ */
+export function startupLogger(logging: LoggingConfig): pino.Logger {
+  const options = pinoOptions(logging);
+  return pino(
+    { level: options.level, base: options.base, timestamp: options.timestamp },
+    destination(logging),
+  ).child({ context: 'Bootstrap' });
+}
+
 /** One stream per configuration: the request log and Nest's logger write through the same one. */
 const destinations = new WeakMap<LoggingConfig, pino.DestinationStream>();
 

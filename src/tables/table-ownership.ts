@@ -145,6 +145,11 @@ export class TableOwnership {
     await this.leases.closeLiveness?.();
   }
 
+  /** Takes no more tables from now on (a stop asked while the service starts). */
+  stopTaking(): void {
+    this.draining = true;
+  }
+
   /**
    * Before a graceful stop: takes no more tables and hands each held table over as soon as it is
    * between rounds (never mid-round), until all are gone or the deadline (epoch ms) passes. What

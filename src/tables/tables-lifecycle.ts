@@ -11,6 +11,11 @@ export class TablesLifecycle {
     this.logger.log(`Driving tables: ${this.ownership.ownedTables.join(', ') || 'none yet'}`);
   }
 
+  /** A stop asked while starting: no table is taken any more (stop() releases those taken). */
+  stopTaking(): void {
+    this.ownership.stopTaking();
+  }
+
   /**
    * The graceful stop's first step: no table is taken any more and each held table is handed over
    * as soon as it is between rounds, until `deadline` (epoch ms). stop() then releases what is
