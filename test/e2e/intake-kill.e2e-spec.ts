@@ -88,6 +88,12 @@ describe('Kafka intake batch across a SIGKILL of the service', () => {
     VIRTUAL_DEALER_PACE_MS: '0',
     DEMO_USERS: 'true',
   });
+  /** COMMANDS commands (the i-th from `make`) sent a thousand at a time, in order. */
+  const sendInChunks = async (make: (i: number) => Parameters<typeof platform.sendMany>[0][0]) => {
+    for (let i = 0; i < COMMANDS; i += 1_000) {
+      await platform.sendMany(Array.from({ length: 1_000 }, (_, k) => make(i + k)));
+    }
+  };
   const decide = (id: string, playerId: string, roundId: string): DecideCommandMessage => ({
     commandId: id,
     type: 'Decide',
@@ -146,16 +152,15 @@ describe('Kafka intake batch across a SIGKILL of the service', () => {
     );
     roundId = opened.envelope.roundId!;
     const answered = () => new Set(platform.results.map((r) => r.commandId)).size;
-    for (let i = 0; i < COMMANDS; i += 1_000) {
-      await platform.sendMany(
-        Array.from({ length: 1_000 }, (_, k) => bet(`ik-${i + k}`, `p${i + k}`, roundId)),
-      );
-    }
-    // Killed mid-stream: some chunks answered, the next ones read, committing or publishing.
+    // Killed mid-stream: some chunks answered, the next ones read, committing or publishing. The
+    // kill comes while the commands are still being sent (the broker keeps the rest): waiting for
+    // all of them to be sent first let a quick service answer every one before the kill.
+    const sent = sendInChunks((i) => bet(`ik-${i}`, `p${i}`, roundId));
     await waitFor('the first chunks answered', async () => answered() >= 2 * BATCH, 120_000, 2);
     service.killGroup('SIGKILL');
     await service.exited(10_000);
     const answeredBeforeKill = answered();
+    await sent;
     expect(answeredBeforeKill).toBeLessThan(COMMANDS);
 
     service = spawnService(env());
@@ -228,15 +233,12 @@ describe('Kafka intake batch across a SIGKILL of the service', () => {
     // p-new (the first test's last bet) never decides, so the window stays open throughout.
     const decisions = () => platform.results.filter((r) => r.commandType === 'Decide');
     const answered = () => new Set(decisions().map((r) => r.commandId)).size;
-    for (let i = 0; i < COMMANDS; i += 1_000) {
-      await platform.sendMany(
-        Array.from({ length: 1_000 }, (_, k) => decide(`ikd-${i + k}`, `p${i + k}`, roundId)),
-      );
-    }
+    const sent = sendInChunks((i) => decide(`ikd-${i}`, `p${i}`, roundId));
     await waitFor('the first decisions answered', async () => answered() >= 2 * BATCH, 120_000, 2);
     service!.killGroup('SIGKILL');
     await service!.exited(10_000);
     const answeredBeforeKill = answered();
+    await sent;
     expect(answeredBeforeKill).toBeLessThan(COMMANDS);
 
     service = spawnService(env());
