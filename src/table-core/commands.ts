@@ -35,7 +35,7 @@ export function placeBet(tx: Transition, bet: BetCommand): void {
   const step: AdapterResult<unknown> = tx.adapter.placeBet(round.engine, bet, round.roundNumber);
   if (tx.applyRound(step)) {
     const rows = 'rejected' in step ? undefined : step.bets;
-    tx.reply = storedBetIds(rows).reply(bet, round.id);
+    tx.reply = betAnswers(rows).reply(bet, round.id);
   } else {
     setCurrencies(tx, before);
   }
@@ -49,7 +49,7 @@ export function placeBet(tx: Transition, bet: BetCommand): void {
  * that one); `deducted` is what its rows took from the player in all (the side bets with the main
  * one; at Pok Deng a Player N bet's deposit too), what the wallet must have debited.
  */
-function storedBetIds(rows: readonly BetRecord[] | undefined, bets: readonly BetCommand[] = []) {
+function betAnswers(rows: readonly BetRecord[] | undefined, bets: readonly BetCommand[] = []) {
   const first = new Map<string, string>();
   const deducted = new Map<string, number>();
   for (const row of rows ?? []) {
@@ -84,7 +84,7 @@ function placedBy(bet: { playerId: string; commandId?: string }): string {
 
 /** Many bets in one adapter step (adapter.placeBets), answered as if placed one at a time. */
 export function placeBets(tx: Transition, bets: readonly BetCommand[]): ItemResult[] {
-  let stored = storedBetIds(undefined);
+  let answers = betAnswers(undefined);
   return inOneStep(
     tx,
     bets,
@@ -94,7 +94,7 @@ export function placeBets(tx: Transition, bets: readonly BetCommand[]): ItemResu
       const before = round.currencies;
       recordCurrencies(tx, accepted);
       const batch = tx.adapter.placeBets!(engine, accepted, round.roundNumber);
-      stored = storedBetIds(
+      answers = betAnswers(
         batch.step.bets,
         accepted.filter((_, k) => batch.results[k] === null),
       );
@@ -105,7 +105,7 @@ export function placeBets(tx: Transition, bets: readonly BetCommand[]): ItemResu
       );
       return batch;
     },
-    (bet, roundId) => stored.reply(bet, roundId),
+    (bet, roundId) => answers.reply(bet, roundId),
   );
 }
 
