@@ -33,6 +33,11 @@ export interface GameDefinition {
   /** The engine makes decisions itself (bots, auto-play): the replay compares them too. */
   readonly comparesEngineDecisions?: boolean;
   /**
+   * The chain accepts each decision row as it is stored (DecisionAccepted / DecisionsAccepted):
+   * replay compares the rows with it. Other games' chains record seats, pre-decisions, auto-play.
+   */
+  readonly chainsDecisionRows?: boolean;
+  /**
    * The face-down slots a void turns over (the adapter's voidRound `reveals`) with no reveal
    * event of their own: their reveal time is the void's. None unless the game says so.
    */

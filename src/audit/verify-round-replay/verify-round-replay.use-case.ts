@@ -1,5 +1,6 @@
 import type { CardCode } from '@studio/cards';
 import { isGameKind } from '@studio/contracts';
+import type { GameDefinition } from '../../games/game-definition';
 import { createGameAdapter, gameDefinition } from '../../games/game-registry';
 import { historyReader, HistoryReader, HistorySource } from '../../history/reader/history-reader';
 import type { DecisionRecord, SettlementRecord } from '../../history/reader/bets.reader';
@@ -173,7 +174,7 @@ export class VerifyRoundReplay {
         round: row,
         voidActions,
         cards,
-        voidTurnsOver: isGameKind(row.game) ? gameDefinition(row.game).voidTurnsOver : undefined,
+        voidTurnsOver: definitionOf(row)?.voidTurnsOver,
         decisions: chainedDecisionsOf(row, decisions),
         readingOutcomes: await this.readingOutcomes(row, events),
       }),
@@ -243,15 +244,17 @@ export class VerifyRoundReplay {
   }
 }
 
-/**
- * The decisions rows to compare with the chain: an Infinite Blackjack round's (the one game whose
- * chain accepts each decision row as it is, DecisionAccepted / DecisionsAccepted), else none.
- */
+/** The round's game (GameDefinition): what of its rows its chain records. */
+function definitionOf(row: ReplayRound): GameDefinition | undefined {
+  return isGameKind(row.game) ? gameDefinition(row.game) : undefined;
+}
+
+/** The decisions rows to compare with the chain: those of a game that chains each one as stored. */
 function chainedDecisionsOf(
   row: ReplayRound,
   decisions: DecisionRecord[],
 ): DecisionRecord[] | undefined {
-  return row.game === 'infinite-blackjack' ? decisions : undefined;
+  return definitionOf(row)?.chainsDecisionRows ? decisions : undefined;
 }
 
 /** A match (with how many settlements it checked) when nothing differs, else the mismatches. */

@@ -19,4 +19,6 @@ export const INFINITE_BLACKJACK: GameDefinition = {
       rules: settings.rules,
     }) as GameAdapter,
   replay: replayInfinite,
+  // Each accepted decision is chained as its row is stored (DecisionsAccepted).
+  chainsDecisionRows: true,
 };
