@@ -250,9 +250,7 @@ function chainedDecisions(events: readonly StoredChainEvent[]): Map<string, Deci
       automatic: false,
       window: typeof w === 'number' ? w : null,
     };
-    const list = byPlayer.get(player);
-    if (list) list.push(facts);
-    else byPlayer.set(player, [facts]);
+    append(byPlayer, player, facts);
   };
   for (const e of events) {
     const p = e.payload as { window?: unknown; decisions?: unknown };
@@ -276,11 +274,7 @@ function decisionMismatches(
   if (!rows) return [];
   const chained = chainedDecisions(events);
   const stored = new Map<string, DecisionRow[]>();
-  for (const r of rows) {
-    const list = stored.get(r.playerId);
-    if (list) list.push(r);
-    else stored.set(r.playerId, [r]);
-  }
+  for (const r of rows) append(stored, r.playerId, r);
   const out: ReplayMismatch[] = [];
   for (const player of new Set([...stored.keys(), ...chained.keys()])) {
     const mine = stored.get(player) ?? [];
@@ -438,7 +432,7 @@ function readingOutcomeMismatches(
     const p = e.payload as { receivedAt?: string; sequence?: number | null; outcome?: unknown };
     if (typeof p.outcome !== 'string') continue;
     const key = readingKey(p.receivedAt, p.sequence);
-    chained.set(key, [...(chained.get(key) ?? []), p.outcome]);
+    append(chained, key, p.outcome);
   }
   const out: ReplayMismatch[] = [];
   for (const r of rows) {
@@ -452,4 +446,11 @@ function readingOutcomeMismatches(
     });
   }
   return out;
+}
+
+/** Adds `value` at the end of `key`'s list. */
+function append<K, V>(lists: Map<K, V[]>, key: K, value: V): void {
+  const list = lists.get(key);
+  if (list) list.push(value);
+  else lists.set(key, [value]);
 }
