@@ -127,10 +127,11 @@ async function main(): Promise<void> {
   onSignal = (signal: NodeJS.Signals) => {
     if (shuttingDown) return;
     shuttingDown = true;
-    // Asked while starting, after the last step that could stop it: the budget ran from then.
-    const began = stoppedBy ? stopAt : performance.now();
-    const timer = setTimeout(
-      () => {
+    // Asked while starting, after the last step that could stop it: the cut armed then
+    // (stopStarting) already counts the budget from the signal.
+    if (!stoppedBy) {
+      const began = performance.now();
+      const timer = setTimeout(() => {
         const line = stopCutShortLine(
           signal,
           performance.now() - began,
@@ -139,10 +140,9 @@ async function main(): Promise<void> {
         );
         process.stderr.write(`${line}\n`);
         process.exit(1);
-      },
-      Math.max(0, stopCutAfterMs(budget) - (performance.now() - began)),
-    );
-    timer.unref();
+      }, stopCutAfterMs(budget));
+      timer.unref();
+    }
     running
       .close(signal)
       .then(() => process.exit(0))
