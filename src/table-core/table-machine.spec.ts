@@ -328,6 +328,17 @@ describe('TableMachine rejections, one per reason code', () => {
     expect(bet(t, { sideBets: { pairs: 501 } }).rejection?.code).toBe('over-limit');
   });
 
+  it('a bet of exactly the minimum or the maximum is within the limits (main and side bets)', () => {
+    const t = ibj();
+    const amounts: Array<Partial<BetCommand>> = [
+      { betId: 'b1', playerId: 'p1', amount: 100 },
+      { betId: 'b2', playerId: 'p2', amount: 1_000 },
+      { betId: 'b3', playerId: 'p3', amount: 100, sideBets: { pairs: 100 } },
+      { betId: 'b4', playerId: 'p4', amount: 100, sideBets: { pairs: 500 } },
+    ];
+    for (const extra of amounts) expect(bet(t, extra).rejection).toBeUndefined();
+  });
+
   it('side-bet-not-offered after its round of the shoe (Pairs: 40)', () => {
     const t = ibj();
     t.state = withRound(t.state, (round) => ({ ...round, roundNumber: 41 }));

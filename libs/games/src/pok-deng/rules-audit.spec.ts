@@ -170,3 +170,59 @@ describe('rules audit: the published maximum RTP of 98.75% (games.md 5)', () => 
     expect(returnOnDeduction).toBeCloseTo(0.9875, 4);
   });
 });
+
+describe('rules audit: edges of games.md 5 stated in passing, played as whole rounds', () => {
+  it.each([
+    // The 0-or-6 exception: a special-pattern win pays 1:1 against a banker of 0 or 6 points...
+    ['3C 7D', 'JS QD', 300], // two pictures (7.3) v banker 0: 1:1
+    ['3C 7D', '2H 5H', 300], // 7 with a flush v banker 0: 1:1
+    ['3C 3D', 'JS QD', 300], // banker 3-3 is 6 points (a pair, no combination): 1:1
+    // ... unless the player has 8 or 9 with a flush or a pair.
+    ['3C 7D', '9C 9D', 400], // a pair of nines is 8 points with a pair: 2:1
+    ['3C 3D', '4S 5S', 400], // 9 with a flush against 6: 2:1
+    // A banker combination scores 7.1-7.5, never "0 points" (the reading the 98.75% confirms).
+    ['AH 9H', 'JS QD', 400], // banker flush no point (7.1) loses to 7.3: 2:1
+    // The banker's special pattern takes bet and deposit, a pair of ordinary points included.
+    ['3C 3D', '2C 3H', 0], // banker 6 with a pair beats 5
+    ['4C 5D', '4H 5S', 200], // 9 against 9: a tie returns bet and deposit
+  ])('Banker %s v Player 1 %s: 200 deducted, %d returned', (b, p, back) => {
+    const s = playRound(p, b, 'player');
+    expect([s.deducted, s.returned]).toEqual([200, back]);
+  });
+
+  it.each([
+    ['JS JD', 1200], // same rank in two suits: a pair (and two pictures, 7.3)
+    ['9S 9H', 1200], // an ordinary pair of points
+    ['KC QC', 0], // two pictures of different ranks are not a pair
+    ['TC KC', 0], // same blackjack value, different rank: not a pair
+  ])('Player 1 Pair on %s: 100 deducted, %d returned', (p, back) => {
+    const s = playRound(p, '2H 4D', 'pair');
+    expect([s.deducted, s.returned]).toEqual([100, back]);
+  });
+
+  it('a bet of exactly the table minimum or maximum is accepted; one unit outside is not', () => {
+    const rules = {
+      ...POK_DENG_RULES,
+      limits: { player: { min: 100, max: 10_000 }, pair: { min: 50, max: 1_000 } },
+    };
+    const code = (kind: 'player' | 'pair', amount: number) => {
+      const r = applyPokDengInput(newPokDengRound(1, 1, rules), {
+        type: 'place-bet',
+        bet: { betId: 'b', playerId: 'p', spot: { kind, hand: 1 }, amount },
+      });
+      return 'rejected' in r ? r.rejected.code : 'accepted';
+    };
+    expect([100, 10_000, 99, 10_001].map((a) => code('player', a))).toEqual([
+      'accepted',
+      'accepted',
+      'below-table-minimum',
+      'above-table-maximum',
+    ]);
+    expect([50, 1_000, 49, 1_001].map((a) => code('pair', a))).toEqual([
+      'accepted',
+      'accepted',
+      'below-table-minimum',
+      'above-table-maximum',
+    ]);
+  });
+});

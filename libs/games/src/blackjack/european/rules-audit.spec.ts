@@ -75,3 +75,32 @@ describe('rules audit: European practice table (games.md §4)', () => {
     expect(legal(s)).not.toContain('split');
   });
 });
+
+describe('rules audit: exact boundaries of games.md §0, §1, §4 (European practice table)', () => {
+  it('21 with five cards scores +1 against 20 (an ordinary 21, not BJ)', () => {
+    // Seat 1: 2S 3H; dealer KD up, TC hidden (20, revealed after play: no BJ).
+    let s = play(table('2S KD 3H TC AS 4C AD'), 1, 'hit', 'hit'); // 2 3 A 4 = soft 20
+    expect(s.round!.phase).toBe('playing');
+    s = play(s, 1, 'hit'); // + A = soft 21: closed, the dealer stands on 20
+    expect(s.round!.phase).toBe('settled');
+    expect(scores(s)).toEqual([1]);
+  });
+
+  it('a missing decision counts an ace 11: A + 5 (soft 16) stands, A + A (soft 12) stands', () => {
+    // Seat 1: AS 5H = soft 16 against 9 + 8 = 17; the timeout stands: -1.
+    let s = step(table('AS 9D 5H 8C'), { type: 'timeout', seat: 1 });
+    expect(s.round!.seats[0].player.hands[0].cards).toEqual(['AS', '5H']);
+    expect(scores(s)).toEqual([-1]);
+    // Seat 1: AS AH = soft 12 (split not chosen): the timeout stands too.
+    s = step(table('AS 9D AH 8C'), { type: 'timeout', seat: 1 });
+    expect(s.round!.seats[0].player.hands[0].cards).toEqual(['AS', 'AH']);
+    expect(scores(s)).toEqual([-1]);
+  });
+
+  it('a missing decision on 11 or less hits: 5 + 6 = 11 takes a card', () => {
+    // Seat 1: 5S 6H = 11, + TD = 21 (closed); dealer 9 + 8 = 17: +1.
+    const s = step(table('5S 9D 6H 8C TD'), { type: 'timeout', seat: 1 });
+    expect(s.round!.seats[0].player.hands[0].cards).toEqual(['5S', '6H', 'TD']);
+    expect(scores(s)).toEqual([1]);
+  });
+});

@@ -176,3 +176,67 @@ describe('rules audit: Infinite Blackjack rounds (games.md §1, §2)', () => {
     });
   });
 });
+
+describe('rules audit: exact boundaries of games.md §0-§2 (Infinite Blackjack)', () => {
+  it('21 with five cards is an ordinary 21: it wins 1:1 against 20, never 3:2', () => {
+    // Player 2S 3H = 5; dealer TD up, KC hole = 20 (peeked: no BJ).
+    let s = run(round([bet('P', 100)]), cards('2S TD 3H KC')).state;
+    s = run(s, [d('P', 'hit'), close, ...cards('AS')]).state; // 2 3 A = soft 16
+    s = run(s, [d('P', 'hit'), close, ...cards('4C')]).state; // soft 20
+    s = run(s, [d('P', 'hit'), close, ...cards('AD')]).state; // 2 3 A 4 A = 11 + 10 = soft 21
+    expect(s.phase).toBe('settled'); // the dealer stands on 20
+    expect(returned(s).P.main).toEqual([100, 200]);
+  });
+
+  it('a three-card 21 against a dealer three-card 21 pushes', () => {
+    // Player 7S 7H = 14; dealer 6D up + 5C hole = 11.
+    let s = run(round([bet('P', 100)]), cards('7S 6D 7H 5C')).state;
+    s = run(s, [d('P', 'hit'), close, ...cards('7D')]).state; // 21: closed
+    s = run(s, cards('TS')).state; // dealer 6 5 T = 21
+    expect(s.phase).toBe('settled');
+    expect(returned(s).P.main).toEqual([100, 100]);
+  });
+
+  it('a dealer soft 17 reached with three cards (A 2 4) stands; player 17 pushes', () => {
+    let s = run(round([bet('P', 100)]), cards('TS AD 7H 2C')).state; // ace up: insurance
+    s = run(s, [close]).state; // no answer: no insurance; peek: A 2 is no BJ
+    s = run(s, [d('P', 'stand'), close, ...cards('4S')]).state; // A 2 4 = soft 17: stands
+    expect(s.phase).toBe('settled');
+    expect(s.dealer.draws).toEqual(['4S']);
+    expect(returned(s).P).toEqual({ main: [100, 100] }); // no insurance was taken
+  });
+
+  it('Bust Bonus "8 or more cards": a nine-card bust pays 250:1 through a whole round', () => {
+    let s = run(round([bet('P', 100, { 'bust-bonus': 10 })]), cards('TS 2D 9H 2C')).state;
+    s = run(s, [d('P', 'stand'), close]).state; // 19 v 4
+    // 2 2 2 2 2 2 = 12, A = 13, A = 14 (each ace 1), T = 24: bust with 9 cards.
+    s = run(s, cards('2H 2S 2D 2C AS AH TD')).state;
+    expect(s.phase).toBe('settled');
+    expect(returned(s).P).toEqual({ main: [100, 200], 'bust-bonus': [10, 2510] });
+  });
+
+  it('a bet at exactly the minimum or the maximum is accepted; one unit outside is not', () => {
+    const open = run(
+      newInfiniteTable({ mainBet: { min: 100, max: 1_000 }, sideBet: { min: 50, max: 500 } }),
+      [{ type: 'open-betting', roundId: 'r', roundOfShoe: 1 }],
+    ).state;
+    const code = (main: number, side: Side = {}) => {
+      const r = stepInfinite(open, bet('P', main, side));
+      return 'rejected' in r ? r.rejected.code : 'accepted';
+    };
+    expect([code(100), code(1_000), code(99), code(1_001)]).toEqual([
+      'accepted',
+      'accepted',
+      'invalid-amount',
+      'invalid-amount',
+    ]);
+    expect([code(100, { pairs: 50 }), code(100, { 'lucky-trio': 500 })]).toEqual([
+      'accepted',
+      'accepted',
+    ]);
+    expect([code(100, { pairs: 49 }), code(100, { 'poker-trio': 501 })]).toEqual([
+      'invalid-amount',
+      'invalid-amount',
+    ]);
+  });
+});

@@ -101,3 +101,69 @@ describe('rules audit: Blackjack Lux rounds (games.md §3)', () => {
     );
   });
 });
+
+describe('rules audit: exact boundaries of games.md §0, §1, §3 (Blackjack Lux)', () => {
+  it('a seat hitting to 21 with many cards is closed, the next seat is called, 21 wins 1:1', () => {
+    let s = run(newLuxTable(), [
+      sit(1, 'P1'),
+      sit(3, 'P3'),
+      open,
+      seatBet(1, 'P1', 100),
+      seatBet(3, 'P3', 100),
+      { type: 'close-betting' },
+      ...cards('2S TS 9D 3H KC 8D'), // seat 1: 2 3; seat 3: T K; dealer 9 + 8 = 17
+    ]).state;
+    s = run(s, [decide(1, 'P1', 'hit'), ...cards('AC')]).state; // 2 3 A = soft 16
+    s = run(s, [decide(1, 'P1', 'hit'), ...cards('5H')]).state; // 2 3 A 5 = soft 21: closed
+    expect(code(s, decide(1, 'P1', 'stand'))).toBe('not-your-turn'); // seat 3 is called
+    s = run(s, [decide(3, 'P3', 'stand')]).state;
+    expect(s.phase).toBe('settled');
+    expect(results(s)['P1 1/seat/main']).toEqual([100, 200, ['win']]); // not 3:2
+    expect(results(s)['P3 3/seat/main']).toEqual([100, 200, ['win']]); // 20 v 17
+  });
+
+  it('auto-play counts an ace 11: A + 5 (soft 16) stands at once and loses to 17', () => {
+    let s = run(oneSeat(), [
+      seatBet(1, 'P1', 100),
+      { type: 'close-betting' },
+      ...cards('AS 9D 5H 8C'),
+    ]).state;
+    s = run(s, [{ type: 'timeout', timer: 'decision', window: s.window }]).state;
+    expect(s.phase).toBe('settled');
+    expect(s.seats[0].hands[0].cards).toEqual(['AS', '5H']);
+    expect(results(s)['P1 1/seat/main']).toEqual([100, 0, ['lose']]);
+  });
+
+  it('seat bet, bet behind and pair bet at exactly the minimum or maximum are accepted', () => {
+    const limits = {
+      seatBet: { min: 500, max: 10_000 },
+      betBehind: { min: 100, max: 5_000 },
+      pairBet: { min: 100, max: 1_000 },
+    };
+    const s = run(newLuxTable(limits), [sit(1, 'P1'), open]).state;
+    expect([code(s, seatBet(1, 'P1', 500)), code(s, seatBet(1, 'P1', 10_000))]).toEqual([
+      'accepted',
+      'accepted',
+    ]);
+    expect([code(s, seatBet(1, 'P1', 499)), code(s, seatBet(1, 'P1', 10_001))]).toEqual([
+      'invalid-amount',
+      'invalid-amount',
+    ]);
+    expect([code(s, seatBet(1, 'P1', 500, 100)), code(s, seatBet(1, 'P1', 500, 1_000))]).toEqual([
+      'accepted',
+      'accepted',
+    ]);
+    expect([code(s, seatBet(1, 'P1', 500, 99)), code(s, seatBet(1, 'P1', 500, 1_001))]).toEqual([
+      'invalid-amount',
+      'invalid-amount',
+    ]);
+    expect([code(s, behind(1, 'B', 100)), code(s, behind(1, 'B', 5_000))]).toEqual([
+      'accepted',
+      'accepted',
+    ]);
+    expect([code(s, behind(1, 'B', 99)), code(s, behind(1, 'B', 5_001))]).toEqual([
+      'invalid-amount',
+      'invalid-amount',
+    ]);
+  });
+});
