@@ -137,7 +137,11 @@ export function correctCard(
   const parsed = parseCardCode(cardText);
   if (!parsed) return tx.reject('invalid-card', `Not a card code: "${cardText}"`);
   if (!reason.trim()) return tx.reject('reason-required', 'A correction needs a reason');
-  const old = tx.state.faceDownCards[slot];
+  // Only the table's own slots: a slot the schema admits may still name a property every object
+  // inherits ('constructor'), which is no card.
+  const old = Object.hasOwn(tx.state.faceDownCards, slot)
+    ? tx.state.faceDownCards[slot]
+    : undefined;
   if (!round || !old) {
     return tx.reject(
       'not-correctable',

@@ -185,6 +185,19 @@ describe('TableMachine with Pok Deng', () => {
     ).toBe('not-correctable');
   });
 
+  it("refuses a slot named like a property every object inherits ('constructor') as not correctable", () => {
+    const t = shoeReady();
+    for (const c of ['2D', 'TC', '6C']) t.read(c);
+    // A slot id the schema admits (lowercase letters): the face-down cards are a plain object, and
+    // reading 'constructor' from one found Object itself, which broke the step (a 500).
+    for (const slot of ['constructor', 'tostring']) {
+      const fix = t.step({ type: 'correct-card', by: 'sup', slot, card: '7C', reason: 'x' });
+      expect(fix.rejection?.code).toBe('not-correctable');
+      expect(fix.writes.corrections).toEqual([]);
+    }
+    expect(Object.keys(t.state.faceDownCards)).not.toContain('constructor');
+  });
+
   it('refuses a card when none is expected and a ninth copy of a card', () => {
     const t = new Table();
     t.step({ type: 'start' });
