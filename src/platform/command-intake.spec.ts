@@ -157,6 +157,27 @@ describe('command intake', () => {
     expect(bets().length + decisions().length).toBe(0);
   });
 
+  it('dead-letters a command naming a field twice as invalid-json (parsers differ on which counts)', async () => {
+    const { process, bets } = setup();
+    // JSON.parse keeps the last amount; a platform's own parser (its wallet's log) may keep the
+    // first: the player debited 100 would be bet 400000. HTTP refuses such a body too.
+    const twice =
+      '{"commandId":"c6","type":"PlaceBet","schemaVersion":1,"tableId":"lux-1",' +
+      '"playerId":"p1","betType":"main","amount":100,"amount":400000}';
+    const outcome = await process(raw(twice));
+    expect(outcome).toMatchObject({ kind: 'dead-letter', code: 'invalid-json' });
+    expect(outcome).toMatchObject({ reason: expect.stringContaining('/amount') });
+    const nested =
+      '{"commandId":"c7","type":"PlaceBet","schemaVersion":1,"tableId":"lux-1",' +
+      '"playerId":"p1","betType":"main","amount":100,"sideBets":{"pairs":10,"pairs":5000}}';
+    expect(await process(raw(nested))).toMatchObject({
+      kind: 'dead-letter',
+      code: 'invalid-json',
+      reason: expect.stringContaining('/sideBets/pairs'),
+    });
+    expect(bets()).toEqual([]);
+  });
+
   it("answers a batch in message order, applying each table's commands together", async () => {
     const { intake, applied } = setup();
     const bet = (id: string, tableId: string) =>

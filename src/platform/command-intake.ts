@@ -10,6 +10,7 @@ import {
   validate,
 } from '@studio/contracts';
 import type { Clock } from '../clock/clock';
+import { duplicateKeyOf } from '../http/duplicate-keys';
 import { PlatformTopics } from '../kafka/platform-topics';
 import type { RawCommandMessage } from '../kafka/raw-command-message';
 import type { PlatformCommand } from '../use-cases/common/platform-command';
@@ -191,11 +192,22 @@ export class CommandIntake {
 
   private parse(raw: RawCommandMessage): Parsed {
     let json: unknown;
+    let text: string;
     try {
       if (!raw.value || raw.value.length === 0) throw new Error('empty message');
-      json = JSON.parse(UTF8.decode(raw.value));
+      text = UTF8.decode(raw.value);
+      json = JSON.parse(text);
     } catch (error) {
       return { code: 'invalid-json', reason: `Not UTF-8 JSON: ${(error as Error).message}` };
+    }
+    // JSON.parse keeps the last of a name given twice where the platform's own parser may keep
+    // the first (`"amount":100,"amount":400000`): refused, as the HTTP API refuses such a body.
+    const twice = duplicateKeyOf(text);
+    if (twice !== undefined) {
+      return {
+        code: 'invalid-json',
+        reason: `${twice} is given twice: each name once per object (parsers differ on which counts)`,
+      };
     }
     const head = validate(COMMAND_HEAD_SCHEMA, json);
     const type = (json as { type?: unknown } | null)?.type;

@@ -264,7 +264,7 @@ export const DEAD_LETTER_HEADERS = {
 export const DEAD_LETTER_MAX_VALUE_BYTES = 512 * 1024;
 
 export const DEAD_LETTER_REASON_CODES = [
-  /** The value is not UTF-8 JSON. */
+  /** The value is not UTF-8 JSON, or it names a field twice in one object. */
   'invalid-json',
   /** JSON, but `type`/`schemaVersion` name no command this service knows. */
   'unknown-command-type',

@@ -270,6 +270,8 @@ export function renderContractDocument(): string {
       .join(', ') + '.',
     '',
     'Reason codes: ' + DEAD_LETTER_REASON_CODES.map((c) => `\`${c}\``).join(', ') + '.',
+    '`invalid-json` also parks a value naming a field twice in one object',
+    '(`"amount":100,"amount":400000`): parsers differ on which one counts, as the HTTP API refuses it.',
     'The consumer never stops on bad input: the offending message is parked and the next is read.',
     '',
     '## Batches',
