@@ -100,3 +100,96 @@ describe('PlatformReportsController.report', () => {
     expect(csv.split('\r\n')[1]).toBe('2026-12-09,ibj-1,EUR,1,1,100,0,0,0,-100,0,false,2');
   });
 });
+
+describe('PlatformReportsController.round', () => {
+  const roundId = '9e69c186-0c5d-4e46-ab2d-42033af61eb9';
+  const face = (slot: string, card: string, revealedAt: string | null = null) => ({
+    slot,
+    card,
+    faceDown: true,
+    revealedAt,
+  });
+  const up = (slot: string, card: string) => ({ slot, card, faceDown: false, revealedAt: 'x' });
+  const setup = (cards: unknown[], hands: unknown[]) => {
+    const history = {
+      platforms: { round: jest.fn(async () => ({ roundId, status: 'voided', bets: [] })) },
+      cards: {
+        inDealingOrder: jest.fn(async () => cards),
+        handsOfRound: jest.fn(async () => hands),
+      },
+    } as unknown as HistoryReader;
+    return new PlatformReportsController(history, new FixedClock(new Date()));
+  };
+  const platform = { id: 'casino-a', currencies: ['THB'] } as unknown as Platform;
+
+  it('never gives a card that was not revealed at the table, neither in cards nor in hands (a voided Pok Deng round)', async () => {
+    const controller = setup(
+      [
+        face('burn', 'JD'),
+        face('player-1/1', '4S'),
+        face('banker/1', 'AD'),
+        face('player-1/2', '2S'),
+      ],
+      [
+        { hand: 'player-1', owner: null, cards: ['4S', '2S'], total: '6', result: null },
+        { hand: 'banker', owner: null, cards: ['AD'], total: '', result: null },
+      ],
+    );
+    const answer = await controller.round(platform, roundId);
+    expect(JSON.stringify(answer)).not.toMatch(/"(JD|4S|AD|2S)"/);
+    expect(answer.cards).toEqual([
+      { slot: 'burn', faceDown: true },
+      { slot: 'player-1/1', faceDown: true },
+      { slot: 'banker/1', faceDown: true },
+      { slot: 'player-1/2', faceDown: true },
+    ]);
+    expect(answer.hands).toEqual([
+      { hand: 'player-1', owner: null, cards: [null, null], total: null, result: null },
+      { hand: 'banker', owner: null, cards: [null], total: null, result: null },
+    ]);
+  });
+
+  it("withholds a voided blackjack round's hole card, also where the up card has its value", async () => {
+    const controller = setup(
+      [up('dealer-up', 'AS'), face('dealer-hole', 'AS'), up('1/1', '9C'), up('1/2', '7D')],
+      [
+        { hand: 'dealer', owner: null, cards: ['AS', 'AS'], total: 'soft 12', result: null },
+        { hand: 'seat-1', owner: 'casino-a:alice', cards: ['9C', '7D'], total: '16', result: null },
+        { hand: 'seat-2', owner: 'casino-b:alice', cards: ['9C', '7D'], total: '16', result: null },
+      ],
+    );
+    const answer = await controller.round(platform, roundId);
+    expect(answer.hands).toEqual([
+      { hand: 'dealer', owner: null, cards: [null, null], total: null, result: null },
+      { hand: 'seat-1', owner: 'alice', cards: ['9C', '7D'], total: '16', result: null },
+    ]);
+    expect(answer.cards).toContainEqual({ slot: 'dealer-up', card: 'AS' });
+  });
+
+  it("gives a completed Pok Deng round's hands whole, its burn card (never revealed) by its slot only", async () => {
+    const controller = setup(
+      [face('burn', '4S'), face('player-1/1', '4S', 'at'), face('player-1/2', '2S', 'at')],
+      [{ hand: 'player-1', owner: null, cards: ['4S', '2S'], total: '6', result: 'win' }],
+    );
+    const answer = await controller.round(platform, roundId);
+    expect(answer.cards[0]).toEqual({ slot: 'burn', faceDown: true });
+    expect(answer.hands).toEqual([
+      { hand: 'player-1', owner: null, cards: ['4S', '2S'], total: '6', result: 'win' },
+    ]);
+  });
+
+  it('gives every card and total once revealed', async () => {
+    const controller = setup(
+      [face('player-1/1', '4S', 'at'), face('player-1/2', '2S', 'at')],
+      [{ hand: 'player-1', owner: null, cards: ['4S', '2S'], total: '6', result: 'win' }],
+    );
+    const answer = await controller.round(platform, roundId);
+    expect(answer.hands).toEqual([
+      { hand: 'player-1', owner: null, cards: ['4S', '2S'], total: '6', result: 'win' },
+    ]);
+    expect(answer.cards).toEqual([
+      { slot: 'player-1/1', card: '4S' },
+      { slot: 'player-1/2', card: '2S' },
+    ]);
+  });
+});

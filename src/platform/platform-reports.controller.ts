@@ -11,13 +11,13 @@ import {
 import { ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Clock } from '../clock/clock';
-import { platformOfKey, playerOfKey } from '../common/player-key';
 import { ApiPlatform, ApiSummary } from '../http/api-docs';
 import { DAY as DAY_SCHEMA, ERROR_BODY, SETTLEMENT_REPORT } from '../http/http-schemas';
 import { openApiSchema } from '../http/openapi-schema';
 import { HistoryReader } from '../history/reader/history-reader';
 import type { Platform } from '../platforms/platform-directory';
 import { CurrentPlatform, PlatformKeyGuard } from './platform-key.guard';
+import { platformRoundCards } from './platform-round-cards';
 import { PlatformThrottlerGuard } from './platform-throttler.guard';
 import { reportCompleteness } from './settlement-report-completeness';
 import { REPORT_COLUMNS, settlementReportCsv } from './settlement-report-csv';
@@ -163,18 +163,7 @@ export class PlatformReportsController {
       this.history.cards.inDealingOrder(roundId),
       this.history.cards.handsOfRound(roundId),
     ]);
-    return {
-      ...round,
-      // A card still face down is named by its slot only (face-down cards reach no platform).
-      cards: cards.map((c) =>
-        c.faceDown && !c.revealedAt
-          ? { slot: c.slot, faceDown: true }
-          : { slot: c.slot, card: c.card },
-      ),
-      // The dealer's and shared hands, and this platform's players' own.
-      hands: hands
-        .filter((h) => h.owner === null || platformOfKey(h.owner) === platform.id)
-        .map((h) => ({ ...h, owner: h.owner === null ? null : playerOfKey(h.owner).playerId })),
-    };
+    // Face-down cards reach no platform until revealed at the table (never, for a void's).
+    return { ...round, ...platformRoundCards(platform.id, cards, hands) };
   }
 }

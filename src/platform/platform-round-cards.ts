@@ -1,0 +1,57 @@
+import { platformOfKey, playerOfKey } from '../common/player-key';
+import type { DealtCard, HandRecord } from '../history/reader/round-cards.reader';
+
+/** A card of the round as a platform sees it: a card never turned face up by its slot only. */
+export type PlatformCard = { slot: string; faceDown: true } | { slot: string; card: string };
+
+/** A hand as a platform sees it: a card never shown at the table is null, and so is the total. */
+export interface PlatformHand {
+  hand: string;
+  owner: string | null;
+  cards: Array<string | null>;
+  total: string | null;
+  result: string | null;
+}
+
+/** Whether a slot is one of a hand's: `player-1/2` of `player-1`, `dealer-hole` of `dealer`. */
+function inHand(slot: string, hand: string): boolean {
+  return slot === hand || slot.startsWith(`${hand}/`) || slot.startsWith(`${hand}-`);
+}
+
+/**
+ * The cards and hands of a round for one platform. Face-down cards reach no platform before they
+ * are revealed at the table, and a round that ends without revealing them (a void; a Pok Deng
+ * burn) never reveals them: such a card is named by its slot in `cards`. The hands (`round_hands`,
+ * written at the round's end, voided rounds included) hold their cards by value, not by slot, so
+ * a hand's card is withheld (null) when its value is that of one of the hand's own slots still
+ * face down (the same value dealt face up in that hand too is withheld with it: which of the two
+ * it is would tell), and a hand with a card withheld has no total. Only the dealer's and shared
+ * hands and the platform's own players' are given, each player by the platform's id.
+ */
+export function platformRoundCards(
+  platformId: string,
+  dealt: readonly DealtCard[],
+  hands: readonly HandRecord[],
+): { cards: PlatformCard[]; hands: PlatformHand[] } {
+  const hidden = dealt.filter((c) => c.faceDown && !c.revealedAt);
+  return {
+    cards: dealt.map((c) =>
+      c.faceDown && !c.revealedAt
+        ? { slot: c.slot, faceDown: true }
+        : { slot: c.slot, card: c.card },
+    ),
+    hands: hands
+      .filter((h) => h.owner === null || platformOfKey(h.owner) === platformId)
+      .map((h) => {
+        const withheld = new Set(hidden.filter((c) => inHand(c.slot, h.hand)).map((c) => c.card));
+        const cards = h.cards.map((card) => (withheld.has(card) ? null : card));
+        return {
+          hand: h.hand,
+          owner: h.owner === null ? null : playerOfKey(h.owner).playerId,
+          cards,
+          total: cards.includes(null) ? null : h.total,
+          result: h.result,
+        };
+      }),
+  };
+}
