@@ -46,6 +46,33 @@ function run(state: IngestionState, inputs: IngestionInput[]) {
 }
 
 describe('ingestion (games.md 0, "Card readings and rescans")', () => {
+  it("says why a card must be rescanned without the reader's text: it may name the face-down card", () => {
+    // A line reader sends "whatever it made of the card" ("AS?", "10Q"); a framed reader's U
+    // frame may carry any token. The rescan's reason goes out in a public event (every platform,
+    // the dealer's screen) while the slot may be a face-down one: only the documented unreadable
+    // codes are named, anything else by the kind of failure.
+    const unreadable = (code: string, reason: 'reader-reported' | 'unknown-card-code') =>
+      ({ kind: 'unrecognised', code, reason, raw, receivedAt: T0 + 10 }) as ScannerReading;
+    const reasons = [
+      unreadable('AS?', 'unknown-card-code'),
+      unreadable('10Q', 'unknown-card-code'),
+      unreadable('QH-LOW', 'reader-reported'),
+      unreadable('PARTIAL', 'reader-reported'),
+    ].map((reading) => {
+      const { steps } = run(initialIngestionState(8), [
+        { type: 'expect-card', slot: 'r1/player-1/1', at: T0 },
+        { type: 'reading', reading },
+      ]);
+      return steps[1].effects.map((e) => (e.type === 'rescan-required' ? e.reason : e.type));
+    });
+    expect(reasons).toEqual([
+      ['unrecognised: unknown-card-code'],
+      ['unrecognised: unknown-card-code'],
+      ['unrecognised: reader-reported'],
+      ['unrecognised: PARTIAL'],
+    ]);
+  });
+
   it('uses the games.md defaults: 5 attempts, 20 s, debounce 300 ms', () => {
     expect(DEFAULT_INGESTION_RULES).toEqual({
       maxFailedAttempts: 5,

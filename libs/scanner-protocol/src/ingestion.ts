@@ -330,6 +330,15 @@ function acceptCard(
   return { state: { ...next, counts, slot: null }, effects, disposition: 'applied' };
 }
 
+/**
+ * The framed readers' documented unreadable-card codes (docs/scanner-protocol.md): a rescan's
+ * reason names these. Any other text (a line reader's "whatever it made of the card", another
+ * token) may spell the card, face down perhaps, and the reason goes out in a public event: it is
+ * named by the kind of failure only (`unknown-card-code`, `reader-reported`); the reading row
+ * keeps the text.
+ */
+const UNREADABLE_CODES: ReadonlySet<string> = new Set(['NOREAD', 'PARTIAL', 'DOUBLE', 'SKEW']);
+
 /** A failed read of the open slot: a rescan, escalated once on attempts or on time. */
 function failedRead(
   next: IngestionState,
@@ -344,7 +353,7 @@ function failedRead(
   const firstFailureAt = slot.firstFailureAt ?? at;
   const reason =
     reading.kind === 'unrecognised'
-      ? `unrecognised: ${reading.code}`
+      ? `unrecognised: ${UNREADABLE_CODES.has(reading.code) ? reading.code : reading.reason}`
       : `invalid: ${reading.reason}`;
   effects.push({ type: 'rescan-required', slot: slot.id, attempt: failedAttempts, reason });
   let escalated = slot.escalated;
