@@ -43,6 +43,21 @@ describe('PlatformReportsController.report', () => {
     });
   });
 
+  it.each([
+    [{ from: '2026-12-01', unitl: '2026-12-31' }, 'unitl'],
+    [{ from: '2026-12-04', tableId: 'ibj-1' }, 'tableId'],
+    [{ from: '2026-12-04', currency: 'EUR', format: 'csv' }, 'currency'],
+  ])(
+    'refuses a parameter it does not read (%j), rather than answer another report',
+    async (query, name) => {
+      const answer = controller.report(platform, query, response);
+      await expect(answer).rejects.toBeInstanceOf(BadRequestException);
+      await expect(answer).rejects.toMatchObject({
+        response: { error: 'unknown-parameter', message: expect.stringContaining(`"${name}"`) },
+      });
+    },
+  );
+
   it.each([undefined, 'json', 'csv'])('answers format=%j', async (format) => {
     await expect(
       controller.report(platform, { from: '2026-12-04', format }, response),

@@ -27,6 +27,7 @@ const DAY_MS = 86_400_000;
 /** At most a quarter per report: a bounded query however far back a platform asks. */
 const MAX_DAYS = 92;
 const FORMATS: readonly unknown[] = ['json', 'csv'];
+const REPORT_PARAMS: readonly string[] = ['from', 'to', 'format', 'platformId'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function dayOf(text: string | undefined, name: string): Date {
@@ -99,7 +100,7 @@ export class PlatformReportsController {
   })
   @ApiResponse({
     status: 400,
-    description: 'invalid-date or invalid-format',
+    description: 'invalid-date, invalid-format or unknown-parameter',
     schema: openApiSchema(ERROR_BODY),
   })
   @ApiResponse({
@@ -113,6 +114,15 @@ export class PlatformReportsController {
     @Query() query: Record<string, string | undefined>,
     @Res({ passthrough: true }) response: Response,
   ) {
+    // A misspelt parameter (`unitl=`, `tableId=` for a filter there is not) is refused, not
+    // ignored: a report of one day, or of every table, would pass for the one asked for.
+    const unknown = Object.keys(query).filter((name) => !REPORT_PARAMS.includes(name));
+    if (unknown.length > 0) {
+      throw new BadRequestException({
+        error: 'unknown-parameter',
+        message: `unknown query parameter ${unknown.map((n) => JSON.stringify(n.slice(0, 40))).join(', ')}: the report reads ${REPORT_PARAMS.join(', ')}`,
+      });
+    }
     if (query.platformId !== undefined && query.platformId !== platform.id) notFound('platform');
     // An unknown format is refused, not answered as JSON to a reader expecting something else.
     if (query.format !== undefined && !FORMATS.includes(query.format)) {
