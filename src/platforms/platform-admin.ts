@@ -23,9 +23,14 @@ const CURRENCY = /^[A-Z]{3}$/;
 const RESERVED_IDS = new Set([BOTS]);
 
 function platformId(id: string | undefined): string {
-  if (!id || !PLATFORM_ID_PATTERN.test(id) || RESERVED_IDS.has(id)) {
+  if (!id || !PLATFORM_ID_PATTERN.test(id)) {
     throw new PlatformAdminError(
       `platform id must match ${PLATFORM_ID_PATTERN.source} (got ${JSON.stringify(id ?? '')})`,
+    );
+  }
+  if (RESERVED_IDS.has(id)) {
+    throw new PlatformAdminError(
+      `platform id ${JSON.stringify(id)} is reserved (the practice tables' bots): choose another`,
     );
   }
   return id;
