@@ -194,7 +194,7 @@ export class InfiniteBlackjackAdapter
       };
     }
     if (acceptedInBatch?.has(bet.playerId) || indexOfPlayer(state.players.ids, bet.playerId) >= 0) {
-      return { rejected: duplicateBet(bet.playerId) };
+      return { rejected: duplicateBet() };
     }
     if (state.cancelled?.includes(bet.playerId)) {
       return {
@@ -362,8 +362,9 @@ export class InfiniteBlackjackAdapter
   }
 }
 
-function duplicateBet(playerId: string): AdapterRejection {
-  return { code: 'duplicate-bet', message: `Player ${playerId} already has a bet in this round` };
+/** Not naming the player: its id here is the core's key (`casino-a:alice`), not the platform's. */
+function duplicateBet(): AdapterRejection {
+  return { code: 'duplicate-bet', message: 'The player already has a bet in this round' };
 }
 
 function betRecords(

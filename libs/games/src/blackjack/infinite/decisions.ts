@@ -45,7 +45,7 @@ export function decide(
     const d = decisions[index];
     const i = indexOfPlayer(state.players.ids, d.playerId);
     let problem: Rejection | null = null;
-    if (i < 0) problem = { code: 'unknown-player', message: `${d.playerId} has no bet this round` };
+    if (i < 0) problem = { code: 'unknown-player', message: 'the player has no bet this round' };
     else if (insuranceWindow) {
       if (d.action === 'insurance') pending[i] = INSURANCE_YES;
       else if (d.action === 'no-insurance') pending[i] = INSURANCE_NO;

@@ -87,10 +87,11 @@ const BET_PLANS: Readonly<Record<string, BetPlan>> = {
 
 const currencyOf = (bet: LuxBetCommand) => (bet.currency ? { currency: bet.currency } : {});
 
+/** Not naming the player: the id the engine knows may be a key of the platform and the player. */
 function duplicate(seat: LuxSeat, bet: LuxBetCommand) {
   return refuse(
     'duplicate-bet',
-    `${bet.playerId} already has a ${bet.betType} bet on seat ${seat.seat}`,
+    `The player already has a ${bet.betType} bet on seat ${seat.seat}`,
   );
 }
 
