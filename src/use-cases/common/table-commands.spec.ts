@@ -45,5 +45,15 @@ describe('table command objects', () => {
     expect(ApproveVoidCommand.create({ ...who, requestId: '17' })).toMatchObject({
       requestId: '17',
     });
+    // Past a bigint's range PostgreSQL refused the lookup itself: the approval answered 500.
+    expect(
+      ApproveVoidCommand.create({ ...who, requestId: '99999999999999999999999' }),
+    ).toMatchObject({ code: 'unknown-request' });
+    expect(ApproveVoidCommand.create({ ...who, requestId: '9223372036854775808' })).toMatchObject({
+      code: 'unknown-request',
+    });
+    expect(ApproveVoidCommand.create({ ...who, requestId: '9223372036854775807' })).toMatchObject({
+      requestId: '9223372036854775807',
+    });
   });
 });
