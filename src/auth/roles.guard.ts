@@ -20,7 +20,8 @@ export const Roles = (...roles: UserRole[]) => SetMetadata(ROLES_KEY, roles);
 
 /**
  * The signed-in session behind a request, for answers that outlive the request's check (console
- * streams): whose it is, and whether its token is still good (not logged out, expired or disabled).
+ * streams): whose it is, and whether its token is still good (not logged out, expired or disabled)
+ * for the role it was opened with.
  */
 export interface RequestSession {
   userId: string;
@@ -77,9 +78,11 @@ export class RolesGuard implements CanActivate {
     }
     request.user = user;
     request.token = token;
+    // A stream opened by this request shows what its role may see (a supervisor's, the face-down
+    // cards): it ends with the token, and also once the user's role is another.
     request.studioSession = {
       userId: user.id,
-      isActive: async () => (await this.authenticate.execute(token)) !== undefined,
+      isActive: async () => (await this.authenticate.execute(token))?.role === user.role,
     };
     if (!roles.includes(user.role)) {
       throw new ForbiddenException({
