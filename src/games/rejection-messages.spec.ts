@@ -69,4 +69,17 @@ describe("refusals name no player by the core's key", () => {
     expect(again).toMatchObject({ rejected: { code: 'duplicate-bet' } });
     expect(JSON.stringify(again)).not.toContain('casino-a:');
   });
+
+  it('Blackjack Lux: a decision naming a seat that is no seat number says so, not "name the seat"', () => {
+    const adapter = new BlackjackLuxAdapter(windows);
+    const state = ok(adapter.startRound({ roundId: 'r1', shoeNumber: 1, roundNumber: 1 }));
+    for (const seat of ['99999999999999999999', 'abc', '1/2', '0']) {
+      expect(adapter.decide(state, { playerId: 'casino-a:alice', action: 'hit', seat })).toEqual({
+        rejected: {
+          code: 'unknown-seat',
+          message: `"${seat}" names no seat: Lux seats are 1-7`,
+        },
+      });
+    }
+  });
 });

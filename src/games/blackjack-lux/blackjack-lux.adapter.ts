@@ -257,6 +257,13 @@ export class BlackjackLuxAdapter
   decide(state: LuxState, decision: DecisionCommand): AdapterResult<LuxState> {
     const { playerId, action } = decision;
     const seat = decision.seat !== undefined ? spotNumber(decision.seat) : undefined;
+    // A seat named but not a seat number is that, not a seat left out ("name the seat").
+    if (seat !== undefined && !Number.isInteger(seat)) {
+      return rejection(
+        'unknown-seat',
+        `"${decision.seat}" names no seat: Lux seats are 1-${LUX_SEAT_COUNT}`,
+      );
+    }
     const mapped = luxDecisionInput(state, playerId, action, seat);
     if ('rejected' in mapped) return { rejected: { ...mapped.rejected } };
     const seatNo = (mapped.input as { seat: number }).seat;
