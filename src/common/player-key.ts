@@ -63,3 +63,10 @@ export function commandIdOfKey(key: string): string {
 
 /** A platform id as the registry accepts it. */
 export const PLATFORM_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,39}$/;
+
+/**
+ * The longest platform API key: a registry key is 47 characters (`psk_` + 43), a
+ * `PLATFORM_API_KEYS` one is refused at start-up past this. A longer header names no key: it is
+ * refused before it is hashed, looked up or cached (16 KiB of random keys held ~250 MB).
+ */
+export const MAX_PLATFORM_API_KEY_LENGTH = 256;

@@ -44,6 +44,15 @@ describe('loadStudioConfig', () => {
     ]);
   });
 
+  it('refuses a PLATFORM_API_KEYS key longer than the platforms guard takes, naming it', () => {
+    expect(errorOf(() => load({ PLATFORM_API_KEYS: `short-key-1,${'k'.repeat(257)}` }))).toBe(
+      'PLATFORM_API_KEYS: each key at most 256 characters (key #2 has 257)',
+    );
+    expect(load({ PLATFORM_API_KEYS: 'k'.repeat(256) }).orchestrator.platformKeys).toEqual([
+      'k'.repeat(256),
+    ]);
+  });
+
   it('reads a complete configuration', () => {
     const config = load({
       PORT: '8080',

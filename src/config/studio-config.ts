@@ -4,6 +4,7 @@ import { AuthSettings, readAuthSettings } from '../auth/auth-settings';
 import { HttpLimits, readHttpLimits } from '../http/http-settings';
 import { resolve } from 'node:path';
 import { ConfigError } from '../common/config-error';
+import { MAX_PLATFORM_API_KEY_LENGTH } from '../common/player-key';
 import { ensureWritableFile } from '../common/writable-path';
 import { EnvReader, readConfiguredFile } from './env-reader';
 import { loadTableDefinitions, TableDefinition } from './tables-config';
@@ -241,14 +242,7 @@ export function loadStudioConfig(
         0,
         86_400_000,
       ),
-      // The embedded demo accepts a well-known key so its consoles and simulators can bet.
-      platformKeys: (
-        read.optionalString('PLATFORM_API_KEYS') ??
-        (read.raw('DATABASE_URL') ? '' : 'demo-platform-key')
-      )
-        .split(',')
-        .map((k) => k.trim())
-        .filter(Boolean),
+      platformKeys: platformKeys(read),
       platformKeyCacheMs: read.integer('PLATFORM_KEY_CACHE_MS', 5_000, 0, 60_000),
       platformRateLimit: {
         limit: read.integer('PLATFORM_HTTP_RATE_LIMIT', 2_000, 1, 1_000_000),
@@ -258,6 +252,25 @@ export function loadStudioConfig(
     auth: readAuthSettings(read),
     audit: readAuditSettings(read),
   };
+}
+
+/** The `default` platform's keys; one longer than any key the guard takes stops the start-up. */
+function platformKeys(read: EnvReader): string[] {
+  // The embedded demo accepts a well-known key so its consoles and simulators can bet.
+  const keys = (
+    read.optionalString('PLATFORM_API_KEYS') ??
+    (read.raw('DATABASE_URL') ? '' : 'demo-platform-key')
+  )
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  const long = keys.findIndex((k) => k.length > MAX_PLATFORM_API_KEY_LENGTH);
+  if (long >= 0) {
+    throw new ConfigError(
+      `PLATFORM_API_KEYS: each key at most ${MAX_PLATFORM_API_KEY_LENGTH} characters (key #${long + 1} has ${keys[long].length})`,
+    );
+  }
+  return keys;
 }
 
 function metricsToken(read: EnvReader): { metricsToken?: string } {

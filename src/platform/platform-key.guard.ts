@@ -7,6 +7,7 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import type { Request } from 'express';
+import { MAX_PLATFORM_API_KEY_LENGTH } from '../common/player-key';
 import { Platform, PlatformDirectory } from '../platforms/platform-directory';
 
 type PlatformRequest = Request & { platform?: Platform };
@@ -28,6 +29,13 @@ export class PlatformKeyGuard implements CanActivate {
       throw new UnauthorizedException({
         error: 'unknown-api-key',
         message: 'Send the platform API key in the X-Platform-Key header',
+      });
+    }
+    // No key is this long: refused before the directory hashes, looks up and caches it.
+    if (given.length > MAX_PLATFORM_API_KEY_LENGTH) {
+      throw new UnauthorizedException({
+        error: 'unknown-api-key',
+        message: 'No platform has this key',
       });
     }
     const answer = await this.directory.authenticate(given);
