@@ -5,7 +5,7 @@ import {
   HttpException,
   NotFoundException,
 } from '@nestjs/common';
-import { HttpErrorsFilter, reworded } from './http-errors.filter';
+import { HttpErrorsFilter, reworded, serverError } from './http-errors.filter';
 
 function connectionError(code: string, message = 'x'): Error {
   return Object.assign(new Error(message), { code });
@@ -66,7 +66,7 @@ describe('HttpErrorsFilter', () => {
     expect(response.body).toEqual({ error: 'not-found', message: 'Cannot DELETE /health/ready' });
   });
 
-  it("hands the service's own refusals and unknown errors to Nest as they are", () => {
+  it("hands the service's own refusals to Nest as they are", () => {
     const { host } = httpHost();
     const filter = new HttpErrorsFilter();
     const base = jest
@@ -74,9 +74,25 @@ describe('HttpErrorsFilter', () => {
       .mockImplementation(() => undefined);
     const refused = new BadRequestException({ error: 'invalid-amount', message: 'too much' });
     filter.catch(refused, host);
-    filter.catch(new TypeError('bug'), host);
-    expect(base.mock.calls.map((c) => c[0])).toEqual([refused, expect.any(TypeError)]);
+    expect(base.mock.calls.map((c) => c[0])).toEqual([refused]);
     base.mockRestore();
+  });
+
+  it("answers a failure it did not expect 500 internal-error in the service's shape, its detail only logged", () => {
+    const { host, response } = httpHost();
+    const filter = new HttpErrorsFilter();
+    const logged = jest.spyOn(filter['logger'], 'error').mockImplementation(() => undefined);
+    filter.catch(new TypeError("Cannot read properties of undefined (reading 'a')"), host);
+    expect(response.statusCode).toBe(500);
+    expect(response.body).toEqual({
+      error: 'internal-error',
+      message: expect.stringContaining('X-Request-Id'),
+    });
+    expect(JSON.stringify(response.body)).not.toContain('Cannot read');
+    expect(logged).toHaveBeenCalledWith(
+      "Cannot read properties of undefined (reading 'a')",
+      expect.stringContaining('TypeError'),
+    );
   });
 });
 
@@ -115,5 +131,15 @@ describe('reworded', () => {
     expect(reworded(hidden)).toBeUndefined();
     expect(reworded(new TypeError('bug'))).toBeUndefined();
     expect(reworded(null)).toBeUndefined();
+  });
+
+  it("words Nest's own 5xx in the service's shape and leaves the service's own as they are", () => {
+    expect(serverError(new HttpException('boom', 500))).toEqual({
+      status: 500,
+      body: { error: 'internal-error', message: 'boom' },
+    });
+    expect(serverError(new HttpException('later', 503))?.body.error).toBe('service-unavailable');
+    const own = new HttpException({ error: 'database-unavailable', message: 'm' }, 503);
+    expect(serverError(own)).toBeUndefined();
   });
 });

@@ -42,7 +42,8 @@ interface Refusal {
  * - refusals Nest or the body parser word themselves (an unknown route, JSON that does not parse,
  *   a body too large) get the same shape as the service's own refusals instead of Nest's
  *   `{ statusCode, message, error: "Not Found" }`;
- * - the service's own refusals pass as they are; anything else is answered (and logged) by Nest.
+ * - the service's own refusals pass as they are; a failure it did not expect is logged and
+ *   answered 500 `internal-error` (serverError).
  */
 @Catch()
 export class HttpErrorsFilter extends BaseExceptionFilter {
@@ -75,11 +76,52 @@ export class HttpErrorsFilter extends BaseExceptionFilter {
         });
       return;
     }
-    const refusal = reworded(exception);
-    if (!refusal || response.headersSent) return super.catch(exception, host);
+    if (response.headersSent) return super.catch(exception, host);
+    const refusal = reworded(exception) ?? serverError(exception);
+    if (!refusal) return super.catch(exception, host);
+    if (refusal.status === 500 && !(exception instanceof HttpException)) {
+      // What Nest logs for an error it did not expect (the request log adds the request's id).
+      const e = exception as { message?: unknown; stack?: unknown } | null;
+      this.logger.error(
+        String(e?.message ?? exception),
+        typeof e?.stack === 'string' ? e.stack : '',
+      );
+    }
     response.status(refusal.status).json(refusal.body);
   }
 }
+
+/**
+ * A failure of the service's own (5xx), in the service's shape rather than Nest's
+ * `{ statusCode: 500, message: "Internal server error" }`, so a client reads every error the same
+ * way; what failed stays in the log, not in the answer. Undefined for the service's own refusals
+ * (their body passes as it is).
+ */
+export function serverError(exception: unknown): Refusal | undefined {
+  if (exception instanceof HttpException) {
+    const answer = exception.getResponse();
+    if (typeof answer === 'object' && answer !== null && !('statusCode' in answer)) return;
+    const status = exception.getStatus();
+    const message =
+      typeof answer === 'string' ? answer : textOf((answer as { message?: unknown }).message);
+    return { status, body: { error: SERVER_CODES[status] ?? 'internal-error', message } };
+  }
+  return {
+    status: 500,
+    body: {
+      error: 'internal-error',
+      message:
+        'The service failed to answer this request; the error is logged under the X-Request-Id of this answer',
+    },
+  };
+}
+
+/** The `error` code of a failure of the service's own, by HTTP status. */
+const SERVER_CODES: Readonly<Record<number, string>> = {
+  501: 'not-implemented',
+  503: 'service-unavailable',
+  504: 'gateway-timeout',
+};
 
 /** Nest's answer to a request no route took: `Cannot GET /path`, in its own shape. */
 function noRoute(exception: unknown): boolean {
