@@ -128,6 +128,8 @@ export interface StudioConfig {
     platformKeyCacheMs: number;
     /** Requests per window each platform may make over HTTP (per instance): 429 past it. */
     platformRateLimit: { limit: number; windowMs: number };
+    /** The settlement report's own budget per platform (it reads up to 92 days). */
+    platformReportRateLimit: { limit: number; windowMs: number };
     virtualDealerPaceMs: number;
     voidRequiresApproval: boolean;
     /** How often a driven table's grown event chain is anchored by a ChainCheckpoint (0: round end only). */
@@ -247,6 +249,10 @@ export function loadStudioConfig(
       platformRateLimit: {
         limit: read.integer('PLATFORM_HTTP_RATE_LIMIT', 2_000, 1, 1_000_000),
         windowMs: read.integer('PLATFORM_HTTP_RATE_WINDOW_MS', 1_000, 100, 3_600_000),
+      },
+      platformReportRateLimit: {
+        limit: read.integer('PLATFORM_REPORT_RATE_LIMIT', 30, 1, 100_000),
+        windowMs: read.integer('PLATFORM_REPORT_RATE_WINDOW_MS', 60_000, 1_000, 3_600_000),
       },
     },
     auth: readAuthSettings(read),

@@ -7,7 +7,9 @@ import { PlatformKeyGuard } from './platform-key.guard';
 import { PlatformReportsController } from './platform-reports.controller';
 import {
   PLATFORM_RATE_LIMITER,
+  PLATFORM_REPORT_RATE_LIMITER,
   platformRateLimiter,
+  PlatformReportThrottlerGuard,
   PlatformThrottlerGuard,
 } from './platform-throttler.guard';
 
@@ -21,12 +23,21 @@ export class PlatformHttpModule {
     config: StudioConfig;
     clock: Clock;
   }): DynamicModule {
-    const { limit, windowMs } = deps.config.orchestrator.platformRateLimit;
+    const { platformRateLimit, platformReportRateLimit } = deps.config.orchestrator;
     const limiter = {
       provide: PLATFORM_RATE_LIMITER,
       inject: [Reflector],
       useFactory: (reflector: Reflector) =>
-        platformRateLimiter({ limit, windowMs, clock: deps.clock }, reflector),
+        platformRateLimiter({ ...platformRateLimit, clock: deps.clock }, reflector),
+    };
+    const reportLimiter = {
+      provide: PLATFORM_REPORT_RATE_LIMITER,
+      inject: [Reflector],
+      useFactory: (reflector: Reflector) =>
+        platformRateLimiter(
+          { ...platformReportRateLimit, clock: deps.clock, what: 'settlement reports' },
+          reflector,
+        ),
     };
     return {
       module: PlatformHttpModule,
@@ -36,6 +47,8 @@ export class PlatformHttpModule {
         PlatformKeyGuard,
         limiter,
         PlatformThrottlerGuard,
+        reportLimiter,
+        PlatformReportThrottlerGuard,
         // The reports' "now" (is the day over?), the service's one clock.
         { provide: Clock, useValue: deps.clock },
       ],

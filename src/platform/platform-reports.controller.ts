@@ -18,7 +18,7 @@ import { HistoryReader } from '../history/reader/history-reader';
 import type { Platform } from '../platforms/platform-directory';
 import { CurrentPlatform, PlatformKeyGuard } from './platform-key.guard';
 import { platformRoundCards } from './platform-round-cards';
-import { PlatformThrottlerGuard } from './platform-throttler.guard';
+import { PlatformReportThrottlerGuard, PlatformThrottlerGuard } from './platform-throttler.guard';
 import { reportCompleteness } from './settlement-report-completeness';
 import { REPORT_COLUMNS, settlementReportCsv } from './settlement-report-csv';
 
@@ -108,6 +108,14 @@ export class PlatformReportsController {
     description: "unknown-platform: platformId is another platform's",
     schema: openApiSchema(ERROR_BODY),
   })
+  @ApiResponse({
+    status: 429,
+    description:
+      "rate-limited: the platform's settlement reports past PLATFORM_REPORT_RATE_LIMIT per window (Retry-After)",
+    headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } },
+    schema: openApiSchema(ERROR_BODY),
+  })
+  @UseGuards(PlatformReportThrottlerGuard)
   @Get('reports/settlements')
   async report(
     @CurrentPlatform() platform: Platform,

@@ -26,6 +26,9 @@ export function platformTracker(request: Record<string, unknown>): string {
  * instances behind a balancer a platform gets at most N times the limit.
  */
 class PlatformRateLimiter extends ThrottlerGuard {
+  /** What the budget counts, as the refusal names it ("requests", "settlement reports"). */
+  what = 'requests';
+
   protected override async throwThrottlingException(
     context: ExecutionContext,
     detail: ThrottlerLimitDetail,
@@ -36,7 +39,7 @@ class PlatformRateLimiter extends ThrottlerGuard {
     throw new HttpException(
       {
         error: 'rate-limited',
-        message: `Too many requests from this platform; try again in ${retryAfter} s`,
+        message: `Too many ${this.what} from this platform; try again in ${retryAfter} s`,
         retryAfterSeconds: retryAfter,
       },
       HttpStatus.TOO_MANY_REQUESTS,
@@ -45,10 +48,19 @@ class PlatformRateLimiter extends ThrottlerGuard {
 }
 
 export const PLATFORM_RATE_LIMITER = Symbol('PLATFORM_RATE_LIMITER');
+export const PLATFORM_REPORT_RATE_LIMITER = Symbol('PLATFORM_REPORT_RATE_LIMITER');
+
+/** A platform's budget: `limit` per `windowMs`, counting `what` (named by its refusals). */
+export interface PlatformBudget {
+  limit: number;
+  windowMs: number;
+  clock: Clock;
+  what?: string;
+}
 
 /** The limiter with its own options and storage (ThrottlerModule's are global: sign-in's). */
 export async function platformRateLimiter(
-  budget: { limit: number; windowMs: number; clock: Clock },
+  budget: PlatformBudget,
   reflector: Reflector,
 ): Promise<CanActivate> {
   const { limit, windowMs, clock } = budget;
@@ -61,6 +73,7 @@ export async function platformRateLimiter(
     new PlatformRateStorage(clock),
     reflector,
   );
+  if (budget.what) limiter.what = budget.what;
   await limiter.onModuleInit();
   return limiter;
 }
@@ -72,6 +85,20 @@ export async function platformRateLimiter(
 @Injectable()
 export class PlatformThrottlerGuard implements CanActivate {
   constructor(@Inject(PLATFORM_RATE_LIMITER) private readonly limiter: CanActivate) {}
+
+  canActivate(context: ExecutionContext) {
+    return this.limiter.canActivate(context);
+  }
+}
+
+/**
+ * The settlement report's own budget per platform (after PlatformThrottlerGuard): a report of up
+ * to 92 days aggregates every settlement of the platform in them, so a platform calling it at its
+ * whole request budget would load the database the other platforms' bets commit to.
+ */
+@Injectable()
+export class PlatformReportThrottlerGuard implements CanActivate {
+  constructor(@Inject(PLATFORM_REPORT_RATE_LIMITER) private readonly limiter: CanActivate) {}
 
   canActivate(context: ExecutionContext) {
     return this.limiter.canActivate(context);
