@@ -3,8 +3,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Kafka, logLevel } from 'kafkajs';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
+import { ensureKafkaTopics } from '../../src/kafka/kafka-topics';
+import { platformKafkaPlan } from '../../src/platforms-kafka/platform-kafka-plan';
 import { REPO_ROOT, TEST_KAFKA_BROKERS } from '../support/environment';
 import { startTestStudio, uniqueTopicPrefix } from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
@@ -87,15 +90,8 @@ describe('@studio/platform-sdk, packed', () => {
     expect(compiled.stdout).toBe('');
   });
 
-  it('places a bet over Kafka, gets its answer, reads the settlement of its round', async () => {
-    db = await createTestDatabase('platform_sdk');
-    studio = await startTestStudio({
-      databaseUrl: db.url,
-      kafkaBrokers: TEST_KAFKA_BROKERS,
-      topicPrefix: prefix,
-      tables: TABLES,
-      env: { VIRTUAL_DEALER_PACE_MS: '20' },
-    });
+  /** Runs the compiled consumer (v1 topics, or `platformId`'s v2 ones) and reads its result. */
+  async function runConsumer(platformId?: string) {
     const { stdout } = await run(process.execPath, [join(dir, 'out', 'consumer.js')], {
       cwd: dir,
       timeout: 300_000,
@@ -105,6 +101,7 @@ describe('@studio/platform-sdk, packed', () => {
         SDK_BROKERS: TEST_KAFKA_BROKERS,
         SDK_TOPIC_PREFIX: prefix,
         SDK_TABLE: TABLE,
+        ...(platformId ? { SDK_PLATFORM_ID: platformId } : {}),
       },
     });
     // kafkajs logs JSON lines to stdout too: the consumer's result is the line with its answer.
@@ -114,14 +111,48 @@ describe('@studio/platform-sdk, packed', () => {
       settlement: { playerId: string; stake: number; returned: number; net: number };
       roundId: string;
       problems: string[];
+      topics: string[];
     };
-    console.log(`sdk consumer: ${JSON.stringify(result)}`);
+    console.log(
+      `sdk consumer${platformId ? ` (${platformId}, v2)` : ''}: ${JSON.stringify(result)}`,
+    );
+    return result;
+  }
+
+  it('places a bet over Kafka, gets its answer, reads the settlement of its round', async () => {
+    db = await createTestDatabase('platform_sdk');
+    // The default platform's v2 topics, as `npm run platform:kafka -- setup default` makes them.
+    const kafka = new Kafka({ brokers: [TEST_KAFKA_BROKERS], logLevel: logLevel.NOTHING });
+    const settings = { topicPrefix: prefix, commandPartitions: 2, eventPartitions: 2 };
+    await ensureKafkaTopics(kafka, platformKafkaPlan('default', settings).topics);
+    studio = await startTestStudio({
+      databaseUrl: db.url,
+      kafkaBrokers: TEST_KAFKA_BROKERS,
+      topicPrefix: prefix,
+      tables: TABLES,
+      env: { VIRTUAL_DEALER_PACE_MS: '20', KAFKA_COMMAND_TOPIC_REFRESH_MS: '500' },
+    });
+    const result = await runConsumer();
     expect(result.answer.status).toBe('accepted');
     expect(result.answer.reply?.roundId).toBe(result.roundId);
     // Pok Deng takes a player's stake and a deposit of the same again (deposit multiple 1, for a
     // banker's double win): the settlement's stake is what was deducted, 2 × 1,000.
     expect(result.settlement).toMatchObject({ playerId: 'sdk-player', stake: 2_000 });
     expect(result.settlement.net).toBe(result.settlement.returned - result.settlement.stake);
+    expect(result.problems).toEqual([]);
+  });
+
+  it('on v2 topics: betting opens on the shared topic, the settlement comes on its own', async () => {
+    // v2Topics(platformId) reads the shared topic beside the platform's own: without it, no
+    // BettingOpened ever came, and every event of its own was reported as a gap.
+    const result = await runConsumer('default');
+    expect(result.answer.status).toBe('accepted');
+    expect(result.answer.reply?.roundId).toBe(result.roundId);
+    expect(result.settlement).toMatchObject({ playerId: 'sdk-player', stake: 2_000 });
+    expect(result.topics).toEqual([
+      `${prefix}studio.platform.default.events.v2`,
+      `${prefix}studio.table-events.v2`,
+    ]);
     expect(result.problems).toEqual([]);
   });
 });

@@ -2,7 +2,13 @@ import { Consumer, Kafka, KafkaConfig, Producer } from 'kafkajs';
 import { EventOrder, OrderProblem } from './event-order';
 import type { CommandResult, StudioCommand, TableEvent } from './generated/messages';
 import type { StudioTopics } from './topics';
-import { checkCommand, checkCommandResult, checkEvent, Violation } from './validation';
+import {
+  checkCommand,
+  checkCommandResult,
+  checkEvent,
+  checkSharedEvent,
+  Violation,
+} from './validation';
 
 export interface PlatformClientOptions {
   /** kafkajs settings: brokers, clientId, ssl, sasl (the studio's cluster uses SCRAM over TLS). */
@@ -22,6 +28,13 @@ export interface Unreadable {
   violations: Violation[];
 }
 
+/** Where an event was read. */
+export interface EventMeta {
+  topic: string;
+}
+
+export type EventHandler = (event: TableEvent, meta: EventMeta) => void | Promise<void>;
+
 type Pending = {
   resolve: (r: CommandResult) => void;
   reject: (e: Error) => void;
@@ -38,15 +51,23 @@ export class StudioPlatformClient {
   private producer?: Producer;
   private consumer?: Consumer;
   private readonly pending = new Map<string, Pending>();
-  private readonly order = new EventOrder();
-  private readonly eventHandlers: Array<(e: TableEvent) => void | Promise<void>> = [];
+  private readonly order: EventOrder;
+  private readonly eventHandlers: Array<EventHandler> = [];
   private readonly problemHandlers: Array<(p: OrderProblem | Unreadable) => void> = [];
 
   constructor(private readonly options: PlatformClientOptions) {
     this.kafka = new Kafka(options.kafka);
+    // Two events topics (v2) skip each other's numbers: no gap is a problem there.
+    this.order = new EventOrder({ gaps: options.topics.sharedEvents === undefined });
   }
 
-  onEvent(handler: (event: TableEvent) => void | Promise<void>): this {
+  /**
+   * Each table's events, once per topic and in `seq` order on it. With v2 topics the shared and
+   * the private topic are read side by side (not ordered with each other), and an event that
+   * names players comes on both: without them on the shared topic (SHARED_TOPIC_OMITS), with
+   * your players' items on yours (`meta.topic` says which; the same eventId).
+   */
+  onEvent(handler: EventHandler): this {
     this.eventHandlers.push(handler);
     return this;
   }
@@ -62,9 +83,9 @@ export class StudioPlatformClient {
     await this.producer.connect();
     this.consumer = this.kafka.consumer({ groupId: this.options.groupId });
     await this.consumer.connect();
-    const { results, events } = this.options.topics;
+    const { results, events, sharedEvents } = this.options.topics;
     await this.consumer.subscribe({
-      topics: [results, events],
+      topics: sharedEvents === undefined ? [results, events] : [results, events, sharedEvents],
       fromBeginning: this.options.fromBeginning ?? false,
     });
     await this.consumer.run({
@@ -119,12 +140,16 @@ export class StudioPlatformClient {
   }
 
   private async event(value: unknown, topic: string): Promise<void> {
-    const checked = checkEvent(value);
+    // The shared topic (and v1's, for other platforms' players) leaves players out of the events
+    // that name them; a platform's private v2 topic carries them whole, and is checked so.
+    const { events, sharedEvents } = this.options.topics;
+    const whole = sharedEvents !== undefined && topic === events;
+    const checked = whole ? checkEvent(value) : checkSharedEvent(value);
     if (!checked.ok) return this.problem({ topic, violations: checked.violations });
-    const { deliver, problems } = this.order.accept(checked.value);
+    const { deliver, problems } = this.order.accept(checked.value, topic);
     problems.forEach((p) => this.problem(p));
     if (!deliver) return;
-    for (const handler of this.eventHandlers) await handler(checked.value);
+    for (const handler of this.eventHandlers) await handler(checked.value, { topic });
   }
 
   private problem(problem: OrderProblem | Unreadable): void {

@@ -1,6 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { checkCommand, checkCommandResult, checkEvent, EventOrder, TableEvent } from './index';
+import { EVENT_VISIBILITY } from '@studio/contracts';
+import {
+  checkCommand,
+  checkCommandResult,
+  checkEvent,
+  checkSharedEvent,
+  EventOrder,
+  SHARED_TOPIC_OMITS,
+  TableEvent,
+  v2Topics,
+} from './index';
 
 const bet = {
   commandId: 'c-1',
@@ -51,5 +61,55 @@ describe('@studio/platform-sdk', () => {
     expect(
       order.accept(event(6, { eventNo: 4, hash: h('d') })).problems.map((p) => p.kind),
     ).toEqual(['chain-mismatch']);
+  });
+
+  it('reads v2 events from the shared topic beside the platform’s own', () => {
+    expect(v2Topics('casino-a', 'p.')).toEqual({
+      commands: 'p.studio.platform.casino-a.commands.v2',
+      results: 'p.studio.platform.casino-a.results.v2',
+      events: 'p.studio.platform.casino-a.events.v2',
+      sharedEvents: 'p.studio.table-events.v2',
+    });
+  });
+
+  it('knows what the shared topic leaves out, as the contract’s visibility table says', () => {
+    const omitted = Object.fromEntries(
+      Object.entries(EVENT_VISIBILITY).flatMap(([type, v]) => {
+        if (v.kind === 'redacted') return [[type, [...v.drop]]];
+        if (v.kind === 'split') return [[type, [v.list, ...(v.perPlatform ?? [])]]];
+        return [];
+      }),
+    );
+    expect(SHARED_TOPIC_OMITS).toEqual(omitted);
+  });
+
+  it('accepts a shared-topic event without its players, and nothing else missing', () => {
+    // BetsSettled as studio.table-events.v2 carries it (a real message, its seq and ids aside).
+    const shared = {
+      eventId: '58e7f47d-182f-4475-b583-4b3970a68cc2',
+      type: 'BetsSettled',
+      schemaVersion: 1,
+      tableId: 'ibj-1',
+      roundId: 'f1745c33-9fd4-49fa-8b06-45082a90b5ba',
+      seq: 90,
+      occurredAt: '2026-12-05T03:39:42.760Z',
+      payload: {},
+    };
+    expect(checkEvent(shared)).toMatchObject({ ok: false });
+    expect(checkSharedEvent(shared)).toEqual({ ok: true, value: shared });
+    const { occurredAt: _, ...noTime } = shared;
+    expect(checkSharedEvent(noTime)).toMatchObject({ ok: false, violations: [{ path: '' }] });
+    const started = { ...shared, type: 'RoundStarted' };
+    expect(checkSharedEvent(started)).toMatchObject({ ok: false });
+  });
+
+  it('orders each topic on its own, without gaps, when a table’s events come on two', () => {
+    const order = new EventOrder({ gaps: false });
+    const event = (seq: number) => ({ tableId: 't', seq, type: 'X' }) as unknown as TableEvent;
+    expect(order.accept(event(5), 'shared')).toEqual({ deliver: true, problems: [] });
+    // The private topic's event 3 is read after the shared one's 5: still delivered.
+    expect(order.accept(event(3), 'mine')).toEqual({ deliver: true, problems: [] });
+    expect(order.accept(event(3), 'mine')).toEqual({ deliver: false, problems: [] });
+    expect(order.accept(event(9), 'shared')).toEqual({ deliver: true, problems: [] });
   });
 });
