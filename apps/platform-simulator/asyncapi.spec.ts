@@ -1,5 +1,7 @@
 import { Parser } from '@asyncapi/parser';
-import { COMMAND_TYPES, EVENT_SCHEMAS } from '@studio/contracts';
+import { COMMAND_TYPES, EVENT_SCHEMAS, sharedTopicOmits, visibilityOf } from '@studio/contracts';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSchemaFiles, validatorsForFiles } from './conformance';
@@ -8,6 +10,10 @@ import { ASYNCAPI_DOC, REPO_ROOT } from './contract-files';
 /** The shipped AsyncAPI document, checked by the AsyncAPI parser platform teams would use. */
 describe('docs/asyncapi.json', () => {
   const text = readFileSync(join(REPO_ROOT, ASYNCAPI_DOC), 'utf8');
+  /** The redacted and split events as the shared topic (and v1, for others' players) has them. */
+  const sharedForms = EVENT_SCHEMAS.map((e) => e.type)
+    .filter((t) => sharedTopicOmits(t).length > 0)
+    .map((t) => `${t}Shared`);
 
   it('parses and validates with @asyncapi/parser with 0 diagnostics at warning level or worse', async () => {
     const { document, diagnostics } = await new Parser().parse(text);
@@ -23,7 +29,7 @@ describe('docs/asyncapi.json', () => {
         .all()
         .map((m) => m.id())
         .sort(),
-    ).toEqual(EVENT_SCHEMAS.map((e) => e.type).sort());
+    ).toEqual([...EVENT_SCHEMAS.map((e) => e.type), ...sharedForms].sort());
     const intake = document!.operations().get('receivePlatformCommands')!;
     expect(intake.reply()?.channel()?.address()).toBe('studio.command-results.v1');
     expect(
@@ -33,6 +39,49 @@ describe('docs/asyncapi.json', () => {
         .map((m) => m.id())
         .sort(),
     ).toEqual([...COMMAND_TYPES].sort());
+  });
+
+  it('lists on the shared topic the public events whole and the others in their shared form', async () => {
+    const { document } = await new Parser().parse(text);
+    const ids = (channel: string) =>
+      document!
+        .channels()
+        .get(channel)!
+        .messages()
+        .all()
+        .map((m) => m.id())
+        .sort();
+    const publicTypes = EVENT_SCHEMAS.map((e) => e.type).filter(
+      (t) => visibilityOf(t).kind === 'public',
+    );
+    expect(ids('sharedTableEvents')).toEqual([...publicTypes, ...sharedForms].sort());
+    // BetsSettled as studio.table-events.v2 (and v1, for another platform's players) carries it:
+    // a real message of a round where casino-a's players alone bet. It used to match no message
+    // of the channel (BetsSettled was not listed there, and its schema requires settlements).
+    const doc = JSON.parse(text) as { components: Record<string, unknown> };
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ $id: 'doc', components: doc.components });
+    const payloadOf = (name: string) =>
+      JSON.parse(
+        JSON.stringify(
+          (doc.components.messages as Record<string, { payload: unknown }>)[name].payload,
+        ).replace(/"#\/components/g, '"doc#/components'),
+      ) as object;
+    const shared = {
+      eventId: '58e7f47d-182f-4475-b583-4b3970a68cc2',
+      type: 'BetsSettled',
+      schemaVersion: 1,
+      tableId: 'ibj-1',
+      roundId: 'f1745c33-9fd4-49fa-8b06-45082a90b5ba',
+      seq: 90,
+      occurredAt: '2026-12-05T03:39:42.760Z',
+      payload: {},
+      chain: { eventNo: 131, hash: 'e'.repeat(64) },
+    };
+    expect(ajv.validate(payloadOf('BetsSettled'), shared)).toBe(false);
+    expect(ajv.validate(payloadOf('BetsSettledShared'), shared)).toBe(true);
+    expect(ajv.validate(payloadOf('BetsSettledShared'), { ...shared, seq: 0 })).toBe(false);
   });
 
   it('names its servers and their SASL/TLS security', async () => {

@@ -102,3 +102,16 @@ export const EVENT_VISIBILITY: Readonly<Record<string, Visibility>> = {
 export function visibilityOf(type: string): Visibility {
   return EVENT_VISIBILITY[type] ?? PRIVATE;
 }
+
+/**
+ * The payload fields the shared topic leaves out of an event of this type (as the relay routes
+ * it): a redacted event's player, a split event's list, its `platformId` and the numbers it
+ * counts per platform; none for a public type. The v1 topic carries another platform's players'
+ * events so too.
+ */
+export function sharedTopicOmits(type: string): readonly string[] {
+  const v = visibilityOf(type);
+  if (v.kind === 'redacted') return v.drop;
+  if (v.kind === 'split') return [v.list, 'platformId', ...(v.perPlatform ?? [])];
+  return [];
+}

@@ -73,16 +73,16 @@ export function checkEvent(value: unknown): Checked<TableEvent> {
  * that names players (docs/kafka-contract.md, "Platforms"): a redacted event's player, a split
  * event's list of players' items and the numbers it counts per platform. The v1 events topic
  * carries other platforms' players' events so too. (`@studio/contracts`' EVENT_VISIBILITY; a
- * unit test keeps the two the same.)
+ * unit test keeps the two the same: `sharedTopicOmits`.)
  */
 export const SHARED_TOPIC_OMITS: Readonly<Record<string, readonly string[]>> = {
-  BetsAccepted: ['bets'],
-  DecisionsAccepted: ['decisions'],
-  BetsSettled: ['settlements', 'batch', 'batches'],
-  BetsRefunded: ['settlements', 'batch', 'batches'],
-  BetsReturned: ['bets'],
-  BetsCancelled: ['bets'],
-  RoundSettled: ['records'],
+  BetsAccepted: ['bets', 'platformId'],
+  DecisionsAccepted: ['decisions', 'platformId'],
+  BetsSettled: ['settlements', 'platformId', 'batch', 'batches'],
+  BetsRefunded: ['settlements', 'platformId', 'batch', 'batches'],
+  BetsReturned: ['bets', 'platformId'],
+  BetsCancelled: ['bets', 'platformId'],
+  RoundSettled: ['records', 'platformId'],
   SeatTaken: ['playerId', 'platformId'],
   SeatLeft: ['playerId', 'platformId'],
   SeatRemoved: ['playerId', 'platformId'],

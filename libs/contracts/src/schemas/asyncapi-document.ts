@@ -1,4 +1,5 @@
 import { EVENT_HEADERS } from '../envelope';
+import { sharedTopicOmits } from '../event-visibility';
 import { TOPIC_NAMES } from '../topics';
 import { platformChannels, platformOperations } from './asyncapi-platforms';
 import {
@@ -51,6 +52,20 @@ const KEY = (description: string) => ({
 
 const ref = (path: string) => ({ $ref: path });
 
+/** The message of an event as the shared topic carries it: `<type>Shared`. */
+export const sharedMessageName = (type: string) => `${type}Shared`;
+
+/** An event's schema with the payload fields the shared topic leaves out taken away. */
+function withoutOmitted(schema: JsonSchema, omitted: readonly string[]): JsonSchema {
+  const copy = structuredClone(schema) as JsonSchema & {
+    properties: { payload: { properties?: Record<string, unknown>; required?: string[] } };
+  };
+  const payload = copy.properties.payload;
+  for (const field of omitted) delete payload.properties?.[field];
+  if (payload.required) payload.required = payload.required.filter((f) => !omitted.includes(f));
+  return copy;
+}
+
 const correlated = { correlationId: ref('#/components/correlationIds/commandId') };
 
 /**
@@ -75,6 +90,23 @@ export function renderAsyncApiDocument(
       payload: titled(localised(eventSchema(e)), e.type),
       bindings: KEY('the table id'),
       ...messageExamples(e.type, examples, true),
+    };
+    const omitted = sharedTopicOmits(e.type);
+    if (omitted.length === 0) continue;
+    const name = sharedMessageName(e.type);
+    messages[name] = {
+      name,
+      title: name,
+      summary:
+        `${e.type} as the shared topic carries it (and the v1 topic, for another platform's ` +
+        `players): without ${omitted.map((f) => `\`${f}\``).join(', ')}.`,
+      contentType: 'application/json',
+      headers: titled(
+        stringHeaders(EVENT_HEADERS, 'repeat eventId, type and schemaVersion for routing'),
+        'EventHeaders',
+      ),
+      payload: titled(localised(withoutOmitted(eventSchema(e)!, omitted)), name),
+      bindings: KEY('the table id'),
     };
   }
   for (const type of COMMAND_TYPES) {
@@ -119,6 +151,11 @@ export function renderAsyncApiDocument(
   const channelMessages = (names: readonly string[]) =>
     Object.fromEntries(names.map((n) => [n, ref(`#/components/messages/${n}`)]));
   const eventTypes = EVENT_SCHEMAS.map((e) => e.type);
+  // The v1 topic carries another platform's players' events as the shared topic does.
+  const sharedForms = eventTypes
+    .filter((t) => sharedTopicOmits(t).length > 0)
+    .map(sharedMessageName);
+  const v1EventMessages = [...eventTypes, ...sharedForms];
   const opMessages = (channel: string, names: readonly string[]) =>
     names.map((n) => ref(`#/channels/${channel}/messages/${n}`));
   return {
@@ -137,7 +174,7 @@ export function renderAsyncApiDocument(
       tableEvents: {
         address: TOPIC_NAMES.tableEvents,
         description: 'Everything that happens at a table, keyed by table id, ordered by seq.',
-        messages: channelMessages(eventTypes),
+        messages: channelMessages(v1EventMessages),
       },
       platformCommands: {
         address: TOPIC_NAMES.platformCommands,
@@ -161,7 +198,7 @@ export function renderAsyncApiDocument(
         action: 'send',
         summary: 'The studio publishes table events.',
         channel: ref('#/channels/tableEvents'),
-        messages: opMessages('tableEvents', eventTypes),
+        messages: opMessages('tableEvents', v1EventMessages),
       },
       receivePlatformCommands: {
         action: 'receive',

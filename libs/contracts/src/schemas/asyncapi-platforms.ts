@@ -1,4 +1,4 @@
-import { visibilityOf } from '../event-visibility';
+import { sharedTopicOmits, visibilityOf } from '../event-visibility';
 import { platformTopicName, SHARED_TABLE_EVENTS_V2 } from '../topics';
 import { COMMAND_TYPES } from './command-schemas';
 
@@ -11,18 +11,26 @@ const PLATFORM = {
 };
 
 /**
- * The contract 2.0 channels: the shared events topic and each platform's own topics. The shared
- * channel lists the public event types; redacted and split types also reach it without their
- * player fields (docs/kafka-contract.md, "Platforms").
+ * What the shared topic carries: the public event types whole, the redacted and split ones as
+ * their `<type>Shared` messages, without their player fields (docs/kafka-contract.md,
+ * "Platforms").
  */
+export function sharedTopicMessages(eventTypes: readonly string[]): string[] {
+  return eventTypes.flatMap((t) => {
+    if (visibilityOf(t).kind === 'public') return [t];
+    return sharedTopicOmits(t).length > 0 ? [`${t}Shared`] : [];
+  });
+}
+
+/** The contract 2.0 channels: the shared events topic and each platform's own topics. */
 export function platformChannels(messages: Messages, eventTypes: readonly string[]) {
-  const publicTypes = eventTypes.filter((t) => visibilityOf(t).kind === 'public');
+  const sharedTypes = sharedTopicMessages(eventTypes);
   const privateTypes = eventTypes.filter((t) => visibilityOf(t).kind !== 'public');
   return {
     sharedTableEvents: {
       address: SHARED_TABLE_EVENTS_V2,
       description: 'What every platform may see; no message names a player or a platform.',
-      messages: messages(publicTypes),
+      messages: messages(sharedTypes),
     },
     platformCommandsV2: {
       address: platformTopicName('{platformId}', 'commands'),
@@ -52,14 +60,14 @@ export function platformChannels(messages: Messages, eventTypes: readonly string
 }
 
 export function platformOperations(opMessages: OpMessages, eventTypes: readonly string[]) {
-  const publicTypes = eventTypes.filter((t) => visibilityOf(t).kind === 'public');
+  const sharedTypes = sharedTopicMessages(eventTypes);
   const privateTypes = eventTypes.filter((t) => visibilityOf(t).kind !== 'public');
   return {
     publishSharedTableEvents: {
       action: 'send',
       summary: 'The studio publishes what every platform may see.',
       channel: ref('#/channels/sharedTableEvents'),
-      messages: opMessages('sharedTableEvents', publicTypes),
+      messages: opMessages('sharedTableEvents', sharedTypes),
     },
     receivePlatformCommandsV2: {
       action: 'receive',

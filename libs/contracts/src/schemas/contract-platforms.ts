@@ -14,7 +14,7 @@ const P = '<platformId>';
 /** The 2.0 topic rows of the contract's topic table. */
 export function platformTopicRows(): string[] {
   return [
-    `| \`${SHARED_TABLE_EVENTS_V2}\` | studio → every platform | table id | event envelope (public events only) |`,
+    `| \`${SHARED_TABLE_EVENTS_V2}\` | studio → every platform | table id | event envelope (what every platform may see: no player named) |`,
     `| \`${platformTopicName(P, 'commands')}\` | one platform → studio | table id | a command |`,
     `| \`${platformTopicName(P, 'results')}\` | studio → that platform | table id | command result |`,
     `| \`${platformTopicName(P, 'events')}\` | studio → that platform | table id | event envelope (its players' events) |`,
