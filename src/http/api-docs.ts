@@ -71,12 +71,21 @@ export const ApiThrottled = () =>
     schema: openApiSchema(ERROR_BODY),
   });
 
-/** A route of the platform API (X-Platform-Key). */
+/** A route of the platform API (X-Platform-Key): its key's refusals and its rate limit. */
 export const ApiPlatform = () =>
   applyDecorators(
     ApiTags('platform'),
     ApiSecurity(PLATFORM_KEY),
-    error(401, 'no or unknown X-Platform-Key'),
+    error(401, 'unknown-api-key (no or unknown X-Platform-Key) or api-key-revoked'),
+    error(403, 'platform-suspended: the key is good, its platform is suspended'),
+    ApiResponse({
+      status: 429,
+      description:
+        'rate-limited: the platform made more than PLATFORM_HTTP_RATE_LIMIT requests in ' +
+        'PLATFORM_HTTP_RATE_WINDOW_MS (per instance); ask again after Retry-After seconds',
+      headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } },
+      schema: openApiSchema(ERROR_BODY),
+    }),
   );
 
 /** The refusals every table command may answer. */
@@ -84,6 +93,7 @@ export const ApiTableCommandErrors = () =>
   applyDecorators(
     error(404, 'unknown table (or void request)'),
     error(409, 'the table refuses the command in its current phase'),
+    error(413, 'payload-too-large: the body is over HTTP_BODY_LIMIT_COMMAND_BYTES'),
     error(415, 'the body is not JSON: send it with Content-Type: application/json'),
     error(
       503,

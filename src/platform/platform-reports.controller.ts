@@ -8,12 +8,13 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
-import { ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Clock } from '../clock/clock';
-import { ApiPlatform, ApiSummary } from '../http/api-docs';
+import { ApiOk, ApiPlatform, ApiSummary } from '../http/api-docs';
 import { DAY as DAY_SCHEMA, ERROR_BODY, SETTLEMENT_REPORT } from '../http/http-schemas';
 import { openApiSchema } from '../http/openapi-schema';
+import { PLATFORM_ROUND } from '../http/platform-round-schema';
 import { HistoryReader } from '../history/reader/history-reader';
 import type { Platform } from '../platforms/platform-directory';
 import { CurrentPlatform, PlatformKeyGuard } from './platform-key.guard';
@@ -172,6 +173,14 @@ export class PlatformReportsController {
   }
 
   @ApiSummary("A round's cards and results, with this platform's own players' bets and outcomes")
+  @ApiParam({ name: 'roundId', required: true, schema: { type: 'string', format: 'uuid' } })
+  @ApiOk(PLATFORM_ROUND, 'the round as this platform may see it')
+  @ApiResponse({
+    status: 404,
+    description:
+      'unknown-round: no such round, or one where this platform had no bet (the same answer)',
+    schema: openApiSchema(ERROR_BODY),
+  })
   @Get('rounds/:roundId')
   async round(@CurrentPlatform() platform: Platform, @Param('roundId') roundId: string) {
     if (!UUID.test(roundId)) notFound('round');

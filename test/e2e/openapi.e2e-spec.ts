@@ -4,13 +4,32 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import type { RunningStudio } from '../../src/bootstrap';
 import { PLACE_BET_BODY } from '../../src/http/http-schemas';
+import { PlatformsRepository } from '../../src/platforms/platforms.repository';
 import { openApiSchema } from '../../src/http/openapi-schema';
-import { postJson, signIn, startTestStudio } from '../support/studio-harness';
+import type { TableDefinition } from '../../src/config/tables-config';
+import {
+  DEMO_TABLES,
+  postJson,
+  shoeDealtByTheTest,
+  signIn,
+  startTestStudio,
+} from '../support/studio-harness';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { REPO_ROOT } from '../support/environment';
 import { dereferenced, lintOpenApi, PLATFORM_DOCUMENT_FILE } from '../support/openapi-lint';
 
 jest.setTimeout(120_000);
+
+/** A Pok Deng table with a virtual shoe, so rounds are played (the demo tables have none here). */
+const DEALT_TABLE = {
+  id: 'pd-openapi',
+  name: 'Pok Deng for the OpenAPI test',
+  game: 'pok-deng',
+  currency: 'THB',
+  bettingWindowMs: 4_000,
+  roundIntervalMs: 300,
+  scanner: { wireFormat: 'studio-framed-v1', virtualShoe: shoeDealtByTheTest(7) },
+} as unknown as TableDefinition;
 
 interface Operation {
   summary?: string;
@@ -65,7 +84,9 @@ describe('OpenAPI document', () => {
     db = await createTestDatabase('openapi');
     studio = await startTestStudio({
       databaseUrl: db.url,
-      env: { DEMO_USERS: 'true', PLATFORM_API_KEYS: 'k-openapi' },
+      // A dealt table at a test's pace beside the demo ones: a round for the round lookup.
+      tables: [...DEMO_TABLES, DEALT_TABLE],
+      env: { DEMO_USERS: 'true', PLATFORM_API_KEYS: 'k-openapi', VIRTUAL_DEALER_PACE_MS: '20' },
     });
     for (const role of Object.keys(tokens) as Array<keyof typeof tokens>) {
       tokens[role] = await signIn(studio.url, role, `${role}-demo`);
@@ -215,6 +236,74 @@ describe('OpenAPI document', () => {
       platform,
     );
     expect(refused.body).toMatchObject({ error: 'invalid-request', pointer: '/betType' });
+  });
+
+  it("a round lookup's answer, a body over the limit and a suspended platform answer as documented", async () => {
+    const platform = { 'x-platform-key': 'k-openapi' };
+    const check = (method: string, path: string, status: number, body: unknown) => {
+      const validate = ajv.compile(documented(method, path, status) as object);
+      expect({ status, valid: validate(body), errors: validate.errors }).toEqual({
+        status,
+        valid: true,
+        errors: null,
+      });
+    };
+    // A bet of the platform's, then its round: the 200 used to have no schema, the 404 none.
+    let bet = { status: 0, body: {} as Record<string, unknown> };
+    for (let i = 0; i < 180 && bet.status !== 200; i += 1) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 500));
+      bet = await postJson(
+        studio.url,
+        '/platform/tables/pd-openapi/bets',
+        { playerId: 'openapi-p', betType: 'player', spot: '1', amount: 1000 },
+        platform,
+      );
+    }
+    expect(bet).toMatchObject({ status: 200 });
+    const roundId = (bet.body.reply as { roundId: string }).roundId;
+    const round = await fetch(`${studio.url}/platform/rounds/${roundId}`, { headers: platform });
+    expect(round.status).toBe(200);
+    const lookup = (await round.json()) as { bets: unknown[] };
+    expect(lookup.bets).toHaveLength(1);
+    check('get', '/platform/rounds/{roundId}', 200, lookup);
+    const unknown = await fetch(
+      `${studio.url}/platform/rounds/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`,
+      {
+        headers: platform,
+      },
+    );
+    expect(unknown.status).toBe(404);
+    check('get', '/platform/rounds/{roundId}', 404, await unknown.json());
+    // Over HTTP_BODY_LIMIT_COMMAND_BYTES (16 kB): 413, which the document did not list.
+    const large = await postJson(
+      studio.url,
+      '/platform/tables/pokdeng-1/bets',
+      { playerId: 'p', betType: 'player', amount: 100, padding: 'x'.repeat(20_000) },
+      platform,
+    );
+    expect(large.status).toBe(413);
+    check('post', '/platform/tables/{tableId}/bets', 413, large.body);
+    // A suspended platform's key: 403 platform-suspended, which the document did not list.
+    const platforms = new PlatformsRepository(studio.database.dataSource);
+    await platforms.setStatus('default', 'suspended', new Date());
+    try {
+      let refused = { status: 0, body: {} as Record<string, unknown> };
+      // The registry's change notice empties the key cache at once (at most PLATFORM_KEY_CACHE_MS).
+      for (let i = 0; i < 30 && refused.status !== 403; i += 1) {
+        if (i > 0) await new Promise((r) => setTimeout(r, 250));
+        refused = await postJson(
+          studio.url,
+          '/platform/tables/pokdeng-1/bets',
+          { playerId: 'p', betType: 'player', spot: '1', amount: 1000 },
+          platform,
+        );
+      }
+      expect(refused).toMatchObject({ status: 403, body: { error: 'platform-suspended' } });
+      check('post', '/platform/tables/{tableId}/bets', 403, refused.body);
+    } finally {
+      await platforms.setStatus('default', 'active', new Date());
+    }
+    expect(documented('get', '/platform/reports/settlements', 429)).toBeDefined();
   });
 });
 
