@@ -1,20 +1,25 @@
-import { Client } from 'pg';
+import { existsSync } from 'node:fs';
+import { Pool } from 'pg';
 import { runAuditCli, USAGE, UsageError } from './audit-cli';
 import { readCheckpoints } from './kafka-checkpoints';
 
 /**
- * Audit commands against the studio database (DATABASE_URL). With the embedded default, start the
- * service with PGLITE_PORT set and point DATABASE_URL at postgres://postgres@127.0.0.1:<port>/postgres.
+ * Audit commands against the studio database (DATABASE_URL, from the environment or `.env` as the
+ * service reads it). With the embedded default, start the service with PGLITE_PORT set and point
+ * DATABASE_URL at postgres://postgres@127.0.0.1:<port>/postgres.
  */
 async function main(): Promise<number> {
+  const envFile = process.env.ENV_FILE ?? '.env';
+  if (existsSync(envFile)) process.loadEnvFile(envFile);
   const [command, ...argv] = process.argv.slice(2);
   const url = process.env.DATABASE_URL;
   if (!command || !url) {
     process.stderr.write(`${url ? '' : 'DATABASE_URL is not set.\n'}${USAGE}\n`);
     return 2;
   }
-  const client = new Client({ connectionString: url, application_name: 'studio-audit-cli' });
-  await client.connect();
+  // A pool, not one client: the replay reads a round's rows side by side (Promise.all), which
+  // one pg Client only queues, with a deprecation warning on every round (an error in pg 9).
+  const client = new Pool({ connectionString: url, application_name: 'studio-audit-cli', max: 4 });
   try {
     return await runAuditCli(
       command,

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { VerifyEventChain } from '../../src/audit/verify-event-chain/verify-event-chain.use-case';
 import { ChainedEvent, eventHash, GENESIS_HASH } from '../../src/history/event-chain';
 import { useAuditStudio } from '../support/audit-studio';
-import { TEST_KAFKA_BROKERS } from '../support/environment';
+import { REPO_ROOT, TEST_KAFKA_BROKERS } from '../support/environment';
 import { KafkaCollector } from '../support/kafka-collector';
 import { uniqueTopicPrefix, waitFor } from '../support/studio-harness';
 
@@ -109,6 +109,29 @@ describe('the independent Python chain verifier', () => {
       expect(own.events).toBeGreaterThanOrEqual(lines.length);
     }
     console.log(r.out.trimEnd());
+  });
+
+  it('the audit CLI reads DATABASE_URL from .env as the service does, and replays without warnings', async () => {
+    // An operator's .env beside the service: `npm run audit:verify-chain` used to answer
+    // "DATABASE_URL is not set", and each replayed round printed pg's deprecation warning for
+    // queries sent side by side on one client.
+    const cwd = mkdtempSync(join(tmpdir(), 'audit-cli-env-'));
+    writeFileSync(join(cwd, '.env'), `DATABASE_URL=${audit.databaseUrl}\n`);
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.DATABASE_URL;
+    delete env.ENV_FILE;
+    const cli = join(REPO_ROOT, 'dist', 'apps', 'audit-cli', 'main.js');
+    const run = (...args: string[]) =>
+      promisify(execFile)(process.execPath, [cli, ...args], { cwd, env });
+    try {
+      const chain = await run('verify-chain', '--table', 'pokdeng-audit');
+      expect(chain.stdout).toMatch(/pokdeng-audit/);
+      const replay = await run('verify-replay', '--round', audit.ibjRoundId);
+      expect(replay.stdout).toContain(`MATCH     round ${audit.ibjRoundId}`);
+      expect(replay.stderr).toBe('');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 
   it('withholds the burnt card of the shoe in play (face down, never revealed) until the shoe ends', async () => {

@@ -309,6 +309,10 @@ export function useAuditStudio(
     post,
     get,
     search,
+    /** The studio's database, as an operator's DATABASE_URL names it. */
+    get databaseUrl() {
+      return db!.url;
+    },
     tableRound,
     roundStatus,
     since,
