@@ -105,6 +105,12 @@ describe('docs/asyncapi.json', () => {
         '$message.payload#/commandId',
       ]);
     }
+    // The headers every answer carries (src/kafka/results-producer.ts), undocumented before.
+    const answer = document!.components().messages().get('CommandResult')!;
+    expect(Object.keys(answer.headers()?.properties() ?? {}).sort()).toEqual([
+      'command-id',
+      'command-status',
+    ]);
   });
 
   it('offers the v2 per-platform topics and the v2 table events as channels', async () => {

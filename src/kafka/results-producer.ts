@@ -1,4 +1,4 @@
-import type { CommandResultMessage } from '@studio/contracts';
+import { type CommandResultMessage, RESULT_HEADERS } from '@studio/contracts';
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import type { KafkaConfig } from '../config/studio-config';
 import { kafkaConnection } from './kafka-connection';
@@ -57,7 +57,10 @@ export class ResultsProducer {
         messages.push({
           key: result.tableId,
           value: JSON.stringify(result),
-          headers: { 'command-id': result.commandId, 'command-status': result.status },
+          headers: {
+            [RESULT_HEADERS.commandId]: result.commandId,
+            [RESULT_HEADERS.status]: result.status,
+          },
         });
       }
       await this.sendBatch([...byTopic].map(([topic, messages]) => ({ topic, messages })));

@@ -7,6 +7,7 @@ import {
   COMMAND_SCHEMAS,
   COMMAND_TYPES,
   DEAD_LETTER_HEADERS,
+  RESULT_HEADERS,
 } from './command-schemas';
 import {
   ASYNCAPI_SECURITY_SCHEMES,
@@ -128,6 +129,10 @@ export function renderAsyncApiDocument(
     summary: COMMAND_RESULT_SCHEMA.description,
     contentType: 'application/json',
     ...correlated,
+    headers: titled(
+      stringHeaders(RESULT_HEADERS, 'repeat commandId and status (accepted or rejected)'),
+      'ResultHeaders',
+    ),
     payload: titled(localised(COMMAND_RESULT_SCHEMA), 'CommandResult'),
     bindings: KEY('the table id'),
     ...messageExamples('CommandResult', examples, false),

@@ -245,6 +245,12 @@ export const COMMAND_RESULT_SCHEMA: JsonSchema = {
  * A message that cannot be answered (not JSON, not an object, or failing its schema) goes to the
  * dead-letter topic: the value is the original bytes untouched, these headers say why.
  */
+/** Headers of every answer on a results topic: route or filter without parsing the value. */
+export const RESULT_HEADERS = {
+  commandId: 'command-id',
+  status: 'command-status',
+} as const;
+
 export const DEAD_LETTER_HEADERS = {
   reasonCode: 'dlq-reason-code',
   reason: 'dlq-reason',

@@ -8,6 +8,7 @@ import {
   DEAD_LETTER_HEADERS,
   DEAD_LETTER_MAX_VALUE_BYTES,
   DEAD_LETTER_REASON_CODES,
+  RESULT_HEADERS,
 } from './command-schemas';
 import { EVENT_ENVELOPE_SCHEMA, EVENT_SCHEMAS, eventSchema } from './event-schemas';
 import { JsonSchema, registerContractSchemas, validate, Validator } from './json-schema';
@@ -206,7 +207,8 @@ export function renderContractDocument(): string {
     '',
     '## Commands',
     '',
-    `Send commands to \`${TOPIC_NAMES.platformCommands}\` with the table id as the key. Each is one flat`,
+    `Send commands to \`${platformTopicName('<platformId>', 'commands')}\` (the \`default\` platform: also`,
+    `\`${TOPIC_NAMES.platformCommands}\`) with the table id as the key. Each is one flat`,
     'JSON object validated against `commands/<type>.json`; unknown fields are refused. Common fields:',
     "`commandId` (yours, unique among your platform's commands: another platform's same id is its",
     'own command), `type`, `schemaVersion` (1), `tableId`, `playerId`, optional `roundId`',
@@ -238,8 +240,10 @@ export function renderContractDocument(): string {
     '',
     '## Results',
     '',
-    `Every command that passes its schema is answered once on \`${TOPIC_NAMES.commandResults}\`:`,
+    `Every command that passes its schema is answered once on the results topic of the way it came`,
+    `(\`${platformTopicName('<platformId>', 'results')}\`, or \`${TOPIC_NAMES.commandResults}\` for the v1 topic):`,
     fieldsOf(COMMAND_RESULT_SCHEMA) + '.',
+    `Headers: \`${RESULT_HEADERS.commandId}\` (the \`commandId\`) and \`${RESULT_HEADERS.status}\` (\`accepted\` or \`rejected\`).`,
     '',
     '- Correlate by `commandId`. A repeated `commandId` is not applied again: it gets the stored first',
     '  answer with `duplicate: true`. Commands are consumed at least once, so after a restart of the',
