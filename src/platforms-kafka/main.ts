@@ -48,7 +48,8 @@ async function main(argv: string[]): Promise<number> {
   const created = await applyPlatformKafkaPlan(kafka, plan);
   process.stdout.write(
     `Platform ${platformId}: topics ${created.length > 0 ? `created ${created.join(', ')}` : 'already there'}; ` +
-      `${plan.acls.length} ACLs for ${plan.principal} applied.\n`,
+      `${plan.acls.length} ACLs for ${plan.principal} applied. Its quotas are not set by this ` +
+      `tool: --print gives the kafka-configs command (docs/kafka-contract.md).\n`,
   );
   return 0;
 }

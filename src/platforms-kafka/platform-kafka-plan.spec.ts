@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { planAsCommands, platformKafkaPlan } from './platform-kafka-plan';
 
 const settings = { topicPrefix: 'prod.', commandPartitions: 6, eventPartitions: 6 };
@@ -74,5 +76,13 @@ describe("a platform's Kafka set-up", () => {
     );
     expect(lines.filter((l) => l.startsWith('kafka-topics'))).toHaveLength(5);
     expect(lines.filter((l) => l.startsWith('kafka-acls'))).toHaveLength(6);
+    // The quotas the contract page asks for, all three (request_percentage was left out).
+    const contract = readFileSync(join(__dirname, '../../docs/kafka-contract.md'), 'utf8');
+    const documented = /--add-config '(producer_byte_rate=[^']*)'/.exec(contract)![1];
+    expect(documented).toContain('request_percentage=25');
+    expect(lines).toContain(
+      'kafka-configs --bootstrap-server k1:9092 --command-config <admin.properties> --alter ' +
+        `--entity-type users --entity-name platform-casino-b --add-config '${documented}'`,
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_PLATFORM_ID, PLATFORM_ID_PATTERN } from '@studio/contracts';
+import { DEFAULT_PLATFORM_ID, PLATFORM_ID_PATTERN, PLATFORM_QUOTA_CONFIG } from '@studio/contracts';
 import { PlatformTopics } from '../kafka/platform-topics';
 
 /** What a platform's principal may do on one resource (ACLs, allow only). */
@@ -118,9 +118,9 @@ export function planAsCommands(plan: PlatformKafkaPlan, bootstrap: string): stri
         ` --${acl.resourceType} ${acl.name}` +
         (acl.pattern === 'prefixed' ? ' --resource-pattern-type prefixed' : ''),
     ),
-    `# Its produce quota (see docs/kafka-contract.md):`,
+    `# Its quotas (docs/kafka-contract.md; the admin API the set-up uses cannot set them):`,
     `kafka-configs ${base} --alter --entity-type users --entity-name ${user} ` +
-      `--add-config 'producer_byte_rate=1048576,consumer_byte_rate=8388608'`,
+      `--add-config '${PLATFORM_QUOTA_CONFIG}'`,
   ];
 }
 

@@ -6,6 +6,13 @@ import {
   TOPIC_NAMES,
 } from '../topics';
 
+/**
+ * The quotas each platform's principal gets (kafka-configs `--add-config`): the figures this
+ * page explains, and what `npm run platform:kafka -- setup --print` prints.
+ */
+export const PLATFORM_QUOTA_CONFIG =
+  'producer_byte_rate=1048576,consumer_byte_rate=8388608,request_percentage=25';
+
 /** The end of the v1 topics' deprecation period (6 months after 2.0.0, as "Versions" promises). */
 export const V1_TOPICS_END = '2027-06-30';
 
@@ -98,7 +105,7 @@ export function platformsSection(): string[] {
     '```',
     'kafka-configs --bootstrap-server <brokers> --command-config <admin.properties> --alter \\',
     '  --entity-type users --entity-name platform-<platformId> \\',
-    "  --add-config 'producer_byte_rate=1048576,consumer_byte_rate=8388608,request_percentage=25'",
+    `  --add-config '${PLATFORM_QUOTA_CONFIG}'`,
     '```',
     '',
     '- `producer_byte_rate=1048576` (1 MiB/s, about 3,500 commands/s): a window of 10,000 players',

@@ -4,3 +4,4 @@ export * from './command-schemas';
 export * from './contract-document';
 export * from './shared-defs';
 export * from './asyncapi-document';
+export { PLATFORM_QUOTA_CONFIG } from './contract-platforms';
