@@ -7,6 +7,11 @@ import { Kafka, logLevel } from 'kafkajs';
 import type { RunningStudio } from '../../src/bootstrap';
 import type { TableDefinition } from '../../src/config/tables-config';
 import { ensureKafkaTopics } from '../../src/kafka/kafka-topics';
+import {
+  PlatformRound,
+  SettlementReport,
+  StudioHttpClient,
+} from '../../libs/platform-sdk/src/index';
 import { platformKafkaPlan } from '../../src/platforms-kafka/platform-kafka-plan';
 import { REPO_ROOT, TEST_KAFKA_BROKERS } from '../support/environment';
 import { startTestStudio, uniqueTopicPrefix } from '../support/studio-harness';
@@ -18,6 +23,7 @@ const run = promisify(execFile);
 const SDK = join(REPO_ROOT, 'libs', 'platform-sdk');
 const SHARED = join(REPO_ROOT, 'node_modules');
 const TABLE = 'pd-sdk';
+const PLATFORM_KEY = 'k-sdk-reports';
 
 const TABLES = [
   {
@@ -90,6 +96,9 @@ describe('@studio/platform-sdk, packed', () => {
     expect(compiled.stdout).toBe('');
   });
 
+  /** What the consumer runs received: one settlement each. */
+  const received: Array<Awaited<ReturnType<typeof runConsumer>>> = [];
+
   /** Runs the compiled consumer (v1 topics, or `platformId`'s v2 ones) and reads its result. */
   async function runConsumer(platformId?: string) {
     const { stdout } = await run(process.execPath, [join(dir, 'out', 'consumer.js')], {
@@ -130,9 +139,14 @@ describe('@studio/platform-sdk, packed', () => {
       kafkaBrokers: TEST_KAFKA_BROKERS,
       topicPrefix: prefix,
       tables: TABLES,
-      env: { VIRTUAL_DEALER_PACE_MS: '20', KAFKA_COMMAND_TOPIC_REFRESH_MS: '500' },
+      env: {
+        VIRTUAL_DEALER_PACE_MS: '20',
+        KAFKA_COMMAND_TOPIC_REFRESH_MS: '500',
+        PLATFORM_API_KEYS: PLATFORM_KEY,
+      },
     });
     const result = await runConsumer();
+    received.push(result);
     expect(result.answer.status).toBe('accepted');
     expect(result.answer.reply?.roundId).toBe(result.roundId);
     // Pok Deng takes a player's stake and a deposit of the same again (deposit multiple 1, for a
@@ -146,6 +160,7 @@ describe('@studio/platform-sdk, packed', () => {
     // v2Topics(platformId) reads the shared topic beside the platform's own: without it, no
     // BettingOpened ever came, and every event of its own was reported as a gap.
     const result = await runConsumer('default');
+    received.push(result);
     expect(result.answer.status).toBe('accepted');
     expect(result.answer.reply?.roundId).toBe(result.roundId);
     expect(result.settlement).toMatchObject({ playerId: 'sdk-player', stake: 2_000 });
@@ -154,5 +169,45 @@ describe('@studio/platform-sdk, packed', () => {
       `${prefix}studio.table-events.v2`,
     ]);
     expect(result.problems).toEqual([]);
+  });
+
+  it("reconciles the settlements it received with the report, and looks a round up, over the SDK's HTTP client", async () => {
+    expect(received).toHaveLength(2);
+    const http = new StudioHttpClient({ baseUrl: studio.url, platformKey: PLATFORM_KEY });
+    // From yesterday: a run across midnight (UTC) reports its two settlements on two days.
+    const today = new Date();
+    const day = (d: Date) => d.toISOString().slice(0, 10);
+    const report = await http.settlementReport(
+      day(new Date(today.getTime() - 86_400_000)),
+      day(today),
+    );
+    expect(report.status).toBe(200);
+    const { lines } = report.body as SettlementReport;
+    const sum = (f: (s: (typeof received)[number]['settlement']) => number) =>
+      received.reduce((n, r) => n + f(r.settlement), 0);
+    const total = (key: 'rounds' | 'bets' | 'stake' | 'payout' | 'refunds' | 'net') =>
+      lines.reduce((n, l) => n + l[key], 0);
+    // docs/wallet-model.md, rule 7: the report equals the sum of the settlements received.
+    expect(lines.every((l) => l.tableId === TABLE && l.currency === 'THB')).toBe(true);
+    expect({
+      rounds: total('rounds'),
+      bets: total('bets'),
+      stake: total('stake'),
+      payout: total('payout'),
+      refunds: total('refunds'),
+      net: total('net'),
+    }).toEqual({
+      rounds: 2,
+      bets: 2,
+      stake: sum((s) => s.stake),
+      payout: sum((s) => s.returned),
+      refunds: 0,
+      net: sum((s) => s.net),
+    });
+    const round = await http.round(received[1].roundId);
+    expect(round.status).toBe(200);
+    expect((round.body as PlatformRound).settlements).toEqual([
+      expect.objectContaining({ playerId: 'sdk-player', stake: 2_000 }),
+    ]);
   });
 });

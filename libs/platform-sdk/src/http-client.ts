@@ -1,4 +1,12 @@
-import type { Accepted, CancelBetBody, HttpError, PlaceBetBody, DecideBody } from './http-types';
+import type {
+  Accepted,
+  CancelBetBody,
+  DecideBody,
+  HttpError,
+  PlaceBetBody,
+  PlatformRound,
+  SettlementReport,
+} from './http-types';
 
 /** The platform's HTTP routes (docs/openapi-platform.json), with its X-Platform-Key. */
 export class StudioHttpClient {
@@ -26,6 +34,27 @@ export class StudioHttpClient {
       `/platform/tables/${encodeURIComponent(tableId)}/bet-commands/${encodeURIComponent(betCommandId)}/cancel`,
       body,
     );
+  }
+
+  /**
+   * The settlement report per UTC day, table and currency (`from`, `to`: YYYY-MM-DD), to reconcile
+   * against the sum of the settlements received (docs/wallet-model.md, rule 7) once `final`.
+   */
+  settlementReport(from: string, to?: string) {
+    const query = new URLSearchParams(to === undefined ? { from } : { from, to });
+    return this.get<SettlementReport>(`/platform/reports/settlements?${query}`);
+  }
+
+  /** A round's cards and results with this platform's players' bets and outcomes (a dispute). */
+  round(roundId: string) {
+    return this.get<PlatformRound>(`/platform/rounds/${encodeURIComponent(roundId)}`);
+  }
+
+  private async get<T>(path: string): Promise<{ status: number; body: T | HttpError }> {
+    const response = await fetch(new URL(path, this.options.baseUrl), {
+      headers: { 'x-platform-key': this.options.platformKey },
+    });
+    return { status: response.status, body: (await response.json()) as T | HttpError };
   }
 
   private async post(

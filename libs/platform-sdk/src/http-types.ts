@@ -21,3 +21,80 @@ export interface HttpError {
   message: string;
   pointer?: string;
 }
+
+/** One line of the settlement report: a UTC day, a table and a currency (minor units). */
+export interface SettlementReportLine {
+  day: string;
+  tableId: string;
+  currency: string;
+  rounds: number;
+  bets: number;
+  stake: number;
+  payout: number;
+  refunds: number;
+  cancellations: number;
+  cancelledStake: number;
+  net: number;
+}
+
+/** GET /platform/reports/settlements (docs/wallet-model.md, rule 7): reconcile once `final`. */
+export interface SettlementReport {
+  platformId: string;
+  from: string;
+  to: string;
+  final: boolean;
+  openRounds: number;
+  openRoundsByTable: Array<{ tableId: string; rounds: number }>;
+  lines: SettlementReportLine[];
+}
+
+/** GET /platform/rounds/:roundId: a round as this platform may see it (a player's dispute). */
+export interface PlatformRound {
+  roundId: string;
+  tableId: string;
+  game: string;
+  status: 'in-progress' | 'paused' | 'completed' | 'voided';
+  startedAt: string;
+  endedAt: string | null;
+  bets: Array<{
+    betId: string;
+    playerId: string;
+    commandId: string | null;
+    betType: string;
+    spot: string | null;
+    amount: number;
+    deducted: number;
+    currency: string;
+    status: string;
+    placedAt: string;
+  }>;
+  decisions: Array<{
+    playerId: string;
+    hand: string | null;
+    action: string;
+    automatic: boolean;
+    commandId: string | null;
+    decidedAt: string;
+  }>;
+  settlements: Array<{
+    betId: string;
+    playerId: string;
+    betType: string;
+    spot: string | null;
+    stake: number;
+    returned: number;
+    net: number;
+    currency: string;
+    outcome: string;
+    settledAt: string;
+  }>;
+  /** In dealing order; a card still face down by its slot only. */
+  cards: Array<{ slot: string; card?: string; faceDown?: true }>;
+  hands: Array<{
+    hand: string;
+    owner: string | null;
+    cards: string[];
+    total: string;
+    result: string | null;
+  }>;
+}
