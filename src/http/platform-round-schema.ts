@@ -127,7 +127,11 @@ export const PLATFORM_ROUND: JsonSchema = {
         type: 'object',
         properties: {
           hand: { type: 'string' },
-          owner: TEXT_OR_NULL,
+          owner: {
+            ...TEXT_OR_NULL,
+            description:
+              "your player; null for the dealer's; an Infinite Blackjack common hand says how many played it",
+          },
           cards: { type: 'array', items: def('cardCode') },
           total: { type: 'string' },
           result: TEXT_OR_NULL,

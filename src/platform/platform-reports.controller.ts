@@ -191,6 +191,6 @@ export class PlatformReportsController {
       this.history.cards.handsOfRound(roundId),
     ]);
     // Face-down cards reach no platform until revealed at the table (never, for a void's).
-    return { ...round, ...platformRoundCards(platform.id, cards, hands) };
+    return { ...round, ...platformRoundCards(platform.id, round.game, cards, hands) };
   }
 }

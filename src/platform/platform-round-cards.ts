@@ -13,6 +13,16 @@ export interface PlatformHand {
   result: string | null;
 }
 
+/**
+ * A hand every platform may see: the dealer's (no owner), and Infinite Blackjack's player hands,
+ * which are the common hand (a node every player of it shares, its owner saying how many played
+ * it: "2 players: stand", no player named). Each of those used to be read as a player key and
+ * left out, so no platform saw the hand its players' bets were settled on.
+ */
+function sharedHand(game: string, hand: { owner: string | null }): boolean {
+  return hand.owner === null || game === 'infinite-blackjack';
+}
+
 /** Whether a slot is one of a hand's: `player-1/2` of `player-1`, `dealer-hole` of `dealer`. */
 function inHand(slot: string, hand: string): boolean {
   return slot === hand || slot.startsWith(`${hand}/`) || slot.startsWith(`${hand}-`);
@@ -26,10 +36,11 @@ function inHand(slot: string, hand: string): boolean {
  * a hand's card is withheld (null) when its value is that of one of the hand's own slots still
  * face down (the same value dealt face up in that hand too is withheld with it: which of the two
  * it is would tell), and a hand with a card withheld has no total. Only the dealer's and shared
- * hands and the platform's own players' are given, each player by the platform's id.
+ * hands (sharedHand) and the platform's own players' are given, each player by the platform's id.
  */
 export function platformRoundCards(
   platformId: string,
+  game: string,
   dealt: readonly DealtCard[],
   hands: readonly HandRecord[],
 ): { cards: PlatformCard[]; hands: PlatformHand[] } {
@@ -41,13 +52,13 @@ export function platformRoundCards(
         : { slot: c.slot, card: c.card },
     ),
     hands: hands
-      .filter((h) => h.owner === null || platformOfKey(h.owner) === platformId)
+      .filter((h) => sharedHand(game, h) || platformOfKey(h.owner!) === platformId)
       .map((h) => {
         const withheld = new Set(hidden.filter((c) => inHand(c.slot, h.hand)).map((c) => c.card));
         const cards = h.cards.map((card) => (withheld.has(card) ? null : card));
         return {
           hand: h.hand,
-          owner: h.owner === null ? null : playerOfKey(h.owner).playerId,
+          owner: sharedHand(game, h) ? h.owner : playerOfKey(h.owner!).playerId,
           cards,
           total: cards.includes(null) ? null : h.total,
           result: h.result,

@@ -272,9 +272,15 @@ describe('players of several platforms at one table', () => {
     expect(round.cards.length).toBeGreaterThanOrEqual(4);
     expect(round.cards.every((c) => typeof c.card === 'string')).toBe(true);
     expect(round.hands.some((h) => h.hand === 'dealer')).toBe(true);
+    // The common hand the players played (a node of every player who took that path), with
+    // alice's hit: shared like the dealer's, naming no player. It used to be left out.
+    const common = round.hands.filter((h) => String(h.hand).startsWith('node-'));
+    expect(common.length).toBeGreaterThanOrEqual(1);
+    expect(common.every((h) => /^\d+ players?: /.test(String(h.owner)))).toBe(true);
     // The default platform sees its own alice only; a platform without a bet there sees nothing.
     const asDefault = JSON.parse((await get(`/platform/rounds/${roundId}`, DEFAULT_KEY)).text);
     expect(asDefault.bets).toEqual([expect.objectContaining({ playerId: 'alice', amount: 1_000 })]);
+    expect(asDefault.hands).toEqual(round.hands);
     expect(await get(`/platform/rounds/${roundId}`, otherKey)).toMatchObject({ status: 404 });
     expect(await get(`/platform/rounds/not-a-round`, otherKey)).toMatchObject({ status: 404 });
   });
