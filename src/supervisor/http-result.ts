@@ -14,9 +14,18 @@ const STATUS_BY_CODE: Record<string, HttpStatus> = {
   'second-supervisor-required': HttpStatus.FORBIDDEN,
 };
 
-/** A refused command becomes 4xx with its reason code; the phase conflicts are 409. */
+/**
+ * An accepted command's answer in one order, `{accepted, reply, duplicate?}`, whatever way it
+ * came: an answer read back from the database comes out of jsonb, which orders keys by length
+ * ("reply" before "accepted"), so the same void answered `{"reply":{},"accepted":true}` one time
+ * and `{"accepted":true,"reply":{}}` another, unlike what docs/tour.md shows. A refused command
+ * becomes 4xx with its reason code; the phase conflicts are 409.
+ */
 export function toHttp(result: CommandResult): Record<string, unknown> {
-  if (result.accepted) return { ...result };
+  if (result.accepted) {
+    const { accepted, reply, duplicate, ...rest } = result;
+    return { accepted, reply, ...rest, ...(duplicate === undefined ? {} : { duplicate }) };
+  }
   throw new HttpException(
     { error: result.code, message: result.message },
     STATUS_BY_CODE[result.code] ?? HttpStatus.CONFLICT,
