@@ -93,8 +93,9 @@ export interface PlatformRound {
   hands: Array<{
     hand: string;
     owner: string | null;
-    cards: string[];
-    total: string;
+    /** A card never shown at the table (a voided round's) is null, and the hand's total with it. */
+    cards: Array<string | null>;
+    total: string | null;
     result: string | null;
   }>;
 }
