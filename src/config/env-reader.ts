@@ -88,6 +88,14 @@ export class EnvReader {
           `${name} must be a comma-separated list of host:port (got "${broker}" in "${value}")`,
         );
       }
+      // Out of range, kafkajs only fails each connection ("Port should be >= 0 and < 65536") and
+      // retries for ever: the service started with Kafka down instead of refusing the setting.
+      const port = Number(broker.slice(broker.lastIndexOf(':') + 1));
+      if (port < 1 || port > 65535) {
+        throw new ConfigError(
+          `${name} needs a port from 1 to 65535 in each host:port (got "${broker}" in "${value}")`,
+        );
+      }
     }
     return brokers;
   }

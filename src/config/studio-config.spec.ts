@@ -97,6 +97,14 @@ describe('loadStudioConfig', () => {
       { KAFKA_BROKERS: 'localhost' },
       'KAFKA_BROKERS must be a comma-separated list of host:port (got "localhost" in "localhost")',
     ],
+    [
+      { KAFKA_BROKERS: 'k1:9092,k2:99999' },
+      'KAFKA_BROKERS needs a port from 1 to 65535 in each host:port (got "k2:99999" in "k1:9092,k2:99999")',
+    ],
+    [
+      { KAFKA_BROKERS: 'k1:0' },
+      'KAFKA_BROKERS needs a port from 1 to 65535 in each host:port (got "k1:0" in "k1:0")',
+    ],
   ])('rejects %p with a message naming the variable', (env, message) => {
     expect(errorOf(() => load(env))).toBe(message);
   });
