@@ -102,6 +102,14 @@ describe('loadStudioConfig', () => {
       'KAFKA_BROKERS needs a port from 1 to 65535 in each host:port (got "k2:99999" in "k1:9092,k2:99999")',
     ],
     [
+      { KAFKA_BROKERS: 'k1:9092', KAFKA_TOPIC_PREFIX: 'prod/' },
+      'KAFKA_TOPIC_PREFIX must be at most 177 of the characters Kafka allows in a topic name, letters, digits, ".", "_" and "-" (got "prod/")',
+    ],
+    [
+      { KAFKA_BROKERS: 'k1:9092', KAFKA_TOPIC_PREFIX: 'p'.repeat(178) },
+      `KAFKA_TOPIC_PREFIX must be at most 177 of the characters Kafka allows in a topic name, letters, digits, ".", "_" and "-" (got "${'p'.repeat(178)}")`,
+    ],
+    [
       { KAFKA_BROKERS: 'k1:0' },
       'KAFKA_BROKERS needs a port from 1 to 65535 in each host:port (got "k1:0" in "k1:0")',
     ],

@@ -206,7 +206,7 @@ export function loadStudioConfig(
       ? {
           brokers,
           clientId: read.string('KAFKA_CLIENT_ID', 'live-dealer-studio'),
-          topicPrefix: read.string('KAFKA_TOPIC_PREFIX', ''),
+          topicPrefix: topicPrefix(read),
           eventPartitions: read.integer('KAFKA_EVENT_PARTITIONS', 6, 1, 1000),
           connectTimeoutMs: read.integer('KAFKA_CONNECT_TIMEOUT_MS', 5_000, 100, 120_000),
           ...kafkaSecurity(read),
@@ -277,6 +277,28 @@ function platformKeys(read: EnvReader): string[] {
     );
   }
   return keys;
+}
+
+/**
+ * The longest topic the service names without its prefix: `studio.platform.<platform id of 40>.
+ * dead-letters.v2` (72 characters); Kafka takes topic names of at most 249.
+ */
+const LONGEST_TOPIC_WITHOUT_PREFIX = 72;
+const KAFKA_TOPIC_PREFIX_MAX = 249 - LONGEST_TOPIC_WITHOUT_PREFIX;
+
+/**
+ * KAFKA_TOPIC_PREFIX goes into every topic name, and into every outbox row as it is written: a
+ * character Kafka refuses in a topic (`prod/`, a space) left each event unpublishable in the outbox
+ * for good (a corrected prefix does not rename the rows already written), so it is refused here.
+ */
+function topicPrefix(read: EnvReader): string {
+  const prefix = read.string('KAFKA_TOPIC_PREFIX', '');
+  if (!/^[A-Za-z0-9._-]*$/.test(prefix) || prefix.length > KAFKA_TOPIC_PREFIX_MAX) {
+    throw new ConfigError(
+      `KAFKA_TOPIC_PREFIX must be at most ${KAFKA_TOPIC_PREFIX_MAX} of the characters Kafka allows in a topic name, letters, digits, ".", "_" and "-" (got "${prefix}")`,
+    );
+  }
+  return prefix;
 }
 
 function metricsToken(read: EnvReader): { metricsToken?: string } {
