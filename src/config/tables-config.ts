@@ -1,7 +1,9 @@
 import { GAME_KINDS, GameKind, isGameKind } from '@studio/contracts';
 import { parseScannerSettings, ScannerSettings } from '../scanner/scanner-settings';
-import { tableRunSettings } from '../tables/table-settings';
+import { createGameAdapter } from '../games/game-registry';
+import { TableRunSettings, tableRunSettings } from '../tables/table-settings';
 import { ConfigError } from '../common/config-error';
+import { oneLine } from '../common/one-line';
 import { readConfiguredFile } from './env-reader';
 
 export interface TableDefinition {
@@ -99,6 +101,7 @@ export function parseTableDefinitions(value: unknown, source: string): TableDefi
       `${where} ("${table.id}")`,
     );
     table.currency = run.currency;
+    const decks = gameDecks(run, `${where} ("${table.id}")`);
     if (table.scanner !== undefined) {
       if (table.game === 'european-blackjack-practice') {
         throw new ConfigError(
@@ -107,11 +110,32 @@ export function parseTableDefinitions(value: unknown, source: string): TableDefi
       }
       return {
         ...table,
-        scanner: parseScannerSettings(table.scanner, `${where} ("${table.id}")`),
+        scanner: parseScannerSettings(table.scanner, `${where} ("${table.id}")`, decks),
       } as TableDefinition;
     }
     return { ...table } as TableDefinition;
   });
+}
+
+/**
+ * The decks of the table's game, as its "rules" set them. The game is made here, at start-up, as
+ * the table will make it: rules it cannot play (a shoe of 0 decks) stopped no start-up before, and
+ * the table then failed to start every few seconds for as long as the service ran.
+ */
+function gameDecks(run: TableRunSettings, where: string): number {
+  let decks: unknown;
+  try {
+    decks = createGameAdapter(run).shoeRules.deckCount;
+  } catch (error) {
+    throw new ConfigError(`${where}: "rules" cannot be played: ${oneLine(error)}`);
+  }
+  if (typeof decks !== 'number' || !Number.isInteger(decks) || decks < 1 || decks > 16) {
+    const field = 'deckCount' in run.rules ? 'deckCount' : 'decks';
+    throw new ConfigError(
+      `${where}: "rules.${field}" must be a whole number from 1 to 16 (got ${JSON.stringify(decks)})`,
+    );
+  }
+  return decks;
 }
 
 /** The currencies a (validated) table definition accepts, its default first. */

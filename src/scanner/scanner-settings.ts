@@ -56,6 +56,7 @@ export interface ScannerSettings {
   maxFrameBytes: number;
   lineEnding: 'lf' | 'cr';
   aliases: Record<string, CardCode>;
+  /** The shoe's decks: the game's (its "rules"), which the virtual shoe deals. */
   decks: number;
   ingestion: IngestionRules;
   virtualShoe?: VirtualShoeSettings;
@@ -100,7 +101,12 @@ function parseAliases(value: unknown, fail: Fail): Record<string, CardCode> {
  * Validates a table's "scanner" object and fills in the defaults. Every problem is one line that
  * names the file, the table and the field.
  */
-export function parseScannerSettings(value: unknown, where: string): ScannerSettings {
+export function parseScannerSettings(
+  value: unknown,
+  where: string,
+  /** The decks of the table's game (its shoe rules); absent: 8, and any number is taken. */
+  gameDecks?: number,
+): ScannerSettings {
   const fail = (field: string, must: string, got: unknown): never => {
     throw new ConfigError(`${where}: "scanner.${field}" ${must} (got ${JSON.stringify(got)})`);
   };
@@ -183,7 +189,7 @@ export function parseScannerSettings(value: unknown, where: string): ScannerSett
     maxFrameBytes: int('maxFrameBytes', 64, 16, 4096),
     lineEnding: oneOf('lineEnding', ['lf', 'cr'] as const, 'lf'),
     aliases,
-    decks: int('decks', 8, 1, 16),
+    decks: shoeDecks(int('decks', gameDecks ?? 8, 1, 16), 'decks', gameDecks, fail),
     ingestion: {
       maxFailedAttempts: int(
         'maxFailedAttempts',
@@ -206,8 +212,25 @@ export function parseScannerSettings(value: unknown, where: string): ScannerSett
       fail('virtualShoe', 'only applies when no "path" is set', s.virtualShoe);
   } else {
     settings.virtualShoe = parseVirtualShoe(s.virtualShoe ?? {}, settings.decks, fail);
+    shoeDecks(settings.virtualShoe.decks, 'virtualShoe.decks', gameDecks, fail);
   }
   return settings;
+}
+
+/**
+ * A shoe of another size than the game's: the table counts each card against the game's decks,
+ * so a virtual shoe of more decks dealt a 9th copy of a card into an 8-deck game, refused with a
+ * supervisor alert round after round, and a reader's "decks" was never read at all.
+ */
+function shoeDecks(decks: number, field: string, gameDecks: number | undefined, fail: Fail) {
+  if (gameDecks !== undefined && decks !== gameDecks) {
+    fail(
+      field,
+      `must be the game's ${gameDecks} decks, or be left out (the table's "rules" set the shoe's size)`,
+      decks,
+    );
+  }
+  return decks;
 }
 
 /** tcp://host:port must parse; any other scheme (rfc2217://, telnet://) is not supported. */
