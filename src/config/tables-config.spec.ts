@@ -74,4 +74,15 @@ describe('parseTableDefinitions', () => {
     );
     expect(matching.scanner).toMatchObject({ decks: 1, virtualShoe: { decks: 1 } });
   });
+
+  it('refuses rescan rules written in "scanner", where the table never read them', () => {
+    expect(() =>
+      parseTableDefinitions(
+        [{ ...TABLE, scanner: { wireFormat: 'line', path: '/dev/ttyUSB0', maxFailedAttempts: 3 } }],
+        'F',
+      ),
+    ).toThrow(
+      'F table #1 ("t-1"): "scanner.maxFailedAttempts" is a rescan rule of the table: set "rescan.maxFailedAttempts" beside "scanner" (got 3)',
+    );
+  });
 });

@@ -4,7 +4,7 @@ import { parseScannerSettings } from './scanner-settings';
 const WHERE = 'TABLES_FILE "t.json" table #1 ("ibj-1")';
 
 describe('scanner settings (config/tables.json "scanner")', () => {
-  it('fills in the defaults, including games.md 5 attempts / 20 s / 300 ms', () => {
+  it('fills in the defaults', () => {
     expect(
       parseScannerSettings({ wireFormat: 'studio-framed-v1', path: '/dev/ttyUSB0' }, WHERE),
     ).toEqual({
@@ -21,7 +21,6 @@ describe('scanner settings (config/tables.json "scanner")', () => {
       lineEnding: 'lf',
       aliases: {},
       decks: 8,
-      ingestion: { maxFailedAttempts: 5, escalateAfterMs: 20_000, debounceMs: 300 },
     });
   });
 
