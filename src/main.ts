@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { existsSync, statSync } from 'node:fs';
 import { startStudio } from './bootstrap';
 import { oneLine } from './common/one-line';
 import { ConfigError, StartupError } from './common/config-error';
@@ -12,6 +11,7 @@ import {
   startTimedOutLine,
   stillStartingLine,
 } from './common/start-progress';
+import { loadEnvFile } from './config/env-file';
 import { loadStudioConfig, StudioConfig } from './config/studio-config';
 import { startupLogger } from './logging/logging.options';
 
@@ -152,25 +152,6 @@ async function main(): Promise<void> {
       });
   };
   if (stopAsked) onSignal(stopAsked);
-}
-
-/** The env file (never overrides variables already set): `.env` if there is one, or ENV_FILE. */
-function loadEnvFile(named: string | undefined): void {
-  const file = named ?? '.env';
-  if (!named && !existsSync(file)) return;
-  try {
-    process.loadEnvFile(file);
-  } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    const why = !existsSync(file)
-      ? 'no such file'
-      : statSync(file).isDirectory()
-        ? 'it is a folder'
-        : e.code === 'ENOENT'
-          ? 'permission denied' // Node says ENOENT for a file it may not read
-          : (e.code ?? oneLine(e));
-    throw new ConfigError(`ENV_FILE ${file} cannot be read (${why})`);
-  }
 }
 
 function fail(prefix: string, error: unknown): never {

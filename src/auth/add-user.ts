@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { existsSync } from 'node:fs';
 import { RandomUuidGenerator, SystemClock } from '../clock/clock';
 import { oneLine } from '../common/one-line';
+import { loadEnvFile } from '../config/env-file';
 import { loadStudioConfig } from '../config/studio-config';
 import { DatabaseConnection } from '../database/database-connection';
 import { CreateUser } from './create-user/create-user.use-case';
@@ -22,8 +22,7 @@ async function main(): Promise<void> {
       'usage: STUDIO_USER_PASSWORD=<password> npm run user:add -- <username> <dealer|supervisor|auditor> [display name]',
     );
   }
-  const envFile = process.env.ENV_FILE ?? '.env';
-  if (existsSync(envFile)) process.loadEnvFile(envFile);
+  loadEnvFile(process.env.ENV_FILE);
   const config = loadStudioConfig(process.env);
   const db = await DatabaseConnection.open(config.database, 'studio:user-add');
   try {

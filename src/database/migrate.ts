@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { existsSync } from 'node:fs';
 import { oneLine } from '../common/one-line';
+import { loadEnvFile } from '../config/env-file';
 import { loadStudioConfig } from '../config/studio-config';
 import { DatabaseConnection } from './database-connection';
 
@@ -10,8 +10,7 @@ import { DatabaseConnection } from './database-connection';
  * With no DATABASE_URL it works on the embedded PGlite data folder.
  */
 async function main(command: string): Promise<void> {
-  const envFile = process.env.ENV_FILE ?? '.env';
-  if (existsSync(envFile)) process.loadEnvFile(envFile);
+  loadEnvFile(process.env.ENV_FILE);
   const config = loadStudioConfig(process.env);
   const db = await DatabaseConnection.open(config.database, 'studio:migrations');
   try {

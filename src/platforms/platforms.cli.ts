@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { existsSync } from 'node:fs';
 import { RandomUuidGenerator, SystemClock } from '../clock/clock';
 import { oneLine } from '../common/one-line';
+import { loadEnvFile } from '../config/env-file';
 import { loadStudioConfig } from '../config/studio-config';
 import { DatabaseConnection } from '../database/database-connection';
 import { PlatformAdminError, runPlatformAdmin } from './platform-admin';
@@ -14,8 +14,7 @@ import { PlatformsRepository } from './platforms.repository';
  * (`npm run platform` alone prints every command).
  */
 async function main(): Promise<void> {
-  const envFile = process.env.ENV_FILE ?? '.env';
-  if (existsSync(envFile)) process.loadEnvFile(envFile);
+  loadEnvFile(process.env.ENV_FILE);
   const config = loadStudioConfig(process.env);
   const db = await DatabaseConnection.open(config.database, 'studio:platform-admin');
   try {

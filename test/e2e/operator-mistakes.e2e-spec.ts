@@ -1,6 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { REPO_ROOT } from '../support/environment';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { spawnService } from '../support/service-process';
 
@@ -72,6 +74,44 @@ describe('the service process, started by mistake', () => {
         expect(foreign).toEqual([]);
       } finally {
         rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it.each([
+    ['npm run migration:run', 'dist/src/database/migrate.js', ['run']],
+    ['npm run user:add', 'dist/src/auth/add-user.js', ['ops', 'supervisor']],
+    ['npm run platform', 'dist/src/platforms/platforms.cli.js', ['list']],
+  ])(
+    '%s refuses an ENV_FILE it cannot read, as the service does, instead of using the embedded database',
+    (_command, script, args) => {
+      // A mistyped ENV_FILE: the tools used to pass over it and work on a new embedded database
+      // in the current folder (`migration:run` said "Applied: …" and exited 0).
+      const cwd = mkdtempSync(join(tmpdir(), 'studio-env-file-'));
+      try {
+        const run = spawnSync(process.execPath, [resolve(REPO_ROOT, script), ...args], {
+          cwd,
+          env: {
+            PATH: process.env.PATH ?? '/usr/bin:/bin',
+            ENV_FILE: join(cwd, 'studio.env.typo'),
+            TABLES_FILE: resolve(REPO_ROOT, 'config/tables.json'),
+            STUDIO_USER_PASSWORD: 'a long enough password for the ops',
+          },
+          encoding: 'utf8',
+          timeout: 120_000,
+        });
+        expect({ code: run.status, stderr: run.stderr.trim() }).toEqual({
+          code: 1,
+          stderr: expect.stringMatching(
+            new RegExp(
+              `ENV_FILE ${join(cwd, 'studio.env.typo')} cannot be read \\(no such file\\)$`,
+            ),
+          ),
+        });
+        expect(run.stderr.trim().split('\n')).toHaveLength(1);
+        expect(existsSync(join(cwd, '.data'))).toBe(false);
+      } finally {
+        rmSync(cwd, { recursive: true, force: true });
       }
     },
   );
