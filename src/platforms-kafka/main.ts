@@ -1,5 +1,5 @@
 import { Kafka, logLevel } from 'kafkajs';
-import { existsSync } from 'node:fs';
+import { loadEnvFile } from '../config/env-file';
 import { loadStudioConfig } from '../config/studio-config';
 import { kafkaConnection } from '../kafka/kafka-connection';
 import { planAsCommands, platformKafkaPlan } from './platform-kafka-plan';
@@ -21,10 +21,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const at = rest.indexOf('--principal');
   const principal = at >= 0 ? rest[at + 1] : undefined;
-  // The service's settings, from the environment or `.env` as the service and `npm run platform`
-  // read them (an operator's KAFKA_BROKERS in .env was "not set" here).
-  const envFile = process.env.ENV_FILE ?? '.env';
-  if (existsSync(envFile)) process.loadEnvFile(envFile);
+  // The service's settings, read as the service reads them: without its env file, a prefix kept
+  // there (KAFKA_TOPIC_PREFIX=prod.) was missed and the platform's topics and ACLs were made
+  // without it, for topics the service never uses.
+  loadEnvFile(process.env.ENV_FILE);
   const config = loadStudioConfig(process.env).kafka;
   if (!config) {
     process.stderr.write('KAFKA_BROKERS is not set.\n');

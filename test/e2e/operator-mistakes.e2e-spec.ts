@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT } from '../support/environment';
@@ -115,4 +115,35 @@ describe('the service process, started by mistake', () => {
       }
     },
   );
+
+  it("npm run platform:kafka reads the env file the service reads, so the topics it plans are the service's", () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'studio-env-file-'));
+    try {
+      writeFileSync(
+        join(cwd, 'studio.env'),
+        'KAFKA_BROKERS=127.0.0.1:9\nKAFKA_TOPIC_PREFIX=prod.\n',
+      );
+      const run = spawnSync(
+        process.execPath,
+        [resolve(REPO_ROOT, 'dist/src/platforms-kafka/main.js'), 'setup', 'casino-a', '--print'],
+        {
+          cwd,
+          env: {
+            PATH: process.env.PATH ?? '/usr/bin:/bin',
+            ENV_FILE: join(cwd, 'studio.env'),
+            TABLES_FILE: resolve(REPO_ROOT, 'config/tables.json'),
+          },
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
+      expect({ code: run.status, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+      // Before, the env file went unread: "KAFKA_BROKERS is not set", or with the brokers set in
+      // the shell, topics without the prefix the service publishes and reads under.
+      expect(run.stdout).toContain('prod.studio.platform.casino-a.commands.v2');
+      expect(run.stdout).not.toMatch(/[\s=]studio\.platform\.casino-a/);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
 });
