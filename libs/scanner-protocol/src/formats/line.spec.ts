@@ -1,3 +1,4 @@
+import { ingest, IngestionState, initialIngestionState } from '../ingestion';
 import type { ScannerReading } from '../reading';
 import { LineDecoder, LineEncoder } from './line';
 
@@ -69,8 +70,14 @@ describe('line decoder: one line of each kind', () => {
     readings.push(...decoder.push(Buffer.from('\nJC\n'), AT));
     expect(readings[0]).toMatchObject({ kind: 'invalid', reason: 'oversized' });
     expect(readings.at(-1)).toMatchObject({ kind: 'card', code: 'JC' });
+    // One line, one failed read: the rest of it is noise, as after an oversized frame.
     expect(
-      readings.slice(0, -1).every((r) => r.kind === 'invalid' && r.reason === 'oversized'),
+      readings
+        .slice(1, -1)
+        .every(
+          (r) =>
+            r.kind === 'invalid' && r.reason === 'noise' && /rest of an oversized/.test(r.detail),
+        ),
     ).toBe(true);
     expect(readings.every((r) => r.raw.length <= 4096)).toBe(true);
     expect(readings.reduce((n, r) => n + r.raw.length, 0)).toBe(huge.length + 4);
@@ -81,5 +88,28 @@ describe('line decoder: one line of each kind', () => {
     expect(Buffer.from(encoder.encode({ kind: 'card', code: 'TD' })).toString()).toBe('TD\r\n');
     expect(encoder.supports('heartbeat')).toBe(false);
     expect(encoder.encode({ kind: 'heartbeat' })).toHaveLength(0);
+  });
+});
+
+describe('line decoder and ingestion', () => {
+  it('asks one rescan for one oversized line, however long, and no supervisor', () => {
+    const decoder = new LineDecoder({ maxFrameBytes: 64, maxRawBytes: 4096 });
+    let state: IngestionState = initialIngestionState(8);
+    const step = (input: Parameters<typeof ingest>[1]) => {
+      const result = ingest(state, input);
+      if ('rejected' in result) throw new Error(result.rejected.message);
+      state = result.state;
+      return result;
+    };
+    step({ type: 'expect-card', slot: 'r1/player/1', at: AT });
+    // 20 KB of a reader at the wrong baud rate, then its next line.
+    const line = Buffer.concat([Buffer.alloc(20_000, 0x58), Buffer.from('\n')]);
+    const results = decoder.push(line, AT).map((reading) => step({ type: 'reading', reading }));
+    const effects = results.flatMap((r) => r.effects.map((e) => e.type));
+    expect(effects.filter((e) => e === 'rescan-required')).toHaveLength(1);
+    expect(effects).not.toContain('escalate-to-supervisor');
+    expect(
+      step({ type: 'reading', reading: decoder.push(Buffer.from('QH\n'), AT + 1)[0] }),
+    ).toMatchObject({ disposition: 'applied' });
   });
 });

@@ -82,13 +82,17 @@ export class LineDecoder implements FrameDecoder {
       const t = chunk.indexOf(this.terminator, i);
       const end = t === -1 ? n : t + 1; // the terminator belongs to its line
       if (this.discarding) {
+        // Noise, as the bytes a framed reader sends after an oversized frame: the line was one
+        // failed read, reported once as `oversized`. Each 4 KiB piece of its rest counted as a
+        // failed read of its own, so one long line used several rescan attempts (a 20 KB one
+        // escalated to the supervisor at once).
         emitPieces(
           out,
           chunk,
           i,
           end,
           receivedAt,
-          'oversized',
+          'noise',
           'rest of an oversized line',
           this.maxRaw,
         );
