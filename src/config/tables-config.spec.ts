@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { POK_DENG_RULES } from '@studio/games/pok-deng';
 import { loadTableDefinitions, parseTableDefinitions } from './tables-config';
+
+const POK_DENG_PAYOUTS = POK_DENG_RULES.payouts;
 
 const TABLE = { id: 't-1', name: 'Table 1', game: 'pok-deng', currency: 'THB' };
 
@@ -39,8 +42,8 @@ describe('parseTableDefinitions', () => {
     expect(() => parseTableDefinitions([{ ...IBJ, rules: { decks: 0 } }], 'F')).toThrow(
       'F table #1 ("ibj-1"): "rules.decks" must be a whole number from 1 to 16 (got 0)',
     );
-    expect(() => parseTableDefinitions([{ ...TABLE, rules: { deckCount: 'x' } }], 'F')).toThrow(
-      'F table #1 ("t-1"): "rules.deckCount" must be a whole number from 1 to 16 (got "x")',
+    expect(() => parseTableDefinitions([{ ...TABLE, rules: { deckCount: 17 } }], 'F')).toThrow(
+      'F table #1 ("t-1"): "rules.deckCount" must be a whole number from 1 to 16 (got 17)',
     );
   });
 
@@ -84,5 +87,51 @@ describe('parseTableDefinitions', () => {
     ).toThrow(
       'F table #1 ("t-1"): "scanner.maxFailedAttempts" is a rescan rule of the table: set "rescan.maxFailedAttempts" beside "scanner" (got 3)',
     );
+  });
+
+  it('refuses rules the game cannot play, naming the rule, before any round meets them', () => {
+    const refused = (rules: Record<string, unknown>, game: Record<string, unknown> = TABLE) => {
+      try {
+        parseTableDefinitions([{ ...game, rules }], 'F');
+        return 'accepted';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    // Before: the service started and the table's first round failed for good at betting's end
+    // ("Cannot read properties of undefined (reading 'a')"): the payouts replace the defaults whole.
+    expect(refused({ payouts: { pair: { a: 15, b: 1 } } })).toBe(
+      'F table #1 ("t-1"): "rules.payouts" must give every part of it, as its default {"playerWin":{"a":1,"b":1},"playerWinSpecialPattern":{"a":2,"b":1},"bankerWin":{"a":1,"b":1},"bankerWinSpecialPattern":{"a":2,"b":1},"pair":{"a":11,"b":1}} does: "playerWin" is missing',
+    );
+    expect(refused({ deck: 6 })).toMatch(
+      /^F table #1 \("t-1"\): "rules.deck" is not a rule of this game \(rules: deckCount, burnValues, /,
+    );
+    expect(refused({ blackjackPays: { a: 'x', b: 0 } }, IBJ)).toBe(
+      'F table #1 ("ibj-1"): "rules.blackjackPays.a" must be a number of at least 0, as its default 3 (got "x")',
+    );
+    expect(refused({ blackjackPays: { a: 6, b: 0 } }, IBJ)).toBe(
+      'F table #1 ("ibj-1"): "rules.blackjackPays.b" must not be 0: it divides the payout (got {"a":6,"b":0})',
+    );
+    expect(refused({ variant: 'lux' }, IBJ)).toMatch(/"rules.variant" is not a rule of this game/);
+    expect(refused({ peek: 'yes' }, IBJ)).toBe(
+      'F table #1 ("ibj-1"): "rules.peek" must be a boolean, as its default true (got "yes")',
+    );
+    // What the games take stays accepted.
+    expect(refused({ blackjackPays: { a: 6, b: 5 }, decks: 6 }, IBJ)).toBe('accepted');
+    expect(
+      refused(
+        { maxSeatsPerPlayer: 3 },
+        { id: 'lux-1', name: 'Lux', game: 'blackjack-lux', currency: 'EUR' },
+      ),
+    ).toBe('accepted');
+    expect(
+      refused(
+        { bots: [{ seat: 1, level: 'hard' }] },
+        { id: 'p-1', name: 'P', game: 'european-blackjack-practice', currency: 'XPT' },
+      ),
+    ).toBe('accepted');
+    expect(
+      refused({ depositMultiple: 5, payouts: { ...POK_DENG_PAYOUTS, pair: { a: 15, b: 1 } } }),
+    ).toBe('accepted');
   });
 });

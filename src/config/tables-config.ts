@@ -1,6 +1,7 @@
 import { GAME_KINDS, GameKind, isGameKind } from '@studio/contracts';
 import { parseScannerSettings, ScannerSettings } from '../scanner/scanner-settings';
-import { createGameAdapter } from '../games/game-registry';
+import { createGameAdapter, gameDefinition } from '../games/game-registry';
+import { ruleOverrideProblem } from '../games/rule-overrides';
 import { TableRunSettings, tableRunSettings } from '../tables/table-settings';
 import { ConfigError } from '../common/config-error';
 import { oneLine } from '../common/one-line';
@@ -123,6 +124,9 @@ export function parseTableDefinitions(value: unknown, source: string): TableDefi
  * the table then failed to start every few seconds for as long as the service ran.
  */
 function gameDecks(run: TableRunSettings, where: string): number {
+  const game = gameDefinition(run.game);
+  const problem = ruleOverrideProblem(run.rules, game.ruleDefaults, game.ruleExtras);
+  if (problem) throw new ConfigError(`${where}: ${problem}`);
   let decks: unknown;
   try {
     decks = createGameAdapter(run).shoeRules.deckCount;

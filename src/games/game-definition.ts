@@ -27,6 +27,13 @@ export interface GameDefinition {
   readonly game: GameKind;
   /** The bet types the game takes, each with its default limits in minor units. */
   readonly defaultLimits: Readonly<Record<string, BetLimitRange>>;
+  /**
+   * The rules a table's `rules` may override, at their defaults: each override must have its
+   * default's shape (checked at start-up, src/games/rule-overrides.ts).
+   */
+  readonly ruleDefaults: Readonly<Record<string, unknown>>;
+  /** Further rules the adapter reads and checks itself (e.g. the practice table's bots). */
+  readonly ruleExtras?: readonly string[];
   createAdapter(settings: GameTableSettings): GameAdapter;
   /** Recomputes a stored round; throws ReplayRefused at the first step the engine refuses. */
   replay(adapter: GameAdapter, round: StoredRound): ReplayedRound;

@@ -1,3 +1,4 @@
+import { blackjackRuleDefaults } from '../blackjack/rule-defaults';
 import type { GameAdapter } from '../game-adapter';
 import type { GameDefinition } from '../game-definition';
 import { EuropeanPracticeAdapter } from './european-practice.adapter';
@@ -5,6 +6,8 @@ import { replayPractice } from './european-practice.replay';
 
 export const EUROPEAN_PRACTICE: GameDefinition = {
   game: 'european-blackjack-practice',
+  ruleDefaults: blackjackRuleDefaults('european-practice'),
+  ruleExtras: ['bots'],
   defaultLimits: { main: { min: 1, max: 1_000 } },
   createAdapter: (settings) =>
     new EuropeanPracticeAdapter({

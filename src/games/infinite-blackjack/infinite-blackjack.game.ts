@@ -1,3 +1,4 @@
+import { blackjackRuleDefaults } from '../blackjack/rule-defaults';
 import type { GameAdapter } from '../game-adapter';
 import type { GameDefinition } from '../game-definition';
 import { InfiniteBlackjackAdapter } from './infinite-blackjack.adapter';
@@ -5,6 +6,7 @@ import { replayInfinite } from './infinite-blackjack.replay';
 
 export const INFINITE_BLACKJACK: GameDefinition = {
   game: 'infinite-blackjack',
+  ruleDefaults: blackjackRuleDefaults('infinite'),
   defaultLimits: {
     main: { min: 100, max: 500_000 },
     pairs: { min: 100, max: 50_000 },

@@ -1,3 +1,4 @@
+import { POK_DENG_RULES } from '@studio/games/pok-deng';
 import type { GameAdapter } from '../game-adapter';
 import type { GameDefinition } from '../game-definition';
 import { PokDengAdapter } from './pok-deng.adapter';
@@ -5,6 +6,7 @@ import { replayPokDeng } from './pok-deng.replay';
 
 export const POK_DENG: GameDefinition = {
   game: 'pok-deng',
+  ruleDefaults: POK_DENG_RULES as unknown as Readonly<Record<string, unknown>>,
   defaultLimits: { player: { min: 1_000, max: 1_000_000 }, pair: { min: 1_000, max: 100_000 } },
   createAdapter: (settings) =>
     new PokDengAdapter({
