@@ -134,4 +134,51 @@ describe('parseTableDefinitions', () => {
       refused({ depositMultiple: 5, payouts: { ...POK_DENG_PAYOUTS, pair: { a: 15, b: 1 } } }),
     ).toBe('accepted');
   });
+
+  it('refuses two tables fed by one reader (a copied entry), naming both', () => {
+    const reading = (id: string, scanner: Record<string, unknown>) => ({ ...TABLE, id, scanner });
+    expect(() =>
+      parseTableDefinitions(
+        [
+          reading('t-1', { wireFormat: 'line', path: '/dev/ttyUSB0' }),
+          reading('t-2', { wireFormat: 'line', path: '/dev/ttyUSB1' }),
+          reading('t-3', { wireFormat: 'line', path: '/dev/ttyUSB0' }),
+        ],
+        'F',
+      ),
+    ).toThrow(
+      'F table #3 ("t-3"): "scanner.path" is also table "t-1"\'s: one reader feeds one table',
+    );
+    // Over TCP both tables read every card of the one shoe and dealt it twice.
+    expect(() =>
+      parseTableDefinitions(
+        [
+          reading('t-1', { wireFormat: 'line', path: 'tcp://10.0.4.21:4001' }),
+          reading('t-2', { wireFormat: 'line', path: 'TCP://10.0.4.21:4001' }),
+        ],
+        'F',
+      ),
+    ).toThrow(/"scanner.path" is also table "t-1"'s/);
+    expect(() =>
+      parseTableDefinitions(
+        [
+          reading('t-1', { wireFormat: 'line', virtualShoe: { tcpPort: 4555 } }),
+          reading('t-2', { wireFormat: 'line', virtualShoe: { tcpPort: 4555 } }),
+        ],
+        'F',
+      ),
+    ).toThrow(/"scanner.virtualShoe.tcpPort" is also table "t-1"'s/);
+    // Any free port (0) and virtual shoes on pty pairs are each their own.
+    expect(
+      parseTableDefinitions(
+        [
+          reading('t-1', { wireFormat: 'line', virtualShoe: { tcpPort: 0 } }),
+          reading('t-2', { wireFormat: 'line', virtualShoe: { tcpPort: 0 } }),
+          reading('t-3', { wireFormat: 'line' }),
+          reading('t-4', { wireFormat: 'line' }),
+        ],
+        'F',
+      ),
+    ).toHaveLength(4);
+  });
 });

@@ -71,7 +71,8 @@ export function parseTableDefinitions(value: unknown, source: string): TableDefi
     throw new ConfigError(`${source} must be a non-empty JSON array of tables`);
   }
   const seen = new Set<string>();
-  return value.map((entry, index) => {
+  const readers = new Map<string, string>();
+  const tables = value.map((entry, index) => {
     const where = `${source} table #${index + 1}`;
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
       throw new ConfigError(`${where} must be an object`);
@@ -116,6 +117,37 @@ export function parseTableDefinitions(value: unknown, source: string): TableDefi
     }
     return { ...table } as TableDefinition;
   });
+  tables.forEach((table, index) => refuseSharedReader(table, index, readers, source));
+  return tables;
+}
+
+/**
+ * One shoe reader feeds one table. Two tables given one device (a copied entry) were both started:
+ * on a serial line the second could not open it and stayed disconnected; over TCP both read every
+ * card of the one shoe and dealt it at two tables; a virtual shoe's TCP port failed to open twice.
+ */
+function refuseSharedReader(
+  table: TableDefinition,
+  index: number,
+  readers: Map<string, string>,
+  source: string,
+): void {
+  const scanner = table.scanner;
+  if (!scanner) return;
+  const shoe = scanner.virtualShoe;
+  const [reader, field] = scanner.path
+    ? [/^tcp:\/\//i.test(scanner.path) ? scanner.path.toLowerCase() : scanner.path, 'path']
+    : shoe?.tcpPort
+      ? [`tcp-port:${shoe.tcpHost ?? '127.0.0.1'}:${shoe.tcpPort}`, 'virtualShoe.tcpPort']
+      : [undefined, ''];
+  if (reader === undefined) return;
+  const other = readers.get(reader);
+  if (other !== undefined) {
+    throw new ConfigError(
+      `${source} table #${index + 1} ("${table.id}"): "scanner.${field}" is also table "${other}"'s: one reader feeds one table`,
+    );
+  }
+  readers.set(reader, table.id);
 }
 
 /**
