@@ -150,19 +150,24 @@ export class TableRuntime implements DrivenTable {
    * owner died or lost its lease while a card was expected) continues when its reader can prove
    * that no frame was lost (TakeoverGuard: the first frame read continues the stored sequence),
    * and waits paused for a supervisor when it cannot, with what is known as the reason. After a
-   * graceful handover (every received reading committed) nothing is uncertain.
+   * graceful handover every reading received was committed, but a reader that numbers its frames
+   * is still watched: frames sent while no instance read it (a restart of the only instance, a
+   * handover that took a while) paused nothing before, and the round went on without the cards
+   * dealt meanwhile, the next one read filling the wrong place.
    */
   async start(): Promise<void> {
     const stored = await this.deps.store.load(this.tableId);
     if (stored) {
       this.state = stored.state;
       this.version = stored.version;
+      const inRound = this.state.phase.kind === 'in-round';
       const inFlight =
-        this.state.phase.kind === 'in-round' &&
-        this.machine.expected(this.state) !== null &&
-        !this.deps.lease.handedOver;
+        inRound && this.machine.expected(this.state) !== null && !this.deps.lease.handedOver;
       const reason = inFlight ? await this.takeoverPause() : undefined;
       if (reason) await this.submit({ type: 'pause', by: 'system', reason });
+      else if (inRound && !this.deps.takeover?.awaitingFirstFrame) {
+        await this.watchForLostFrames();
+      }
     } else {
       this.state = initialTableState(this.machine.settings, this.deps.deckCount);
       this.version = 0;
@@ -182,6 +187,15 @@ export class TableRuntime implements DrivenTable {
       this.logger.log('Taken over mid-round: the first frame read will show whether one was lost');
     }
     return reason;
+  }
+
+  private async watchForLostFrames(): Promise<void> {
+    const guard = this.deps.takeover;
+    if (!guard) return;
+    await guard.watch();
+    if (guard.awaitingFirstFrame) {
+      this.logger.log('Taken up mid-round: the first frame read will show whether one was lost');
+    }
   }
 
   /**

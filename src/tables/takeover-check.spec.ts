@@ -35,4 +35,22 @@ describe('a takeover judged by frame numbers', () => {
     );
     expect(await new TakeoverGuard('t', 'in-process').begin()).toBeUndefined();
   });
+
+  it('watches a table taken up mid-round after a handover: only a numbered gap pauses it', async () => {
+    const stored = { lastFrame: async () => ({ sequence: 41 }) };
+    const numbered = new TakeoverGuard('t', 'numbered', stored);
+    await numbered.watch();
+    expect(numbered.awaitingFirstFrame).toBe(true);
+    expect(numbered.observe({ sequence: 45 })).toMatch(/^Frames 42–44 were sent/);
+    // Nothing to compare with, or a reader that cannot tell: a handover pauses nothing.
+    for (const guard of [
+      new TakeoverGuard('t', 'numbered', { lastFrame: async () => undefined }),
+      new TakeoverGuard('t', 'unnumbered', stored),
+      new TakeoverGuard('t', 'in-process', stored),
+      new TakeoverGuard('t', 'none', stored),
+    ]) {
+      await guard.watch();
+      expect(guard.awaitingFirstFrame).toBe(false);
+    }
+  });
 });

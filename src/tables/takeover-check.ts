@@ -75,6 +75,17 @@ export class TakeoverGuard {
   }
 
   /**
+   * A table taken mid-round whatever happened before (a graceful handover, a restart, a takeover
+   * while no card was expected yet): a numbered reader's first frame still shows whether frames
+   * were sent while no instance drove the table; a gap pauses it (observe). Nothing else pauses.
+   */
+  async watch(): Promise<void> {
+    if (this.source !== 'numbered') return;
+    const last = await this.evidence?.lastFrame(this.tableId);
+    if (last?.sequence !== null && last?.sequence !== undefined) this.awaiting = last.sequence;
+  }
+
+  /**
    * A frame read after the takeover (any kind). The first numbered one ends the wait: undefined
    * when it continues the stored sequence, else the reason to pause. Unnumbered bytes (noise) are
    * not judged: a frame they hid shows as a gap in the next numbered one.

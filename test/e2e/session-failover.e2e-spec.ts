@@ -135,7 +135,12 @@ describe('failover by database session, judged by frame numbers', () => {
       ).json()) as View[];
       return tables.find((t) => t.tableId === TABLE)!;
     };
-    return { service, view, instanceId };
+    const resume = async () =>
+      fetch(`${url}/tables/${TABLE}/resume`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      });
+    return { service, view, resume, instanceId };
   }
   type Instance = Awaited<ReturnType<typeof start>>;
 
@@ -249,6 +254,34 @@ describe('failover by database session, judged by frame numbers', () => {
     );
     process.stdout.write(
       `takeover after SIGKILL with a ${TTL_MS} ms TTL: ${firstTakeoverMs} ms; gap pause: "${paused.reason}"\n`,
+    );
+
+    // 3. The only instance is stopped gracefully mid-round (a restart, a deploy) and two frames
+    // are sent before it is back: it hands the table over to its next start, which must not go
+    // on as if nothing had been dealt meanwhile. Before, it did: the round continued, the next
+    // card read filling the place of the first one lost.
+    expect((await a2.resume()).status).toBe(200);
+    await waitFor('the table to run again', async () => (await a2.view()).paused === null);
+    await untilACardIsExpectedMidRound(a2);
+    const restartGapFrom = device.seq + 1;
+    device.accepting = false;
+    a2.service.killGroup('SIGTERM');
+    expect((await a2.service.exited()).code).toBe(0);
+    expect(a2.service.stdout()).toMatch(/Released tables lively-pokdeng/);
+    await waitFor('the reader to see the connection close', async () => !device.connected);
+    for (let i = 0; i < 2; i += 1) expect(device.card(CARDS[i])).toBe(false);
+    device.accepting = true;
+    const a3 = await start('lively-a');
+    await waitFor('the restarted A to drive the table', async () => (await a3.view()).driven);
+    expect(a3.service.stdout()).toMatch(/handed over by its previous holder/);
+    await waitFor('the restarted A to connect to the reader', async () => device.connected);
+    expect(device.card(CARDS[2])).toBe(true);
+    const pausedAfterRestart = await waitFor(
+      'the table to pause after the restart',
+      async () => (await a3.view()).paused ?? undefined,
+    );
+    expect(pausedAfterRestart.reason).toContain(
+      `Frames ${restartGapFrom}–${restartGapFrom + 1} were sent while no instance drove the table`,
     );
   });
 });
