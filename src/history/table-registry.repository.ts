@@ -21,6 +21,22 @@ export class TableRegistryRepository {
     private readonly topicPrefix: string,
   ) {}
 
+  /** In-progress rounds of tables not configured here whose lease no instance holds. */
+  roundsLeftOpen(
+    configured: readonly string[],
+  ): Promise<Array<{ tableId: string; roundId: string; bets: number }>> {
+    return this.dataSource.query(
+      `SELECT r.table_id AS "tableId", r.id AS "roundId",
+              (SELECT count(*) FROM bets b WHERE b.round_id = r.id)::int AS bets
+         FROM rounds r
+        WHERE r.status = 'in-progress' AND NOT (r.table_id = ANY($1::text[]))
+          AND NOT EXISTS (SELECT 1 FROM table_leases l
+                           WHERE l.table_id = r.table_id AND NOT l.released AND l.expires_at > now())
+        ORDER BY r.table_id, r.started_at`,
+      [configured],
+    );
+  }
+
   register(
     table: TableDefinition,
     configurationHash: string,

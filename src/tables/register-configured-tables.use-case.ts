@@ -25,6 +25,17 @@ export interface TableRegistryStore {
     now: Date,
     eventId: string,
   ): Promise<RegistrationOutcome>;
+  /**
+   * Rounds still in progress at tables not among `configured` that no instance holds the lease
+   * of: left open when a table was taken out of the tables file mid-round.
+   */
+  roundsLeftOpen?(configured: readonly string[]): Promise<OpenRoundElsewhere[]>;
+}
+
+export interface OpenRoundElsewhere {
+  tableId: string;
+  roundId: string;
+  bets: number;
 }
 
 export class RegisterConfiguredTables {
@@ -41,7 +52,24 @@ export class RegisterConfiguredTables {
     for (const table of tables) {
       results.push(await this.registerOne(table));
     }
+    await this.warnOfRoundsLeftOpen(tables.map((t) => t.id));
     return results;
+  }
+
+  /**
+   * A table taken out of the tables file mid-round keeps its round open in the database, its
+   * players' bets neither settled nor refunded, and no console shows it (the table is unknown to
+   * every route, so nobody can void the round). Nothing said so: it is said at every start now.
+   */
+  private async warnOfRoundsLeftOpen(configured: readonly string[]): Promise<void> {
+    const open = (await this.registry.roundsLeftOpen?.(configured)) ?? [];
+    for (const round of open) {
+      this.logger.warn(
+        `Table ${round.tableId} is not in TABLES_FILE, yet its round ${round.roundId} is still in ` +
+          `progress (${round.bets} bet${round.bets === 1 ? '' : 's'}) and no instance drives it: ` +
+          `its bets stay open until the table is configured again, to finish or void the round`,
+      );
+    }
   }
 
   /**

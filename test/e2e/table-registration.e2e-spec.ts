@@ -71,4 +71,58 @@ describe('table registration across instances', () => {
       logs.mockRestore();
     }
   });
+
+  it('says at start-up which rounds were left open at tables taken out of the tables file', async () => {
+    const table = (id: string): TableDefinition => ({
+      id,
+      name: id,
+      game: 'pok-deng',
+      currency: 'THB',
+    });
+    const register = new RegisterConfiguredTables(
+      new TableRegistryRepository(ds, 'left-open'),
+      new SystemClock(),
+      new RandomUuidGenerator(),
+    );
+    const logs = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    const warnings = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      await register.execute([table('kept-1'), table('gone-1'), table('moved-1')]);
+      const round = async (tableId: string, id: string) =>
+        ds.query(
+          `INSERT INTO rounds (id, table_id, shoe_number, round_number, game, status, phase, started_at)
+           VALUES ($1, $2, 1, 1, 'pok-deng', 'in-progress', 'betting', now())`,
+          [id, tableId],
+        );
+      await round('gone-1', '00000000-0000-4000-8000-000000000001');
+      await round('moved-1', '00000000-0000-4000-8000-000000000002');
+      await round('kept-1', '00000000-0000-4000-8000-000000000003');
+      for (const [betId, player] of [
+        ['left-1', 'p1'],
+        ['left-2', 'p2'],
+      ]) {
+        await ds.query(
+          `INSERT INTO bets (id, round_id, table_id, player_id, bet_type, amount, deducted, currency, status, placed_at)
+           VALUES ($1, '00000000-0000-4000-8000-000000000001', 'gone-1', $2, 'player', 1000, 2000, 'THB', 'accepted', now())`,
+          [betId, player],
+        );
+      }
+      // moved-1 is driven by an instance whose file still lists it (a rolling change of the file).
+      await ds.query(
+        `INSERT INTO table_leases (table_id, owner, epoch, acquired_at, renewed_at, expires_at, released)
+         VALUES ('moved-1', 'other-instance', 1, now(), now(), now() + interval '1 minute', false)`,
+      );
+      warnings.mockClear();
+      // The file now lists kept-1 only; before, nothing was said of gone-1's open round.
+      await register.execute([table('kept-1')]);
+      expect(warnings.mock.calls.map((c) => String(c[0]))).toEqual([
+        'Table gone-1 is not in TABLES_FILE, yet its round 00000000-0000-4000-8000-000000000001 is ' +
+          'still in progress (2 bets) and no instance drives it: its bets stay open until the table ' +
+          'is configured again, to finish or void the round',
+      ]);
+    } finally {
+      logs.mockRestore();
+      warnings.mockRestore();
+    }
+  });
 });
