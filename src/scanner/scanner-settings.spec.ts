@@ -24,6 +24,17 @@ describe('scanner settings (config/tables.json "scanner")', () => {
     });
   });
 
+  it('refuses a virtual shoe setting it does not know, which was kept unread', () => {
+    expect(() =>
+      parseScannerSettings(
+        { wireFormat: 'line', virtualShoe: { seed: 7, misreadrate: 0.2 } },
+        WHERE,
+      ),
+    ).toThrow(
+      `${WHERE}: "scanner.virtualShoe.misreadrate" is not a virtual shoe setting; use one of seed, decks, intervalMs, misreadRate, noiseRate, duplicateRate, heartbeatIntervalMs, tcpPort, tcpHost (got 0.2)`,
+    );
+  });
+
   it('has no heartbeat timeout for line readers, which send no heartbeats', () => {
     expect(
       parseScannerSettings({ wireFormat: 'line', path: '/dev/ttyS0' }, WHERE).heartbeatTimeoutMs,

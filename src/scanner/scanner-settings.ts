@@ -237,6 +237,18 @@ function checkDevicePath(
   }
 }
 
+const VIRTUAL_SHOE_SETTINGS = [
+  'seed',
+  'decks',
+  'intervalMs',
+  'misreadRate',
+  'noiseRate',
+  'duplicateRate',
+  'heartbeatIntervalMs',
+  'tcpPort',
+  'tcpHost',
+];
+
 function parseVirtualShoe(
   value: unknown,
   decks: number,
@@ -246,6 +258,17 @@ function parseVirtualShoe(
     return fail('virtualShoe', 'must be an object', value);
   }
   const v = value as Record<string, unknown>;
+  // As in "scanner": a misspelt knob ("misreadrate", "interval") was kept unread, the shoe
+  // dealing on its defaults.
+  for (const key of Object.keys(v)) {
+    if (!VIRTUAL_SHOE_SETTINGS.includes(key)) {
+      fail(
+        `virtualShoe.${key}`,
+        `is not a virtual shoe setting; use one of ${VIRTUAL_SHOE_SETTINGS.join(', ')}`,
+        v[key],
+      );
+    }
+  }
   const int = (field: string, fallback: number, min: number, max: number): number => {
     const x = v[field] ?? fallback;
     if (typeof x !== 'number' || !Number.isInteger(x) || x < min || x > max) {
