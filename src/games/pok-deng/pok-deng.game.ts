@@ -7,6 +7,8 @@ import { replayPokDeng } from './pok-deng.replay';
 export const POK_DENG: GameDefinition = {
   game: 'pok-deng',
   ruleDefaults: POK_DENG_RULES as unknown as Readonly<Record<string, unknown>>,
+  // The engine's own bet limits (docs/pok-deng.md), checked by the engine as it takes a bet.
+  ruleExtras: ['limits'],
   defaultLimits: { player: { min: 1_000, max: 1_000_000 }, pair: { min: 1_000, max: 100_000 } },
   createAdapter: (settings) =>
     new PokDengAdapter({
