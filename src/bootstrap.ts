@@ -5,7 +5,7 @@ import helmet from 'helmet';
 import type { AddressInfo } from 'node:net';
 import { StudioModule, StudioModuleOptions } from './app.module';
 import { oneLine } from './common/one-line';
-import { StartupError } from './common/config-error';
+import { ConfigError, StartupError } from './common/config-error';
 import { StopProgress } from './common/stop-progress';
 import { START_STEPS, StartProgress } from './common/start-progress';
 import { HttpErrorsFilter } from './http/http-errors.filter';
@@ -279,8 +279,25 @@ async function notMigrated(
   );
 }
 
-function portError(config: StudioConfig, error: unknown): StartupError {
+/**
+ * A port that no restart can open is the settings' fault: an address not of this machine (HOST
+ * mistyped, an address of another host), a name that does not resolve, a port below 1024 for an
+ * unprivileged user. Exit 78, so systemd does not restart it every 2 s for good (it did: exit 1).
+ * A port taken by another process may free up: that one stays a start-up failure.
+ */
+const SETTING_ERRORS: Record<string, (host: string, port: number) => string> = {
+  EADDRNOTAVAIL: (host) =>
+    `HOST "${host}" is not an address of this machine: give one of its addresses, 0.0.0.0 (all) or 127.0.0.1`,
+  ENOTFOUND: (host) =>
+    `HOST "${host}" is not a name this machine can resolve: give one of its addresses, 0.0.0.0 (all) or 127.0.0.1`,
+  EACCES: (_host, port) =>
+    `PORT ${port} may not be opened by this user (ports below 1024 need privileges): use a port from 1024, behind a proxy`,
+};
+
+function portError(config: StudioConfig, error: unknown): StartupError | ConfigError {
   const { host, port } = config.http;
+  const setting = SETTING_ERRORS[(error as NodeJS.ErrnoException | null)?.code ?? ''];
+  if (setting) return new ConfigError(`${setting(host, port)} (${oneLine(error)})`);
   return new StartupError(`HTTP port ${host}:${port} cannot be opened: ${oneLine(error)}`, {
     cause: error,
   });

@@ -156,7 +156,10 @@ async function main(): Promise<void> {
 
 function fail(prefix: string, error: unknown): never {
   const expected = error instanceof ConfigError || error instanceof StartupError;
-  process.stderr.write(`${prefix}: ${expected ? (error as Error).message : oneLine(error)}\n`);
+  // A setting found wrong only while starting (PGLITE_DATA_DIR, HOST, STUDIO_INSTANCE_ID in use)
+  // is said as every other wrong setting is, with the exit 78 it already had.
+  const said = error instanceof ConfigError ? 'Configuration error' : prefix;
+  process.stderr.write(`${said}: ${expected ? (error as Error).message : oneLine(error)}\n`);
   process.exit(error instanceof ConfigError ? 78 : 1);
 }
 

@@ -146,4 +146,31 @@ describe('the service process, started by mistake', () => {
       rmSync(cwd, { recursive: true, force: true });
     }
   });
+
+  it.each([
+    [
+      'a HOST that is not an address of this machine',
+      { HOST: '10.9.9.9', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/studio' },
+      /^Configuration error: HOST "10\.9\.9\.9" is not an address of this machine: .*EADDRNOTAVAIL/,
+    ],
+    [
+      'a HOST that does not resolve',
+      { HOST: 'no-such-host.invalid', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/studio' },
+      /^Configuration error: HOST "no-such-host\.invalid" is not a name this machine can resolve: .*ENOTFOUND/,
+    ],
+    [
+      'a PGLITE_DATA_DIR that is a file',
+      { PGLITE_DATA_DIR: '/etc/hostname' },
+      /^Configuration error: PGLITE_DATA_DIR: \/etc\/hostname is not a folder/,
+    ],
+  ])(
+    'refuses %s as a wrong setting: one line, exit 78 (no restart loop under systemd)',
+    async (_what, env, line) => {
+      // Before: HOST exited 1 ("Start-up failed: HTTP port … cannot be opened"), so systemd
+      // restarted it every 2 s for good; PGLITE_DATA_DIR said "Start-up failed" with exit 78.
+      const { code, lines, foreign } = await failure(env);
+      expect({ code, lines }).toEqual({ code: 78, lines: [expect.stringMatching(line)] });
+      expect(foreign).toEqual([]);
+    },
+  );
 });
