@@ -35,6 +35,21 @@ describe('scanner settings (config/tables.json "scanner")', () => {
     );
   });
 
+  it('refuses a heartbeat timeout for a line reader, which would be stale whenever no card is dealt', () => {
+    expect(() =>
+      parseScannerSettings(
+        { wireFormat: 'line', path: '/dev/ttyS0', heartbeatTimeoutMs: 5000 },
+        WHERE,
+      ),
+    ).toThrow(
+      `${WHERE}: "scanner.heartbeatTimeoutMs" applies only to readers that send heartbeats; a line reader is silent while no card is dealt and would be "stale" between cards: leave it out (or null) (got 5000)`,
+    );
+    expect(
+      parseScannerSettings({ wireFormat: 'line', path: '/dev/ttyS0', heartbeatTimeoutMs: 0 }, WHERE)
+        .heartbeatTimeoutMs,
+    ).toBeNull();
+  });
+
   it('has no heartbeat timeout for line readers, which send no heartbeats', () => {
     expect(
       parseScannerSettings({ wireFormat: 'line', path: '/dev/ttyS0' }, WHERE).heartbeatTimeoutMs,

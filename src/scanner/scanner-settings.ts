@@ -171,6 +171,16 @@ export function parseScannerSettings(
     definition.hasHeartbeats,
     () => int('heartbeatTimeoutMs', 5000, 100, 600_000),
   );
+  // A reader without heartbeats is silent between cards: with a timeout it went `stale` (readiness
+  // 503, StudioScannerDisconnected) whenever the dealer paused, as the example in
+  // docs/operations.md, a line reader with "heartbeatTimeoutMs": 5000, did.
+  if (heartbeatTimeoutMs !== null && !definition.hasHeartbeats) {
+    fail(
+      'heartbeatTimeoutMs',
+      `applies only to readers that send heartbeats; a ${definition.name} reader is silent while no card is dealt and would be "stale" between cards: leave it out (or null)`,
+      s.heartbeatTimeoutMs,
+    );
+  }
 
   const aliases = parseAliases(s.aliases, fail);
 
