@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
 import { Pool } from 'pg';
+import { loadEnvFile } from '../../src/config/env-file';
 import { runAuditCli, USAGE, UsageError } from './audit-cli';
 import { readCheckpoints } from './kafka-checkpoints';
 
@@ -9,8 +9,8 @@ import { readCheckpoints } from './kafka-checkpoints';
  * DATABASE_URL at postgres://postgres@127.0.0.1:<port>/postgres.
  */
 async function main(): Promise<number> {
-  const envFile = process.env.ENV_FILE ?? '.env';
-  if (existsSync(envFile)) process.loadEnvFile(envFile);
+  // As the service and the other tools read it: a mistyped ENV_FILE is refused, not passed over.
+  loadEnvFile(process.env.ENV_FILE);
   const [command, ...argv] = process.argv.slice(2);
   const url = process.env.DATABASE_URL;
   if (!command || !url) {
