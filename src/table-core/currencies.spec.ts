@@ -139,6 +139,43 @@ describe.each(CASES)('a table of two currencies: $game', (c) => {
     expect(t.bet(c, { playerId: 'b', amount: 500, currency: 'EUR' }, 1).rejection).toBeUndefined();
   });
 
+  it('announces a cancelled bet in its own currency, the one its `returned` is credited in', () => {
+    const t = table(c);
+    t.untilBetting();
+    const roundId = roundOf(t.state)!.id;
+    expect(t.bet(c, { playerId: 'thb', amount: 30_000, currency: 'THB' }).rejection).toBe(
+      undefined,
+    );
+    expect(t.bet(c, { playerId: 'eur', amount: 500 }, 1).rejection).toBeUndefined();
+    const placed = t.outcomes.flatMap((o) => o.writes.bets);
+    for (const player of ['thb', 'eur']) {
+      const bet = placed.find((b) => b.playerId === player)!;
+      const out = t.step({
+        type: 'cancel-bet',
+        cancel: {
+          playerId: player,
+          reference: bet.betId,
+          bet: {
+            betId: bet.betId,
+            roundId,
+            betType: bet.betType,
+            spot: bet.spot ?? null,
+            status: 'accepted',
+            answeredBetId: bet.betId,
+            commandId: null,
+          },
+        },
+      });
+      expect(out.rejection).toBeUndefined();
+      const announced = out.writes.events.find((e) => e.type === 'BetCancelled');
+      expect(announced?.payload).toMatchObject({
+        currency: player === 'thb' ? 'THB' : 'EUR',
+        // What was taken from the player: Pok Deng's deposit too.
+        returned: bet.deducted ?? bet.amount,
+      });
+    }
+  });
+
   it('keeps a player to one currency per round and settles each bet in its own', () => {
     const t = table(c);
     t.untilBetting();

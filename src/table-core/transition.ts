@@ -116,7 +116,8 @@ export class Transition {
     // A table of several currencies: no round figure adds two currencies together.
     const several = currenciesOf(this.settings).length > 1;
     for (const event of step.events) {
-      this.emit(several ? totalsPerCurrency(event, settlements) : event);
+      const named = withCancelledCurrency(event, currency);
+      this.emit(several ? totalsPerCurrency(named, settlements) : named);
     }
     for (const s of settlements)
       this.writes.settlements.push(Object.assign({}, s, { roundId: round.id }));
@@ -199,4 +200,18 @@ function byPlatform(settlements: readonly SettlementRecord[]): SettlementRecord[
     own.push(s);
   }
   return [...groups.values()];
+}
+
+/**
+ * A cancelled bet's announcement names the currency its `returned` is credited in (2.4), as each
+ * settlement does: the game that builds it knows no currency, and on a table of several a wallet
+ * could otherwise only guess it from its own debit.
+ */
+function withCancelledCurrency(
+  event: RoundEvent,
+  currency: (player: string) => string,
+): RoundEvent {
+  if (event.type !== 'BetCancelled') return event;
+  const payload = event.payload as { playerId: string };
+  return { ...event, payload: { ...event.payload, currency: currency(payload.playerId) } };
 }

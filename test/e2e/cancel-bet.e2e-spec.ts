@@ -364,6 +364,7 @@ describe('CancelBet over HTTP and Kafka', () => {
           { betType: 'pairs', amount: 500 },
         ],
         returned: 1_500,
+        currency: 'EUR',
       },
       expect.objectContaining({ betCommandId: 'k-bet-bob', playerId: 'bob', returned: 2_000 }),
     ]);

@@ -21,7 +21,7 @@ import { resolveDef, SCHEMA_BASE_URI, SHARED_DEFS, SHARED_DEFS_SCHEMA } from './
  * 2.1: CancelBet and its private BetCancelled event. 2.2: tables of several currencies: each
  * settlement names its currency, new rejection codes.
  */
-export const CONTRACT_VERSION = '2.3.0';
+export const CONTRACT_VERSION = '2.4.0';
 
 /** Every schema as the file it is shipped in (libs/contracts/schemas/<path>). */
 export function contractSchemaFiles(): Record<string, JsonSchema> {
@@ -161,6 +161,9 @@ export function renderContractDocument(): string {
     '  Infinite Blackjack bet or decision is announced in `BetsAccepted` / `DecisionsAccepted`',
     '  whether it came over Kafka or HTTP, alone or with others (never `BetAccepted` /',
     '  `DecisionAccepted`, since HTTP commands are applied in batches as Kafka ones are).',
+    "- 2.4.0: `BetCancelled` names the bet's `currency`, the one its `returned` is credited in (a",
+    '  new field the studio always sends): on a table of several currencies a wallet had only its',
+    '  own debit to tell it.',
     '',
     '## Topics',
     '',

@@ -686,8 +686,12 @@ export const EVENT_SCHEMAS: readonly EventSchemaEntry[] = [
           'each part taken back: the bet and the side bets placed with it',
         ),
         returned: { ...MONEY, description: 'what the platform credits back (every part)' },
+        currency: {
+          ...def('currency'),
+          description: "the bet's currency (ISO 4217), the one `returned` is credited in (2.4)",
+        },
       },
-      ['betId', 'playerId', 'betType', 'parts', 'returned'],
+      ['betId', 'playerId', 'betType', 'parts', 'returned', 'currency'],
     ),
   ),
   entry(

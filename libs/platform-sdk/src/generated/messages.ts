@@ -522,6 +522,10 @@ export interface BetCancelled {
      */
     returned: number;
     /**
+     * the bet's currency (ISO 4217), the one `returned` is credited in (2.4)
+     */
+    currency: string;
+    /**
      * the player's platform; absent for the default platform (the v1 topics')
      */
     platformId?: string;
