@@ -1,6 +1,7 @@
 import { ConfigError, StartupError } from '../common/config-error';
 import { EnvReader } from '../config/env-reader';
 import {
+  CURSOR_KEY_FINGERPRINT,
   CURSOR_KEY_SECRET,
   cursorSigningKey,
   readAuditSettings,
@@ -22,11 +23,33 @@ function store(
 }
 
 describe('the cursor signing key', () => {
-  it('takes CURSOR_SIGNING_KEY when it is set, and stores nothing', async () => {
-    const settings = readAuditSettings(new EnvReader({ CURSOR_SIGNING_KEY: 'k'.repeat(40) }));
+  const configured = (key: string) => readAuditSettings(new EnvReader({ CURSOR_SIGNING_KEY: key }));
+
+  it('takes CURSOR_SIGNING_KEY when it is set, storing only its fingerprint', async () => {
     const secrets = store();
-    expect(await cursorSigningKey(settings, secrets)).toEqual(Buffer.from('k'.repeat(40)));
-    expect(secrets.rows.size).toBe(0);
+    expect(await cursorSigningKey(configured('k'.repeat(40)), secrets)).toEqual(
+      Buffer.from('k'.repeat(40)),
+    );
+    expect([...secrets.rows.keys()]).toEqual([CURSOR_KEY_FINGERPRINT]);
+    expect(secrets.rows.get(CURSOR_KEY_FINGERPRINT)!.includes(Buffer.from('k'.repeat(40)))).toBe(
+      false,
+    );
+  });
+
+  it('stops an instance whose key is not the one the others sign with, naming the variable', async () => {
+    const secrets = store();
+    await cursorSigningKey(configured('k'.repeat(40)), secrets);
+    expect(await cursorSigningKey(configured('k'.repeat(40)), secrets)).toHaveLength(40);
+    await expect(cursorSigningKey(configured('j'.repeat(40)), secrets)).rejects.toThrow(
+      /^CURSOR_SIGNING_KEY is not the key the studio's other instances sign audit cursors with/,
+    );
+    // Set on one instance, not on the other (which would take the generated one).
+    await expect(cursorSigningKey({}, secrets)).rejects.toThrow(ConfigError);
+    const generated = store();
+    await cursorSigningKey({}, generated);
+    await expect(cursorSigningKey(configured('k'.repeat(40)), generated)).rejects.toThrow(
+      ConfigError,
+    );
   });
 
   it('refuses a short key or one with spaces at start-up, naming the variable', () => {

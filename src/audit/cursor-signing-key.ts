@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { EnvReader } from '../config/env-reader';
 import { ConfigError, StartupError } from '../common/config-error';
 import { MIN_CURSOR_KEY_BYTES } from './keyset-cursor';
@@ -27,6 +27,12 @@ export interface SharedSecrets {
 }
 
 export const CURSOR_KEY_SECRET = 'audit-cursor-key';
+/** A hash of the key the first instance signed with: the others' must match it. */
+export const CURSOR_KEY_FINGERPRINT = 'audit-cursor-key-fingerprint';
+
+function fingerprintOf(key: Buffer): Buffer {
+  return createHash('sha256').update('studio audit cursor key\0').update(key).digest();
+}
 
 /**
  * The key the audit cursors are signed with: the configured one, else the one the first instance
@@ -36,7 +42,12 @@ export async function cursorSigningKey(
   settings: AuditSettings,
   secrets: SharedSecrets,
 ): Promise<Buffer> {
-  if (settings.cursorSigningKey) return settings.cursorSigningKey;
+  const key = settings.cursorSigningKey ?? (await storedKey(secrets));
+  await sameKeyAsTheOthers(key, settings, secrets);
+  return key;
+}
+
+async function storedKey(secrets: SharedSecrets): Promise<Buffer> {
   const key = await secrets.shared(CURSOR_KEY_SECRET, randomBytes(MIN_CURSOR_KEY_BYTES));
   if (key.length < MIN_CURSOR_KEY_BYTES) {
     throw new StartupError(
@@ -44,4 +55,25 @@ export async function cursorSigningKey(
     );
   }
   return key;
+}
+
+/**
+ * Every instance must sign with one key: behind a balancer, a cursor one instance signed is
+ * otherwise refused (`invalid-cursor`) by the next, so an auditor's second page failed about every
+ * other time. Each start compares its key's fingerprint with the one the first instance stored.
+ */
+async function sameKeyAsTheOthers(
+  key: Buffer,
+  settings: AuditSettings,
+  secrets: SharedSecrets,
+): Promise<void> {
+  const mine = fingerprintOf(key);
+  const theirs = await secrets.shared(CURSOR_KEY_FINGERPRINT, mine);
+  if (theirs.equals(mine)) return;
+  const which = settings.cursorSigningKey
+    ? 'CURSOR_SIGNING_KEY is not the key'
+    : 'CURSOR_SIGNING_KEY is not set here, unlike the key';
+  throw new ConfigError(
+    `${which} the studio's other instances sign audit cursors with (its fingerprint is "${CURSOR_KEY_FINGERPRINT}" in shared_secrets): give every instance the same one; to change it, stop every instance and delete that row`,
+  );
 }

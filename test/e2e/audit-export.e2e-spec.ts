@@ -148,9 +148,12 @@ describe('auditor export and signed cursors on the real service', () => {
 
   it('signs cursors with a key generated once and shared by every instance', async () => {
     const stored = await q<{ name: string; secret: Buffer }>(
-      `SELECT name, secret FROM shared_secrets`,
+      `SELECT name, secret FROM shared_secrets ORDER BY name`,
     );
-    expect(stored.map((r) => [r.name, r.secret.length])).toEqual([['audit-cursor-key', 32]]);
+    expect(stored.map((r) => [r.name, r.secret.length])).toEqual([
+      ['audit-cursor-key', 32],
+      ['audit-cursor-key-fingerprint', 32],
+    ]);
 
     const second = await startTestStudio({
       databaseUrl: db.url,
@@ -167,10 +170,21 @@ describe('auditor export and signed cursors on the real service', () => {
       const [here, there] = await Promise.all([page(studio.url), page(second.url)]);
       expect(there.status).toBe(200);
       expect(there.text).toBe(here.text);
-      expect(await q(`SELECT name FROM shared_secrets`)).toHaveLength(1);
+      expect(await q(`SELECT name FROM shared_secrets`)).toHaveLength(2);
     } finally {
       await second.close();
     }
+  });
+
+  it("refuses to start an instance whose CURSOR_SIGNING_KEY is not the others' key", async () => {
+    // The first instance signs with the generated key: this one's cursors would be refused there.
+    await expect(
+      startTestStudio({
+        databaseUrl: db.url,
+        tables: [TABLE],
+        env: { STUDIO_INSTANCE_ID: 'export-c', CURSOR_SIGNING_KEY: 'c'.repeat(40) },
+      }),
+    ).rejects.toThrow(/^CURSOR_SIGNING_KEY is not the key the studio's other instances sign/);
   });
 
   it('refuses to start with a CURSOR_SIGNING_KEY too short to sign with', async () => {
