@@ -27,7 +27,9 @@ function processLog(pid: number | undefined) {
 
 /**
  * Runs the built service (`npm start` runs the same file) as a child process with exactly the
- * environment given, plus PATH so node can be found.
+ * environment given, plus PATH so node can be found. Not the developer's `.env` either: the
+ * service reads one from its folder, so a `DATABASE_URL` kept there made a test's service (on the
+ * embedded default, say) join the developer's own database; a test that means one names ENV_FILE.
  */
 export function spawnService(env: Record<string, string>, cwd = REPO_ROOT): ServiceProcess {
   if (!existsSync(MAIN_JS)) {
@@ -35,7 +37,7 @@ export function spawnService(env: Record<string, string>, cwd = REPO_ROOT): Serv
   }
   const child = spawn(process.execPath, [MAIN_JS], {
     cwd,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ENV_FILE: '/dev/null', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so killGroup() also ends the socat children it started.
     detached: true,
