@@ -50,14 +50,16 @@ const refund = (b: BetRecord): SettlementRecord => ({
 });
 
 /** A voided Pok Deng round: alice of casino-a bet in THB, alice of casino-b in EUR. */
-function historyOfOneVoid(): HistoryReader {
+function historyOfOneVoid(
+  actions: ActionLogRecord[] = [action('2', 'void', 'applied'), action('1', 'pause', 'applied')],
+): HistoryReader {
   const bets = [
     bet('b-1', 'casino-a:alice', 'THB', 123_400),
     bet('b-2', 'casino-b:alice', 'EUR', 5_000),
   ];
   return Object.assign(Object.create(HistoryReader.prototype) as HistoryReader, {
     supervisorActions: {
-      log: async () => [action('2', 'void', 'applied'), action('1', 'pause', 'applied')],
+      log: async () => actions,
     },
     bets: {
       settlementsOfRounds: async (ids: string[]) =>
@@ -95,5 +97,16 @@ describe('the supervisors’ action log', () => {
     ]);
     // The entry itself is the action as recorded, without the round status used to pick voids.
     expect(voided).not.toHaveProperty('roundStatus');
+  });
+
+  it('shows the refunds under the void that was applied, not under a request that lapsed', async () => {
+    // Two requests for the round (VOID_REQUIRES_APPROVAL): the first lapsed when the second was
+    // made, the second was approved. The round was refunded once.
+    const [applied, lapsed] = await loadActionLog(
+      historyOfOneVoid([action('3', 'void', 'applied'), action('2', 'void', 'lapsed')]),
+      { limit: 50 },
+    );
+    expect(applied.refunds).toHaveLength(2);
+    expect(lapsed.refunds).toBeUndefined();
   });
 });

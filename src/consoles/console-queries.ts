@@ -97,7 +97,9 @@ export async function loadActionLog(
   };
   return rows.map(({ roundStatus: _status, ...r }) => ({
     ...r,
-    ...(r.action === 'void' && r.roundId && betsOf.has(r.roundId)
+    // Only the void that was applied refunded the round: a request that lapsed or was replaced
+    // by another one for the same round must not show those refunds a second time.
+    ...(r.action === 'void' && r.status === 'applied' && r.roundId && betsOf.has(r.roundId)
       ? { refunds: refundsOf(r.roundId) }
       : {}),
   }));
