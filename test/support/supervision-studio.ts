@@ -35,14 +35,14 @@ export async function startSupervisionStudio(): Promise<SupervisionStudio> {
   const escalationShoe = new TestShoe(await pty('escalation'), 61, 1, RESCAN_LIMIT);
   const approvalShoe = new TestShoe(await pty('approval'), 62, 0);
   const correctionShoe = new TestShoe(await pty('correction'), 63, 0);
-  const table = (id: string, name: string, reader: string) =>
+  const table = (id: string, name: string, reader: string, roundIntervalMs = 300) =>
     ({
       id,
       name,
       game: 'pok-deng',
       currency: 'THB',
       bettingWindowMs: 300_000,
-      roundIntervalMs: 300,
+      roundIntervalMs,
       rescan: { maxFailedAttempts: RESCAN_LIMIT, escalateAfterMs: 600_000 },
       scanner: { wireFormat: 'line', path: reader },
     }) as unknown as TableDefinition;
@@ -51,7 +51,8 @@ export async function startSupervisionStudio(): Promise<SupervisionStudio> {
     databaseUrl: db.url,
     tables: [
       table('pd-escalation', 'Pok Deng Escalation', escalationShoe.pty.readerPath),
-      table('pd-approval', 'Pok Deng Approval', approvalShoe.pty.readerPath),
+      // 5 s between rounds: the voided round's face-down cards stay on screen a while.
+      table('pd-approval', 'Pok Deng Approval', approvalShoe.pty.readerPath, 5_000),
       table('pd-correction', 'Pok Deng Correction', correctionShoe.pty.readerPath),
     ],
     env: {

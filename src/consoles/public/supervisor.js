@@ -291,9 +291,14 @@ function start(me) {
     box.hidden = false;
     const path = `/tables/${encodeURIComponent(t.tableId)}`;
     // Burn cards (a new shoe's, or Pok Deng's one per round) go to no hand: nothing to correct.
-    const hiddenSlots = t.cards.filter(
-      (c) => c.hidden && c.card && c.slot !== 'burn' && !c.slot.startsWith('shoe-burn'),
-    );
+    // Only the round in play can be corrected: the face-down cards of one that ended (voided,
+    // never revealed) are still shown, but the service refuses to change them.
+    const hiddenSlots =
+      t.round && t.cardsOf === 'round'
+        ? t.cards.filter(
+            (c) => c.hidden && c.card && c.slot !== 'burn' && !c.slot.startsWith('shoe-burn'),
+          )
+        : [];
     // A request lapses when its round ends; until the log is reloaded, hide it with its round.
     const pending = actions.filter(
       (a) =>
