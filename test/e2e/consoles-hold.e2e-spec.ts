@@ -412,6 +412,30 @@ describe('hold monitoring and the pit consoles in the browser', () => {
     await login.getByLabel('Password').waitFor();
     await kit.screenshot(login, 'login');
     await context.close();
+  });
+
+  it('says a void of a round nobody bet on refunded nothing', async () => {
+    // The round the last test dealt (nobody bet on it), or the next one.
+    const round =
+      (await kit.tableApi('pd-stacked')).round ??
+      (await kit.dealUntilRound(shoe, 'pd-stacked')).round;
+    const voided = await postJson(
+      studio.url,
+      '/tables/pd-stacked/void',
+      { reason: 'Shoe dropped before any bet', roundId: round!.id },
+      { authorization: `Bearer ${token}` },
+    );
+    expect(voided.status).toBe(200);
+    const supervisor = await kit.signedIn('supervisor', 'supervisor-demo');
+    const applied = supervisor
+      .locator('#action-log tr[data-action="void"][data-status="applied"]')
+      .filter({ hasText: 'Shoe dropped before any bet' });
+    await applied.waitFor();
+    // The line under it says so in words, not "0 refunds · returned" with no amount.
+    expect(await applied.locator('xpath=following-sibling::tr[1]').textContent()).toBe(
+      'No bet in the round: nothing to refund',
+    );
+    await supervisor.context().close();
 
     // Every console of this file is closed: the service has dropped all their streams.
     const hub = studio.app.get(ConsoleStreamHub);

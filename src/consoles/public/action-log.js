@@ -63,6 +63,11 @@ function refundsRow(refunds) {
   const returned = sumsByCurrency(refunds, ['returned'])
     .map((t) => formatAmount(t.returned, t.currency))
     .join(', ');
+  if (!refunds.length) {
+    return el('tr', { className: 'refunds' }, [
+      el('td', { colSpan: 6 }, el('strong', {}, 'No bet in the round: nothing to refund')),
+    ]);
+  }
   return el('tr', { className: 'refunds' }, [
     el('td', { colSpan: 6 }, [
       el('strong', {}, plural(refunds.length, 'refund')),
