@@ -414,7 +414,7 @@ describe('hold monitoring and the pit consoles in the browser', () => {
     await context.close();
   });
 
-  it('says a void of a round nobody bet on refunded nothing', async () => {
+  it('says a void of a round nobody bet on refunded nothing, and stops the dealer while the scanner is down', async () => {
     // The round the last test dealt (nobody bet on it), or the next one.
     const round =
       (await kit.tableApi('pd-stacked')).round ??
@@ -436,6 +436,26 @@ describe('hold monitoring and the pit consoles in the browser', () => {
       'No bet in the round: nothing to refund',
     );
     await supervisor.context().close();
+
+    // The reader goes (a cable pulled, the reader switched off): a card dealt now would not be
+    // read, so the dealer's screen asks for none, in the words and colour of an outage.
+    const dealer = await kit.signedIn('dealer', 'dealer-demo');
+    await dealer.goto(`${studio.url}/console/dealer.html?table=pd-stacked`);
+    await dealer.locator('#connection').getByText('live', { exact: true }).waitFor();
+    const expected = dealer.locator('#expected');
+    await expected.getByText(/^Burn/).waitFor();
+    await shoe.pty.stop();
+    await dealer
+      .locator('#fact-scanner')
+      .getByText(/^disconnected/)
+      .waitFor();
+    await expected.getByText('SCANNER DISCONNECTED: do not deal · call the supervisor').waitFor();
+    expect(await expected.getAttribute('class')).toContain('offline');
+    await kit.atBothSizes(dealer, 'dealer-scanner-disconnected', async () => {
+      expect(await kit.belowTheFold(dealer)).toEqual({ below: [], scrolls: false });
+    });
+
+    await dealer.context().close();
 
     // Every console of this file is closed: the service has dropped all their streams.
     const hub = studio.app.get(ConsoleStreamHub);

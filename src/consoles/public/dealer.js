@@ -164,11 +164,15 @@ function showTable(tableId) {
       ? `PAUSED by ${view.paused.by}: ${reasonText(view.paused.reason)}`
       : '';
     const expected = document.getElementById('expected');
+    const readerDown = scannerDown(view);
     // Cut off from the service, the screen may be stale: a card dealt now may not be the one due.
+    // A reader that is down would not read the card dealt: it must not be dealt either.
     expected.textContent = offline
       ? 'NOT CONNECTED: do not deal until this screen says live'
-      : expectedText(view);
-    expected.classList.toggle('offline', offline);
+      : readerDown
+        ? `SCANNER ${view.scanner.status.toUpperCase()}: do not deal · call the supervisor`
+        : expectedText(view);
+    expected.classList.toggle('offline', offline || readerDown);
     if (view.expectedCard) expected.dataset.slot = view.expectedCard.slot;
     else delete expected.dataset.slot;
     setFact('phase', phaseText(view));
@@ -185,7 +189,13 @@ function showTable(tableId) {
       .replaceChildren(
         ...(view.hands.length
           ? handsElement(view.hands)
-          : [el('p', { className: 'hint' }, awaited(view))]),
+          : [
+              el(
+                'p',
+                { className: 'hint' },
+                readerDown ? 'No card: the scanner is not reading' : awaited(view),
+              ),
+            ]),
       );
     renderControls(view, offline);
     renderCountdown();
@@ -245,6 +255,18 @@ function renderRescan(view) {
       `Attempt ${view.rescan.attempts}${view.rescanLimit ? ` of ${view.rescanLimit}` : ''} failed`,
     ),
     view.rescan.escalated ? el('span', { className: 'rescan-text' }, 'Supervisor called') : null,
+  );
+}
+
+/**
+ * The table's reader is not reading (unplugged, its device server gone, silent): a card dealt now
+ * would not be read. Only this instance's own reader says so; a table driven elsewhere has none.
+ */
+function scannerDown(view) {
+  return (
+    !!view.scanner &&
+    !view.drivenElsewhere &&
+    (view.scanner.status === 'disconnected' || view.scanner.status === 'stale')
   );
 }
 
