@@ -414,7 +414,7 @@ describe('hold monitoring and the pit consoles in the browser', () => {
     await context.close();
   });
 
-  it('says a void of a round nobody bet on refunded nothing, and stops the dealer while the scanner is down', async () => {
+  it('says a void of a round nobody bet on refunded nothing, stops the dealer while the scanner is down, and brings a dealer whose session ended back to the table', async () => {
     // The round the last test dealt (nobody bet on it), or the next one.
     const round =
       (await kit.tableApi('pd-stacked')).round ??
@@ -455,6 +455,16 @@ describe('hold monitoring and the pit consoles in the browser', () => {
       expect(await kit.belowTheFold(dealer)).toEqual({ below: [], scrolls: false });
     });
 
+    // The dealer's session ends (revoked here; an expired one reads the same): the page asks to
+    // sign in again and, signed in, brings the dealer back to the same table, not the chooser.
+    await kit.revokeSession(dealer);
+    await dealer.waitForURL(/\/console\/\?expired=1&next=/);
+    await dealer.locator('#flash').getByText('Your session ended; sign in again.').waitFor();
+    await kit.signInHere(dealer, 'dealer', 'dealer-demo');
+    await dealer.waitForURL(/\/console\/dealer\.html\?table=pd-stacked$/);
+    await dealer.locator('#table-name').getByText('Pok Deng Stacked').waitFor();
+    // The refused stream (401) is the browser's to log; nothing else went wrong.
+    kit.forgive('status of 401 (Unauthorized)');
     await dealer.context().close();
 
     // Every console of this file is closed: the service has dropped all their streams.

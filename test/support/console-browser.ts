@@ -253,6 +253,15 @@ export class ConsoleBrowserKit {
     );
   }
 
+  /** Ends a page's session behind its back (revoked, as a sign-out elsewhere or an expiry). */
+  async revokeSession(page: Page): Promise<void> {
+    const response = await fetch(`${this.url}/auth/logout`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await this.tokenOf(page)}` },
+    });
+    if (response.status !== 204) throw new Error(`sign-out answered ${response.status}`);
+  }
+
   /** Signs in on the sign-in page the page is on (sent there when its session ended). */
   async signInHere(page: Page, username: string, password: string): Promise<void> {
     await page.getByLabel('Username').fill(username);

@@ -36,6 +36,17 @@ function token() {
   return sessionStorage.getItem(TOKEN_KEY);
 }
 
+/**
+ * The session ended: the sign-in page, which brings the user back to this page (the dealer to
+ * the same table) once signed in again.
+ */
+function signInAgain() {
+  clearSession();
+  location.assign(
+    `/console/?expired=1&next=${encodeURIComponent(location.pathname + location.search)}`,
+  );
+}
+
 /** Calls the service's API with the bearer token; a refusal throws ApiError with its reason. */
 export async function api(path, { method = 'GET', body } = {}) {
   const headers = { accept: 'application/json' };
@@ -47,6 +58,12 @@ export async function api(path, { method = 'GET', body } = {}) {
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  // A session that ended (expired, revoked, the service's sign-ins reset) signs in again and
+  // comes back here; a refused sign-in itself sent no token and is the sign-in page's to say.
+  if (response.status === 401 && t && path !== '/auth/login') {
+    signInAgain();
+    throw new ApiError(401, 'session-ended', 'Your session ended; sign in again.');
+  }
   if (response.status === 204) return undefined;
   const text = await response.text();
   let data;
@@ -68,6 +85,10 @@ export async function api(path, { method = 'GET', body } = {}) {
 /** Downloads a file from the API (exports) with the bearer token, via a blob: URL. */
 export async function download(path, filename) {
   const response = await fetch(path, { headers: { authorization: `Bearer ${token()}` } });
+  if (response.status === 401) {
+    signInAgain();
+    throw new ApiError(401, 'session-ended', 'Your session ended; sign in again.');
+  }
   if (!response.ok) {
     const data = await response.json().catch(() => ({}));
     throw new ApiError(
@@ -99,11 +120,7 @@ export async function requireRole(roles, pageName) {
   try {
     user = await api('/auth/me');
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) {
-      clearSession();
-      location.assign('/console/?expired=1');
-      return null;
-    }
+    if (error instanceof ApiError && error.status === 401) return null; // signing in again
     throw error;
   }
   renderHeader(user);
@@ -177,8 +194,7 @@ export function openStream(path, { onEvent, onStatus, onDenied }) {
           signal: controller.signal,
         });
         if (response.status === 401) {
-          clearSession();
-          location.assign('/console/?expired=1');
+          signInAgain();
           return;
         }
         if (response.status === 403 || response.status === 404) {
