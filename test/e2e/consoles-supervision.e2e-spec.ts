@@ -450,6 +450,14 @@ describe('supervisor and auditor consoles: escalation, approval, correction, rep
     // The table and status filters apply to the export too.
     expect(lines.slice(1).every((l) => l.split(',')[1] === 'pd-correction')).toBe(true);
     await page.locator('#flash').getByText('Export (CSV) downloaded').waitFor();
+    // The network drops: the search says so in words, not the browser's "Failed to fetch".
+    await page.route('**/audit/rounds?*', (route) => route.abort('internetdisconnected'));
+    await page.locator('#search').click();
+    await page
+      .locator('#flash')
+      .getByText('The service does not answer: check the network, then try again')
+      .waitFor();
+    kit.forgive('ERR_INTERNET_DISCONNECTED');
     await page.context().close();
 
     // Every console of this file is closed: the service has dropped all their streams.

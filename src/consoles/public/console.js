@@ -36,6 +36,19 @@ function token() {
   return sessionStorage.getItem(TOKEN_KEY);
 }
 
+/** What a person reads when the service cannot be reached at all (the browser says "Failed to fetch"). */
+export const UNREACHABLE = 'The service does not answer: check the network, then try again';
+
+/** A fetch whose network failure (no answer at all) reads as words, not as the browser's TypeError. */
+async function reach(request) {
+  try {
+    return await request();
+  } catch (error) {
+    if (error instanceof TypeError) throw new ApiError(0, 'unreachable', UNREACHABLE);
+    throw error;
+  }
+}
+
 /**
  * The session ended: the sign-in page, which brings the user back to this page (the dealer to
  * the same table) once signed in again.
@@ -53,11 +66,13 @@ export async function api(path, { method = 'GET', body } = {}) {
   const t = token();
   if (t) headers.authorization = `Bearer ${t}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const response = await reach(() =>
+    fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
   // A session that ended (expired, revoked, the service's sign-ins reset) signs in again and
   // comes back here; a refused sign-in itself sent no token and is the sign-in page's to say.
   if (response.status === 401 && t && path !== '/auth/login') {
@@ -84,7 +99,9 @@ export async function api(path, { method = 'GET', body } = {}) {
 
 /** Downloads a file from the API (exports) with the bearer token, via a blob: URL. */
 export async function download(path, filename) {
-  const response = await fetch(path, { headers: { authorization: `Bearer ${token()}` } });
+  const response = await reach(() =>
+    fetch(path, { headers: { authorization: `Bearer ${token()}` } }),
+  );
   if (response.status === 401) {
     signInAgain();
     throw new ApiError(401, 'session-ended', 'Your session ended; sign in again.');
@@ -239,7 +256,9 @@ export function openStream(path, { onEvent, onStatus, onDenied }) {
         if (!stopped) onStatus?.('reconnecting…', false);
       } catch (error) {
         if (stopped) return;
-        onStatus?.(`reconnecting… (${error?.message ?? error})`, false);
+        // The browser's "Failed to fetch" means the service did not answer at all.
+        const why = error instanceof TypeError ? 'the service does not answer' : error?.message;
+        onStatus?.(`reconnecting… (${why ?? error})`, false);
       }
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, 10_000);
