@@ -6,7 +6,7 @@ import type { TableDefinition } from '../../src/config/tables-config';
 import { pokDengTotal } from '../../src/consoles/console-hands';
 import { ConsoleStreamHub } from '../../src/consoles/console-stream.hub';
 import { PtyPair } from '@studio/virtual-shoe';
-import { ConsoleBrowserKit, TestShoe } from '../support/console-browser';
+import { ConsoleBrowserKit, contrastRatio, TestShoe } from '../support/console-browser';
 import {
   addTwoPlatforms,
   dealerPageText,
@@ -241,6 +241,10 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
     expect(await page.locator('#close-betting').isDisabled()).toBe(true);
     const disabled = await kit.styleOf(page, '#close-betting', look);
     expect(enabled['border-top-style']).toBe('solid');
+    // Its white on blue, like the header's current page, reads at arm's length (WCAG AA 4.5:1).
+    expect(contrastRatio(enabled.color, enabled['background-color'])).toBeGreaterThanOrEqual(4.5);
+    const here = await kit.styleOf(page, 'nav a[aria-current="page"]', look);
+    expect(contrastRatio(here.color, here['background-color'])).toBeGreaterThanOrEqual(4.5);
     expect(disabled['border-top-style']).toBe('dashed');
     expect(disabled['background-color']).toBe('rgba(0, 0, 0, 0)');
     expect(disabled.color).not.toBe(enabled.color);

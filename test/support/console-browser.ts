@@ -94,6 +94,23 @@ export interface TableApiView {
 }
 
 /**
+ * The WCAG contrast ratio of two computed colours (`rgb(…)`/`rgba(…)`, opaque): 4.5 is the least
+ * for text of normal size (AA), 3 for large text.
+ */
+export function contrastRatio(color: string, background: string): number {
+  const luminance = (css: string) => {
+    const [r, g, b] = css
+      .match(/[\d.]+/g)!
+      .map(Number)
+      .map((v) => v / 255);
+    const linear = (v: number) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+  };
+  const [light, dark] = [luminance(color), luminance(background)].sort((a, b) => b - a);
+  return (light + 0.05) / (dark + 0.05);
+}
+
+/**
  * One chromium (Debian's, driven by playwright-core) for a test file, with the table and page
  * helpers the console tests use. Script errors and console errors of every page opened through it
  * collect in `pageErrors` (a test file checks it after each test); screenshots are listed in
