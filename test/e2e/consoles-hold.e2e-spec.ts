@@ -196,6 +196,7 @@ describe('hold monitoring and the pit consoles in the browser', () => {
       await noRepositoryPaths(page);
       expect(await card.isVisible()).toBe(true);
     });
+    expect(await kit.sidewaysAt(page, 390)).toBe(0); // a phone scrolls it down, not sideways
     await page.context().close();
   });
 

@@ -334,6 +334,8 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
     await kit.atBothSizes(page, 'supervisor', async () => {
       expect(await log.locator('tr.refunds').isVisible()).toBe(true);
     });
+    // On a phone the page scrolls down, never sideways: the log's table scrolls in its panel.
+    expect(await kit.sidewaysAt(page, 390)).toBe(0);
     expect((await q(`SELECT status FROM rounds WHERE id = $1`, [roundId]))[0]).toEqual({
       status: 'voided',
     });
@@ -430,6 +432,7 @@ describe('dealer, supervisor and auditor consoles in the browser', () => {
     await kit.atBothSizes(page, 'auditor', async () => {
       expect(await page.locator('#round-title').isVisible()).toBe(true);
     });
+    expect(await kit.sidewaysAt(page, 390)).toBe(0);
     await page.context().close();
     // Every console of this file is closed: the service has dropped all their streams.
     const hub = studio.app.get(ConsoleStreamHub);

@@ -375,6 +375,27 @@ export class ConsoleBrowserKit {
     await page.setViewportSize(SIZES[0]);
   }
 
+  /**
+   * How many pixels the page scrolls sideways at `width` (0: none), say on a phone, with a
+   * screenshot `<page>-<width>.png` of it; the page is put back to the desktop size.
+   */
+  async sidewaysAt(page: Page, width: number): Promise<number> {
+    await page.setViewportSize({ width, height: 800 });
+    await page.waitForTimeout(400);
+    await this.screenshot(page, `${new URL(page.url()).pathname.split('/').pop()}-${width}`);
+    const overflow = await page.evaluate(() => {
+      const doc = (
+        globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }
+      ).document;
+      return (
+        doc.documentElement.scrollWidth -
+        (globalThis as unknown as { innerWidth: number }).innerWidth
+      );
+    });
+    await page.setViewportSize(SIZES[0]);
+    return overflow;
+  }
+
   /** Computed style properties of the first element matching `selector`. */
   async styleOf(
     page: Page,
