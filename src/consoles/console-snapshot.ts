@@ -7,6 +7,8 @@ import { consoleHands, seatHandSizesOf } from './console-hands';
 
 export type ConsoleTableSnapshot = ReturnType<typeof consoleTableSnapshot>;
 
+type RuntimeWait = Pick<TableRuntime, 'databaseWait'>;
+
 /**
  * What a console shows of one table: the role-filtered table view plus the cards of the round,
  * the reader's status and the rescan limit (so "attempt 2 of 5" can be shown). `serverTime` lets
@@ -14,7 +16,7 @@ export type ConsoleTableSnapshot = ReturnType<typeof consoleTableSnapshot>;
  */
 export function consoleTableSnapshot(input: {
   table: TableDefinition;
-  runtime: Pick<TableRuntime, 'snapshot' | 'machine'> | undefined;
+  runtime: (Pick<TableRuntime, 'snapshot' | 'machine'> & Partial<RuntimeWait>) | undefined;
   scanner: TableScannerState | undefined;
   cards: readonly StoredCard[];
   /** Whose cards these are: the round in progress, the shoe's burn or the round just ended. */
@@ -51,6 +53,12 @@ export function consoleTableSnapshot(input: {
           virtual: scanner.virtual,
         }
       : null,
+    /**
+     * Card readings this instance holds for the database (since when, how many): the table
+     * applies them in order once it is back, and takes nothing else meanwhile, so the dealer is
+     * told to stop dealing and not to scan those cards again. Null otherwise.
+     */
+    databaseWait: runtime?.databaseWait ?? null,
     serverTime: input.now.toISOString(),
   };
 }

@@ -214,6 +214,19 @@ describe('console stream hub', () => {
     expect(dealer.events('action')).toEqual([]);
   });
 
+  it('shows the dealer the card readings waiting for the database, which no transition announces', async () => {
+    const { played } = dealtRound();
+    const { hub, waitForDatabase } = hubFor(played);
+    const dealer = new RecordingSink();
+    await hub.subscribe(dealer, { tableId: 'pd-1', privileged: false });
+    expect(dealer.events('table').at(-1)).toMatchObject({ databaseWait: null });
+    const wait = { since: '2026-11-29T12:00:05.000Z', readings: 2 };
+    await waitForDatabase(wait);
+    expect(dealer.events('table').at(-1)).toMatchObject({ databaseWait: wait });
+    await waitForDatabase(null);
+    expect(dealer.events('table').at(-1)).toMatchObject({ databaseWait: null });
+  });
+
   it('tells supervisors to reload the action log when a round ends (its pending void requests lapse)', async () => {
     const { played, last } = dealtRound();
     const { hub, announce } = hubFor(played);

@@ -52,6 +52,8 @@ export interface ConsoleStreamSources {
   registry: {
     get(tableId: string): RuntimeLookup;
     onTransition(listener: TransitionListener): void;
+    /** A table's card readings waiting for the database changed (TableRuntime.databaseWait). */
+    onDatabaseWait?(listener: (tableId: string) => void): void;
   };
   scanners: {
     states(): TableScannerState[];
@@ -119,6 +121,7 @@ export class ConsoleStreamHub {
     this.sourcesOrNothing = sources;
     sources.registry.onTransition((tableId, outcome) => this.changed(tableId, outcome));
     sources.scanners.onStatus((state) => this.changed(state.tableId));
+    sources.registry.onDatabaseWait?.((tableId) => this.changed(tableId));
     sources.voidRequests?.onRequestRecorded((tableId) => this.actionRecorded(tableId));
   }
 
@@ -358,7 +361,9 @@ export class ConsoleStreamHub {
     const table = this.sources.tables.find((t) => t.id === tableId);
     if (!table) return undefined;
     const lookup = this.sources.registry.get(tableId);
-    let runtime: Pick<TableRuntime, 'snapshot' | 'machine'> | undefined;
+    let runtime:
+      | (Pick<TableRuntime, 'snapshot' | 'machine'> & Partial<Pick<TableRuntime, 'databaseWait'>>)
+      | undefined;
     let storedVersion: number | undefined;
     if (lookup.ok) runtime = lookup.runtime;
     else {

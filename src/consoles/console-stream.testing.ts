@@ -124,6 +124,8 @@ export function hubFor(
 ) {
   const listeners: TransitionListener[] = [];
   const requestListeners: Array<(tableId: string) => void> = [];
+  const waitListeners: Array<(tableId: string) => void> = [];
+  let databaseWait: { since: string; readings: number } | null = null;
   const scanner: TableScannerState = {
     tableId: 'pd-1',
     port: '/dev/ttyUSB0',
@@ -143,9 +145,10 @@ export function hubFor(
     registry: {
       get: () => ({
         ok: true,
-        runtime: { snapshot: played.state, machine: played.machine } as never,
+        runtime: { snapshot: played.state, machine: played.machine, databaseWait } as never,
       }),
       onTransition: (listener) => listeners.push(listener),
+      onDatabaseWait: (listener) => waitListeners.push(listener),
     },
     scanners: { states: () => [scanner], onStatus: () => () => undefined },
     voidRequests: { onRequestRecorded: (listener) => requestListeners.push(listener) },
@@ -161,7 +164,13 @@ export function hubFor(
     for (const l of requestListeners) l('pd-1');
     await new Promise((r) => setTimeout(r, 10));
   };
-  return { hub, announce, recordVoidRequest };
+  /** The table's card readings waiting for the database change (TableRuntime.databaseWait). */
+  const waitForDatabase = async (wait: typeof databaseWait) => {
+    databaseWait = wait;
+    for (const l of waitListeners) l('pd-1');
+    await new Promise((r) => setTimeout(r, 10));
+  };
+  return { hub, announce, recordVoidRequest, waitForDatabase };
 }
 
 /** Shoe burnt (3C shown, KD 4H 9S burnt), round 1: round burn 2D, then P1 TC and P2 6C face down. */

@@ -88,6 +88,7 @@ describe('a betId longer than 200 characters (a 200-character playerId)', () => 
         betType: 'main',
         parts: [{ betType: 'main', amount: 1000 }],
         returned: 1000,
+        currency: 'EUR',
       };
       expect(eventValidator('BetCancelled')!(envelope('BetCancelled', cancelled))).toEqual([]);
     },

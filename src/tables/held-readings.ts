@@ -22,7 +22,15 @@ export interface HoldingTable {
   lettingGo(): boolean;
   /** Stores a reading on its own (not applied here). */
   storeAlone(record: ReadingRecord): void;
+  /** The readings held changed (one more held, or applied, or let go): the consoles show it. */
+  heldChanged?(): void;
   readonly logger: Logger;
+}
+
+/** What a table waiting for the database holds: since when (the first card's read), and how many. */
+export interface DatabaseWait {
+  since: string;
+  readings: number;
 }
 
 /** Why a table refuses other input while card readings wait (HTTP 503, a Kafka batch read again). */
@@ -62,6 +70,14 @@ export class HeldReadings {
     return this.held.length > 0;
   }
 
+  /** Since when, and how many readings wait; null while none does. */
+  get wait(): DatabaseWait | null {
+    const first = this.held[0];
+    if (!first) return null;
+    const at = first.record.reading.receivedAt;
+    return { since: new Date(at).toISOString(), readings: this.held.length };
+  }
+
   /** The error other input is refused with while readings are held. */
   refusal(): TableWaitsForDatabaseError {
     return new TableWaitsForDatabaseError(this.table.tableId, this.lastError);
@@ -76,6 +92,7 @@ export class HeldReadings {
     const result = new Promise<CommandResult>((resolve, reject) =>
       this.held.push({ record, resolve, reject }),
     );
+    this.table.heldChanged?.();
     if (!this.retrying) void this.retry();
     return result;
   }
@@ -117,6 +134,7 @@ export class HeldReadings {
         }
       }
       this.held.shift();
+      this.table.heldChanged?.();
       if (this.held.length === 0) this.table.logger.log('The card readings held are applied');
     }
   }
@@ -138,5 +156,6 @@ export class HeldReadings {
       this.table.storeAlone(entry.record);
       entry.reject(this.refusal());
     }
+    this.table.heldChanged?.();
   }
 }

@@ -32,7 +32,12 @@ describe('TableRuntime readings through a database outage', () => {
   type Verdict = 'ok' | 'refused' | 'landed-unanswered' | Error;
 
   /** The commits after the start answer with `verdicts` in turn, then 'ok'. */
-  function table(verdicts: Verdict[], listeners: TransitionListener[] = [], loadsInOutage = true) {
+  function table(
+    verdicts: Verdict[],
+    listeners: TransitionListener[] = [],
+    loadsInOutage = true,
+    waitListeners: Array<(tableId: string) => void> = [],
+  ) {
     let stored = { version: 1, state: initial };
     const recordedAlone: unknown[] = [];
     const pending = [...verdicts];
@@ -86,6 +91,7 @@ describe('TableRuntime readings through a database outage', () => {
       clock: { now: () => new Date(0) },
       ids: { newId: () => 'id' },
       listeners,
+      waitListeners,
       deckCount: 1,
     });
     runtimes.push(runtime);
@@ -158,6 +164,35 @@ describe('TableRuntime readings through a database outage', () => {
     expect(second).toEqual({ accepted: true, reply: {} });
     expect(t.stored().state.n).toBe(3);
     expect(t.recordedAlone).toEqual([]);
+    await t.runtime.stop();
+  });
+
+  it('says since when and how many card readings wait for the database, and when none does', async () => {
+    const waits: unknown[] = [];
+    const t = table(['refused', 'refused', 'refused', 'refused'], [], true, [
+      () => waits.push(t.runtime.databaseWait),
+    ]);
+    await t.start();
+    expect(t.runtime.databaseWait).toBeNull();
+    const first = submit(t.runtime);
+    const firstAt = reading.reading.receivedAt;
+    await new Promise((r) => setTimeout(r, 20));
+    const second = submit(t.runtime);
+    const secondAt = reading.reading.receivedAt;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(t.runtime.databaseWait).toEqual({
+      since: new Date(firstAt).toISOString(),
+      readings: 2,
+    });
+    await Promise.all([first, second]);
+    expect(t.runtime.databaseWait).toBeNull();
+    // Told at each change: one held, two held, the first applied (the second waits), none left.
+    expect(waits).toEqual([
+      { since: new Date(firstAt).toISOString(), readings: 1 },
+      { since: new Date(firstAt).toISOString(), readings: 2 },
+      { since: new Date(secondAt).toISOString(), readings: 1 },
+      null,
+    ]);
     await t.runtime.stop();
   });
 

@@ -43,6 +43,7 @@ export class TableRuntimeRegistry implements OwnershipListener, Tables {
   private readonly machines = new Map<string, TableMachine>();
   private readonly frameSources = new Map<string, FrameSource>();
   private readonly listeners: TransitionListener[] = [];
+  private readonly waitListeners: Array<(tableId: string) => void> = [];
   private readonly drivenListeners: DrivenTablesListener[] = [];
   private supervisionRelay?: SupervisionRelay;
 
@@ -72,6 +73,11 @@ export class TableRuntimeRegistry implements OwnershipListener, Tables {
 
   onTransition(listener: TransitionListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Told when a table's card readings waiting for the database change (TableRuntime.databaseWait). */
+  onDatabaseWait(listener: (tableId: string) => void): void {
+    this.waitListeners.push(listener);
   }
 
   onDriven(listener: DrivenTablesListener): void {
@@ -142,6 +148,7 @@ export class TableRuntimeRegistry implements OwnershipListener, Tables {
       clock: this.clock,
       ids: this.ids,
       listeners: this.listeners,
+      waitListeners: this.waitListeners,
       deckCount: machine.adapter.shoeRules.deckCount,
       windowsHeldUntil: () => Math.max(graceUntil, this.windowHold?.heldUntil() ?? 0),
       windowCatchUp: this.windowHold?.catchUp.forTable(lease.tableId),

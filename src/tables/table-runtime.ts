@@ -11,7 +11,6 @@ import { oneLine } from '../common/one-line';
 import {
   hasWrites,
   initialTableState,
-  ItemResult,
   MachineOutcome,
   TableInput,
   TableMachine,
@@ -37,7 +36,8 @@ import {
 } from './ports';
 import { emptyWrites, UNSTORED_READING } from '../table-core/table-writes';
 import { currenciesOf } from '../table-core/table-state';
-import { HeldReadings } from './held-readings';
+import { DatabaseWait, HeldReadings } from './held-readings';
+import { logBatchRejections, logRejection } from './rejection-log';
 import { GroupStep, StepAhead } from './step-ahead';
 import type { WindowCatchUp } from './command-catch-up';
 import { TableTimers } from './table-timers';
@@ -65,6 +65,8 @@ export interface TableRuntimeDeps {
   clock: Clock;
   ids: IdGenerator;
   listeners: readonly TransitionListener[];
+  /** Told when the card readings waiting for the database change (the consoles show them). */
+  waitListeners?: ReadonlyArray<(tableId: string) => void>;
   deckCount: number;
   /** Until when (epoch ms) command windows stay open past their deadline (CommandWindowHold). */
   windowsHeldUntil?: () => number;
@@ -123,12 +125,18 @@ export class TableRuntime implements DrivenTable {
       retryable: (error) => this.worthRetrying(error),
       lettingGo: () => this.closing || this.stopped,
       storeAlone: (record) => deps.readings.record(record),
+      heldChanged: () => deps.waitListeners?.forEach((notify) => notify(this.tableId)),
       logger: this.logger,
     });
   }
 
   get tableId(): string {
     return this.machine.settings.tableId;
+  }
+
+  /** Card readings waiting for the database (since when, how many); null while none does. */
+  get databaseWait(): DatabaseWait | null {
+    return this.held.wait;
   }
 
   get currency(): string {
@@ -344,7 +352,7 @@ export class TableRuntime implements DrivenTable {
       ? [commandRecord(meta.commandId, meta, result)]
       : [];
     await this.persist(outcome, now, records, input.type, { reading });
-    if (outcome.rejection) this.logRejection(input, outcome.rejection);
+    if (outcome.rejection) logRejection(this.logger, input, outcome.rejection);
     return result;
   }
 
@@ -446,7 +454,7 @@ export class TableRuntime implements DrivenTable {
         continue;
       }
       consumed.forEach((i, k) => (results[i] = step.results[k]));
-      this.logBatchRejections(step.results);
+      logBatchRejections(this.logger, step.results);
       done += consumed.length;
     }
     items.forEach((item, i) => {
@@ -491,34 +499,5 @@ export class TableRuntime implements DrivenTable {
         this.logger.warn(`A listener failed: ${oneLine(error)}`);
       }
     }
-  }
-
-  /** One line per batch, counted by code (a window of 100,000 refusals is not 100,000 lines). */
-  private logBatchRejections(results: readonly ItemResult[]): void {
-    const byCode = new Map<string, number>();
-    let refused = 0;
-    for (const r of results) {
-      if (r.accepted) continue;
-      refused += 1;
-      byCode.set(r.code, (byCode.get(r.code) ?? 0) + 1);
-    }
-    if (refused === 0) return;
-    const counts = [...byCode].map(([code, n]) => `${code} x${n}`).join(', ');
-    this.logger.debug(`${refused} of ${results.length} commands refused: ${counts}`);
-  }
-
-  /**
-   * Refusals are logged with their code; the message only where it cannot name a card (a reading
-   * or a correction may concern a face-down card, which must never reach a log line). A platform's
-   * bet, decision or cancellation refused is its caller's answer (HTTP 4xx, the answers topic):
-   * debug.
-   */
-  private logRejection(input: TableInput, rejection: { code: string; message: string }): void {
-    const mayNameACard = input.type === 'reading' || input.type === 'correct-card';
-    const platforms =
-      input.type === 'bet' || input.type === 'decide' || input.type === 'cancel-bet';
-    this.logger[platforms ? 'debug' : 'warn'](
-      `${input.type} refused: ${rejection.code}${mayNameACard ? '' : `: ${rejection.message}`}`,
-    );
   }
 }

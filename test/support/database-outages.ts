@@ -5,6 +5,7 @@ import {
 } from './history-checks';
 import { Pool } from 'pg';
 import { TEST_ADMIN_DATABASE_URL } from './environment';
+import { watchConsoleWaits } from './console-waits';
 import { spawnService } from './service-process';
 import { signIn, waitFor, writeTablesFile } from './studio-harness';
 import { TcpProxy } from './tcp-proxy';
@@ -189,6 +190,7 @@ export function describeDatabaseOutages(run: OutageRun): void {
         let seed = Number(process.env.OUTAGE_TEST_SEED ?? run.seed);
         const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
         const seen: string[] = [];
+        const consoleWaits = watchConsoleWaits(url, token);
         await play(3_000);
         for (let outage = 1; outage <= OUTAGES; outage += 1) {
           const before = await completedRounds();
@@ -235,6 +237,11 @@ export function describeDatabaseOutages(run: OutageRun): void {
         // from the running tables, not refused with the database.
         expect(outageStatuses.get('tables 200') ?? 0).toBeGreaterThan(0);
         expect(outageStatuses.get('tables 503') ?? 0).toBe(0);
+        // The consoles showed the cards read during an outage waiting to be stored (the dealer is
+        // told to stop dealing), and that none waits once the database is back.
+        consoleWaits.stop();
+        expect(Math.max(...TABLES.map((t) => consoleWaits.most.get(t) ?? 0))).toBeGreaterThan(0);
+        for (const t of TABLES) expect(consoleWaits.last.get(t)).toBeNull();
         service.child.kill('SIGTERM');
         expect(await service.exited()).toEqual({ code: 0, signal: null });
 

@@ -165,14 +165,19 @@ function showTable(tableId) {
       : '';
     const expected = document.getElementById('expected');
     const readerDown = scannerDown(view);
+    const waiting = view.databaseWait;
     // Cut off from the service, the screen may be stale: a card dealt now may not be the one due.
+    // Cards read while the database is out are kept and applied in order once it is back; the
+    // screen does not move meanwhile, and a card scanned again would count as the next one.
     // A reader that is down would not read the card dealt: it must not be dealt either.
     expected.textContent = offline
       ? 'NOT CONNECTED: do not deal until this screen says live'
-      : readerDown
-        ? `SCANNER ${view.scanner.status.toUpperCase()}: do not deal · call the supervisor`
-        : expectedText(view);
-    expected.classList.toggle('offline', offline || readerDown);
+      : waiting
+        ? `WAITING FOR THE DATABASE: stop dealing · do not scan again the ${cardsText(waiting.readings)} read (kept)`
+        : readerDown
+          ? `SCANNER ${view.scanner.status.toUpperCase()}: do not deal · call the supervisor`
+          : expectedText(view);
+    expected.classList.toggle('offline', offline || !!waiting || readerDown);
     if (view.expectedCard) expected.dataset.slot = view.expectedCard.slot;
     else delete expected.dataset.slot;
     setFact('phase', phaseText(view));
@@ -256,6 +261,11 @@ function renderRescan(view) {
     ),
     view.rescan.escalated ? el('span', { className: 'rescan-text' }, 'Supervisor called') : null,
   );
+}
+
+/** "1 card" or "3 cards". */
+function cardsText(n) {
+  return n === 1 ? '1 card' : `${n} cards`;
 }
 
 /**
