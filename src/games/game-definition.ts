@@ -49,4 +49,9 @@ export interface GameDefinition {
    * event of their own: their reveal time is the void's. None unless the game says so.
    */
   readonly voidTurnsOver?: readonly string[];
+  /**
+   * Its player hands are played by many players at once (Infinite Blackjack's common hand): a
+   * hand's owner counts them and names none, so every platform may see it.
+   */
+  readonly sharedPlayerHands?: boolean;
 }

@@ -1,4 +1,6 @@
+import { isGameKind } from '@studio/contracts';
 import { platformOfKey, playerOfKey } from '../common/player-key';
+import { gameDefinition } from '../games/game-registry';
 import type { DealtCard, HandRecord } from '../history/reader/round-cards.reader';
 
 /** A card of the round as a platform sees it: a card never turned face up by its slot only. */
@@ -14,13 +16,18 @@ export interface PlatformHand {
 }
 
 /**
- * A hand every platform may see: the dealer's (no owner), and Infinite Blackjack's player hands,
- * which are the common hand (a node every player of it shares, its owner saying how many played
- * it: "2 players: stand", no player named). Each of those used to be read as a player key and
- * left out, so no platform saw the hand its players' bets were settled on.
+ * Whether every platform may see the game's hands of this owner: the dealer's (no owner), and a
+ * game's player hands that many players share (GameDefinition.sharedPlayerHands: Infinite
+ * Blackjack's common hand, owned by "2 players: stand"), which no player key names.
  */
-function sharedHand(game: string, hand: { owner: string | null }): boolean {
-  return hand.owner === null || game === 'infinite-blackjack';
+function sharedHands(game: string): (hand: { owner: string | null }) => boolean {
+  const shared = isGameKind(game) && gameDefinition(game).sharedPlayerHands === true;
+  return (hand) => hand.owner === null || shared;
+}
+
+/** A card never turned face up at the table (still face down, or never revealed by a void). */
+function unrevealed(card: DealtCard): boolean {
+  return card.faceDown && !card.revealedAt;
 }
 
 /** Whether a slot is one of a hand's: `player-1/2` of `player-1`, `dealer-hole` of `dealer`. */
@@ -36,7 +43,7 @@ function inHand(slot: string, hand: string): boolean {
  * a hand's card is withheld (null) when its value is that of one of the hand's own slots still
  * face down (the same value dealt face up in that hand too is withheld with it: which of the two
  * it is would tell), and a hand with a card withheld has no total. Only the dealer's and shared
- * hands (sharedHand) and the platform's own players' are given, each player by the platform's id.
+ * hands (sharedHands) and the platform's own players' are given, each player by the platform's id.
  */
 export function platformRoundCards(
   platformId: string,
@@ -44,21 +51,20 @@ export function platformRoundCards(
   dealt: readonly DealtCard[],
   hands: readonly HandRecord[],
 ): { cards: PlatformCard[]; hands: PlatformHand[] } {
-  const hidden = dealt.filter((c) => c.faceDown && !c.revealedAt);
+  const hidden = dealt.filter(unrevealed);
+  const shared = sharedHands(game);
   return {
     cards: dealt.map((c) =>
-      c.faceDown && !c.revealedAt
-        ? { slot: c.slot, faceDown: true }
-        : { slot: c.slot, card: c.card },
+      unrevealed(c) ? { slot: c.slot, faceDown: true } : { slot: c.slot, card: c.card },
     ),
     hands: hands
-      .filter((h) => sharedHand(game, h) || platformOfKey(h.owner!) === platformId)
+      .filter((h) => shared(h) || platformOfKey(h.owner!) === platformId)
       .map((h) => {
         const withheld = new Set(hidden.filter((c) => inHand(c.slot, h.hand)).map((c) => c.card));
         const cards = h.cards.map((card) => (withheld.has(card) ? null : card));
         return {
           hand: h.hand,
-          owner: sharedHand(game, h) ? h.owner : playerOfKey(h.owner!).playerId,
+          owner: shared(h) ? h.owner : playerOfKey(h.owner!).playerId,
           cards,
           total: cards.includes(null) ? null : h.total,
           result: h.result,

@@ -23,4 +23,6 @@ export const INFINITE_BLACKJACK: GameDefinition = {
   replay: replayInfinite,
   // Each accepted decision is chained as its row is stored (DecisionsAccepted).
   chainsDecisionRows: true,
+  // Its player hands are the common hand's nodes, owned by "2 players: stand" (adapter.hands).
+  sharedPlayerHands: true,
 };
