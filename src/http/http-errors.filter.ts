@@ -99,11 +99,9 @@ export class HttpErrorsFilter extends BaseExceptionFilter {
  */
 export function serverError(exception: unknown): Refusal | undefined {
   if (exception instanceof HttpException) {
-    const answer = exception.getResponse();
-    if (typeof answer === 'object' && answer !== null && !('statusCode' in answer)) return;
-    const status = exception.getStatus();
-    const message =
-      typeof answer === 'string' ? answer : textOf((answer as { message?: unknown }).message);
+    const worded = nestWorded(exception);
+    if (!worded) return;
+    const { status, message } = worded;
     return { status, body: { error: SERVER_CODES[status] ?? 'internal-error', message } };
   }
   return {
@@ -138,13 +136,9 @@ function noRoute(exception: unknown): boolean {
 /** A refusal worded by Nest or the body parser, in the service's shape; undefined for others. */
 export function reworded(exception: unknown): Refusal | undefined {
   if (exception instanceof HttpException) {
-    const status = exception.getStatus();
-    const answer = exception.getResponse();
-    // The service's own refusals carry their code already (and no statusCode).
-    if (typeof answer === 'object' && answer !== null && !('statusCode' in answer)) return;
-    if (status >= 500) return;
-    const message =
-      typeof answer === 'string' ? answer : textOf((answer as { message?: unknown }).message);
+    const worded = nestWorded(exception);
+    if (!worded || worded.status >= 500) return;
+    const { status, message } = worded;
     return {
       status,
       body: { error: codeOf(status, exception), message: message || exception.message },
@@ -156,6 +150,18 @@ export function reworded(exception: unknown): Refusal | undefined {
     return { status: e.status, body: { error: codeOf(e.status, e), message: String(e.message) } };
   }
   return undefined;
+}
+
+/**
+ * The status and message of an HttpException Nest or a library worded (`{ statusCode, message }`
+ * or a bare string); undefined for the service's own refusals, which carry their code already.
+ */
+function nestWorded(exception: HttpException): { status: number; message: string } | undefined {
+  const answer = exception.getResponse();
+  if (typeof answer === 'object' && answer !== null && !('statusCode' in answer)) return;
+  const message =
+    typeof answer === 'string' ? answer : textOf((answer as { message?: unknown }).message);
+  return { status: exception.getStatus(), message };
 }
 
 function codeOf(status: number, error: unknown): string {
