@@ -53,7 +53,7 @@ export interface ConsoleStreamSources {
     get(tableId: string): RuntimeLookup;
     onTransition(listener: TransitionListener): void;
     /** A table's card readings waiting for the database changed (TableRuntime.databaseWait). */
-    onDatabaseWait?(listener: (tableId: string) => void): void;
+    onDatabaseWait(listener: (tableId: string) => void): void;
   };
   scanners: {
     states(): TableScannerState[];
@@ -121,7 +121,7 @@ export class ConsoleStreamHub {
     this.sourcesOrNothing = sources;
     sources.registry.onTransition((tableId, outcome) => this.changed(tableId, outcome));
     sources.scanners.onStatus((state) => this.changed(state.tableId));
-    sources.registry.onDatabaseWait?.((tableId) => this.changed(tableId));
+    sources.registry.onDatabaseWait((tableId) => this.changed(tableId));
     sources.voidRequests?.onRequestRecorded((tableId) => this.actionRecorded(tableId));
   }
 

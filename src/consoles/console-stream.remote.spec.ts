@@ -25,6 +25,7 @@ describe('console stream hub, tables driven by another instance', () => {
       registry: {
         get: () => ({ ok: false, code: 'table-not-driven-here', message: 'elsewhere' }),
         onTransition: () => undefined,
+        onDatabaseWait: () => undefined,
       },
       scanners: { states: () => [], onStatus: () => () => undefined },
       stored: {

@@ -26,8 +26,15 @@ export function platformTracker(request: Record<string, unknown>): string {
  * instances behind a balancer a platform gets at most N times the limit.
  */
 class PlatformRateLimiter extends ThrottlerGuard {
-  /** What the budget counts, as the refusal names it ("requests", "settlement reports"). */
-  what = 'requests';
+  constructor(
+    options: ConstructorParameters<typeof ThrottlerGuard>[0],
+    storage: ConstructorParameters<typeof ThrottlerGuard>[1],
+    reflector: Reflector,
+    /** What the budget counts, as the refusal names it ("requests", "settlement reports"). */
+    private readonly what: string,
+  ) {
+    super(options, storage, reflector);
+  }
 
   protected override async throwThrottlingException(
     context: ExecutionContext,
@@ -72,8 +79,8 @@ export async function platformRateLimiter(
     },
     new PlatformRateStorage(clock),
     reflector,
+    budget.what ?? 'requests',
   );
-  if (budget.what) limiter.what = budget.what;
   await limiter.onModuleInit();
   return limiter;
 }
